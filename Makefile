@@ -1,0 +1,40 @@
+# Two commands on a fresh machine:  `make run`  starts the companion,  `make test`  runs every test.
+# Each installs what it needs the first time (a virtual environment in .venv, the MicroPython
+# WebAssembly interpreter in node_modules, Debian's Chromium for the browser tests).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: run test lint bench clean
+
+run: $(VENV)/.installed
+	$(BIN)/companion serve $(ARGS)
+
+test: $(VENV)/.installed-test node_modules/.installed
+	bash scripts/ensure-chromium
+	$(BIN)/python -m pytest $(ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check companion tests benchmarks firmware
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/bench_replay.py
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install -q -e '.[test,flash]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache

@@ -1,0 +1,42 @@
+"""Command line: ``companion replay|simulate|serve|flash``.
+
+Each subcommand lives with the concern it drives; this module only wires argparse to them and
+imports them lazily so ``replay`` starts fast and never loads Flask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module, help). Each module defines ``configure(parser)`` and ``run(args) -> int``.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("companion.replay", "apply game logs and print the resulting states as JSON"),
+    "simulate": ("companion.simulate", "play random legal games: the engine's fuzzer and benchmark"),
+    "serve": ("companion.web.serve", "start the table server (display, phone pads, LED board)"),
+    "flash": ("companion.board.flash", "copy the MicroPython firmware to a board with mpremote"),
+}
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    wanted = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        # Only the chosen subcommand's module is imported (replay stays light).
+        if name == wanted:
+            importlib.import_module(module).configure(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
+    module = importlib.import_module(SUBCOMMANDS[args.command][0])
+    return int(module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

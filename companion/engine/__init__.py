@@ -1,0 +1,1 @@
+"""Chocolatl rules engine."""
