@@ -1,0 +1,92 @@
+// Keep the phone's screen on while the game asks something of the player.
+//
+// The Screen Wake Lock API exists only in a secure context (https, localhost). Phones reach the
+// table over plain http on the LAN, so there the pad falls back to the NoSleep technique
+// (vendor/nosleep, loaded as a classic script): a tiny silent looping inline video, muted and
+// playsinline so browsers let it play, keeps the screen awake while it runs.
+// Browsers may still refuse to start it without a tap, so every tap retries while wanted.
+
+let wanted = false;
+let lock = null; // WakeLockSentinel when the native API is in use
+let video = null; // NoSleep's <video> otherwise
+let noSleep = null;
+
+/** "native" | "video" | "none": which technique this page can use. */
+export function technique() {
+  if (window.isSecureContext && "wakeLock" in navigator) return "native";
+  if (typeof window.NoSleep === "function") return "video";
+  return "none";
+}
+
+function videoElement() {
+  if (!noSleep) {
+    noSleep = new window.NoSleep();
+    video = noSleep.noSleepVideo || null;
+    if (video) {
+      video.muted = true;
+      video.setAttribute("muted", "");
+      video.setAttribute("loop", "");
+      video.setAttribute("aria-hidden", "true");
+      video.className = "keep-awake-video";
+      document.body.appendChild(video);
+    }
+  }
+  return video;
+}
+
+async function acquire() {
+  if (!wanted || document.visibilityState !== "visible") return;
+  const how = technique();
+  try {
+    if (how === "native") {
+      if (!lock || lock.released) {
+        lock = await navigator.wakeLock.request("screen");
+        lock.addEventListener("release", () => {
+          lock = null;
+        });
+      }
+    } else if (how === "video") {
+      const v = videoElement();
+      if (v && v.paused) await v.play();
+    }
+  } catch (err) {
+    // Refused until the next tap (no user activation yet) or by policy; retried on tap.
+    console.info("keep-awake not active yet:", err && err.name);
+  }
+}
+
+async function release() {
+  if (lock) {
+    const l = lock;
+    lock = null;
+    try {
+      await l.release();
+    } catch {
+      /* already released */
+    }
+  }
+  if (video && !video.paused) video.pause();
+}
+
+/** Ask for (true) or give up (false) keeping the screen awake. */
+export function keepAwake(on) {
+  if (on === wanted) return;
+  wanted = on;
+  if (on) acquire();
+  else release();
+}
+
+/** Whether the screen is currently being kept awake (for tests and the status line). */
+export function isAwake() {
+  if (lock && !lock.released) return true;
+  return Boolean(video && !video.paused);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") acquire();
+});
+for (const type of ["pointerdown", "touchend", "click", "keydown"]) {
+  document.addEventListener(type, () => acquire(), { capture: true, passive: true });
+}
+
+window.__keepAwake = { technique, isAwake, keepAwake };
