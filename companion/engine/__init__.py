@@ -1,1 +1,84 @@
-"""Chocolatl rules engine."""
+"""The Chocolatl rules engine: pure functions over plain JSON-serialisable state.
+
+No I/O, no randomness, no clock: dice, improvement cards and the initial stack come in as
+commands or setup values (SCENARIO.md), so a game log always replays to the same state.
+
+>>> s = new_game(["ana", "ben", "cleo"])
+>>> for p, card in (("ana", 0), ("ben", 1), ("cleo", 2)):
+...     s, events = apply(s, {"type": "sacrifice", "player": p, "card": card})
+>>> s["round"], s["mode"], pending(s)
+(1, 'red', [{'type': 'harvest'}, {'type': 'improvements'}])
+>>> apply(s, {"type": "harvest", "dice": [1, 2, 9]})
+Traceback (most recent call last):
+...
+companion.engine.errors.RuleViolation: 9 is not a value from 1 to 6
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.errors import (
+    IllegalCommand,
+    InvalidSetup,
+    MalformedCommand,
+    NotAwaited,
+    ReplayError,
+    RuleViolation,
+)
+from companion.engine.flow import apply_in_place
+from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
+from companion.engine.state import Event, State, new_game
+from companion.engine.views import _copy, projection, view, visible_events
+
+__all__ = [
+    "DEFAULT_PROFILE", "PLACEHOLDERS", "Event", "IllegalCommand", "InvalidSetup",
+    "MalformedCommand", "NotAwaited", "ReplayError", "RuleViolation", "State", "apply",
+    "apply_in_place", "copy_state", "game_from_document", "make_profile", "new_game", "pending",
+    "projection", "replay_document", "track_colour", "view", "visible_events",
+]
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of the state; the profile is shared (the engine never changes it)."""
+    profile = state["profile"]
+    out = {k: (v if k == "profile" else _copy(v)) for k, v in state.items()}
+    out["profile"] = profile
+    return out
+
+
+def apply(state: State, command: dict[str, Any]) -> tuple[State, list[Event]]:
+    """The state after ``command`` and the events that explain it; ``state`` is not changed.
+
+    Raises :class:`IllegalCommand` (a ``ValueError``) with a reason a player can read.
+    """
+    new = copy_state(state)
+    events = apply_in_place(new, command)
+    return new, events
+
+
+def pending(state: State) -> list[dict[str, str]]:
+    """What is awaited next and from whom (host inputs carry no player)."""
+    return [dict(e) for e in state["pending"]]
+
+
+def game_from_document(document: Any) -> State:
+    """The starting state of a SCENARIO.md document (players, stack, profile)."""
+    if not isinstance(document, dict):
+        raise InvalidSetup("a game document must be a JSON object")
+    return new_game(document.get("players"), document.get("stack"), document.get("profile"))
+
+
+def replay_document(document: Any) -> tuple[State, list[Event]]:
+    """Apply every command of a SCENARIO.md document; a refusal raises :class:`ReplayError`."""
+    state = game_from_document(document)
+    commands = document.get("commands", [])
+    if not isinstance(commands, list):
+        raise InvalidSetup("commands must be a list")
+    events: list[Event] = []
+    for index, command in enumerate(commands):
+        try:
+            events.extend(apply_in_place(state, command))
+        except IllegalCommand as exc:
+            raise ReplayError(index, str(exc)) from None
+    return state, events

@@ -1,0 +1,380 @@
+"""Game flow: which command is awaited, checking it, and moving the game on (R2, R3, R6, R7).
+
+Every handler checks the whole command before it changes anything, so a refusal leaves even
+the in-place state untouched; :func:`apply` also works on a copy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion.engine import scoring, stations
+from companion.engine.errors import MalformedCommand, NotAwaited, RuleViolation
+from companion.engine.profile import track_colour
+from companion.engine.ranking import rank_station
+from companion.engine.state import STATIONS, Event, State, leader_box
+
+Command = dict[str, Any]
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _describe(entry: dict[str, str]) -> str:
+    return entry["type"] + (f" from {entry['player']}" if "player" in entry else "")
+
+
+def _awaited(state: State, ctype: str, player: str | None) -> int:
+    """Index of the pending entry this command answers, or a refusal saying what is awaited."""
+    for i, entry in enumerate(state["pending"]):
+        if entry["type"] == ctype and entry.get("player") == player:
+            return i
+    if state["finished"]:
+        raise NotAwaited("the game is over")
+    waiting = ", ".join(_describe(e) for e in state["pending"])
+    who = f" from {player}" if player else ""
+    if ctype == "bid" and state["phase"] == "bid" and player is not None:
+        raise NotAwaited(f"{player} has already bid for this step (waiting for: {waiting})")
+    raise NotAwaited(f"no {ctype}{who} is awaited now (waiting for: {waiting})")
+
+
+def _player(state: State, command: Command) -> str:
+    player = command.get("player")
+    if not isinstance(player, str):
+        raise MalformedCommand(f"a {command['type']} command needs a player")
+    if player not in state["players"]:
+        raise MalformedCommand(f"unknown player {player!r}")
+    return player
+
+
+def _int_list(command: Command, field: str, length: int, low: int, high: int) -> list[int]:
+    values = command.get(field)
+    if not isinstance(values, list) or len(values) != length:
+        raise MalformedCommand(f"{command['type']} needs {field}: a list of {length} values")
+    for v in values:
+        if not _is_int(v) or not low <= v <= high:
+            raise RuleViolation(f"{v!r} is not a value from {low} to {high}")
+    return values
+
+
+# --- round flow -------------------------------------------------------------------------
+
+
+def start_round(state: State, number: int, events: list[Event]) -> None:
+    """R2.2 / R2.3: cards back, old man returns, mode from the leader's box, await the setup."""
+    prof = state["profile"]
+    for ps in state["players"].values():
+        ps["used"] = []
+        ps["bids"] = {}
+    state["round"] = number
+    state["returning"] = state["old_man"]
+    state["old_man"] = None
+    box = leader_box(state)
+    state["mode"] = track_colour(prof, box)
+    if number >= prof["max_rounds"]:
+        state["last_round"] = True  # R2.1
+        state["last_round_reason"] = f"round {number} is the last possible round"
+    state.update(phase="setup", step=None, station=None, harvest=None, improvements=None,
+                 revealed={}, dice_window=None, decision=None)
+    state["pending"] = [{"type": "harvest"}]
+    if number < prof["max_rounds"]:
+        state["pending"].append({"type": "improvements"})
+    leaders = [p for p, ps in state["players"].items() if ps["score"] == box]
+    events.append({
+        "type": "round_started", "round": number, "mode": state["mode"], "leader_box": box,
+        "leaders": leaders, "last_round": state["last_round"],
+        "text": f"Round {number} is a {state['mode']} round: the leading marker "
+                f"({', '.join(leaders)}) stands on box {box}, a {state['mode']} box (R2.3)",
+    })
+
+
+def _await_bids(state: State, step: Any) -> None:
+    state["phase"] = "bid"
+    state["step"] = step
+    state["station"] = None
+    state["pending"] = [{"type": "bid", "player": p} for p in state["players"]]
+
+
+def _begin_bidding(state: State) -> None:
+    _await_bids(state, {"red": "all", "green": "first", "gold": 1}[state["mode"]])
+
+
+def _reveal(state: State, station: int, events: list[Event]) -> None:
+    """R3.1 then the bonus dice window (R3.2), or straight to resolution."""
+    key = str(station)
+    state["station"] = station
+    state["step"] = None
+    cards = {p: list(ps["bids"][key]) for p, ps in state["players"].items()}
+    state["revealed"][key] = cards
+    events.append({"type": "revealed", "station": station, "cards": cards,
+                   "text": f"Station {station} revealed: " + ", ".join(
+                       f"{p} {'+'.join(map(str, c))}" for p, c in cards.items())})
+    holders = [p for p, ps in state["players"].items() if ps["dice"] > 0]
+    if holders:
+        state["phase"] = "dice"
+        state["dice_window"] = {"station": station, "choices": {}, "rolls": {}}
+        state["pending"] = [{"type": "dice", "player": p} for p in holders]
+    else:
+        _resolve(state, events)
+
+
+def _resolve(state: State, events: list[Event]) -> None:
+    station = state["station"]
+    window = state["dice_window"] or {"rolls": {}}
+    rolls: dict[str, list[int]] = window["rolls"]
+    for p, values in rolls.items():
+        state["players"][p]["dice"] -= len(values)  # R3.2: used dice leave the player
+    ranking = rank_station(state, station, rolls)
+    events.append(ranking)
+    state["dice_window"] = None
+    state["pending"] = []
+    order = ranking["order"]
+    if station == 1:
+        stations.chocolatl(state, order, events)
+    elif station == 2:
+        stations.harvest(state, order, events)
+    elif station == 3:
+        if stations.free_hut_spaces(state) > 0:
+            state["phase"] = "city"
+            state["decision"] = {"type": "city", "first": order[0], "second": order[1]}
+            state["pending"] = [{"type": "city", "player": order[0]}]
+            return
+        stations.take_die(state, order[0], events)  # R5.3: no hut space left
+    elif station == 4:
+        totals = {e["player"]: e["total"] for e in ranking["entries"]}
+        if totals[order[0]] >= totals[order[1]] + 3:
+            stations.place_cube(state, order[0], events)
+            stations.place_cube(state, order[0], events)
+        else:
+            state["phase"] = "pyramid"
+            state["decision"] = {"type": "pyramid", "first": order[0], "second": order[1]}
+            state["pending"] = [{"type": "pyramid", "player": order[0]}]
+            return
+    elif station == 5:
+        stations.drink(state, order, events)
+    else:
+        stations.tachli(state, order, events)
+    _next_station(state, events)
+
+
+def _next_station(state: State, events: list[Event]) -> None:
+    station = state["station"]
+    state["decision"] = None
+    if station == 6:
+        _end_round(state, events)
+    elif state["mode"] == "gold":
+        _await_bids(state, station + 1)  # R2.6
+    else:
+        _reveal(state, station + 1, events)  # R2.4, R2.5
+
+
+def _end_round(state: State, events: list[Event]) -> None:
+    events.append({"type": "round_ended", "round": state["round"],
+                   "text": f"Round {state['round']} is over"})
+    state["station"] = None
+    if not state["last_round"]:
+        start_round(state, state["round"] + 1, events)
+        return
+    holders = [p for p, ps in state["players"].items() if ps["dice"] > 0]
+    if holders:  # R7: a leftover black die is rolled once
+        state["phase"] = "final_roll"
+        state["pending"] = [{"type": "roll", "player": p} for p in holders]
+        state["dice_window"] = {"station": None, "choices": {}, "rolls": {}}
+    else:
+        scoring.final_scoring(state, {}, events)
+
+
+# --- command handlers -------------------------------------------------------------------
+
+
+def _sacrifice(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "sacrifice", player)
+    card = command.get("card")
+    if not _is_int(card) or not 0 <= card <= 12:
+        raise RuleViolation(f"the sacrifice must be one of your cards 0 to 12, not {card!r}")
+    ps = state["players"][player]
+    ps["sacrifice"] = card  # R1.2
+    ps["deck"].remove(card)
+    del state["pending"][i]
+    events.append({"type": "sacrificed", "player": player, "card": card, "private": ["card"],
+                   "text": f"{player} has made a sacrifice"})
+    if not state["pending"]:
+        start_round(state, 1, events)
+
+
+def _harvest(state: State, command: Command, events: list[Event]) -> None:
+    i = _awaited(state, "harvest", None)
+    dice = _int_list(command, "dice", 3, 1, 6)
+    state["harvest"] = list(dice)
+    del state["pending"][i]
+    events.append({"type": "harvest_dice", "dice": list(dice),
+                   "text": f"Harvest dice: {', '.join(map(str, dice))}"})
+    if not state["pending"]:
+        _begin_bidding(state)
+
+
+def _improvements(state: State, command: Command, events: list[Event]) -> None:
+    i = _awaited(state, "improvements", None)
+    cards = _int_list(command, "cards", 2, 0, 99)
+    state["improvements"] = list(cards)
+    del state["pending"][i]
+    events.append({"type": "improvement_cards", "cards": list(cards),
+                   "text": f"Improvement cards on offer: {cards[0]} and {cards[1]}"})
+    if not state["pending"]:
+        _begin_bidding(state)
+
+
+def _expected_bid(state: State) -> tuple[tuple[str, ...], int, str]:
+    step = state["step"]
+    if step == "all":
+        return STATIONS, 2, "a red round's bid gives all six stations two cards each"
+    if step in ("first", "second"):
+        return STATIONS, 1, f"a green round's {step} bid gives all six stations one card each"
+    return (str(step),), 2, f"this gold step's bid gives station {step} two cards"
+
+
+def _bid(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "bid", player)
+    bids = command.get("bids")
+    keys, per_station, shape = _expected_bid(state)
+    if not isinstance(bids, dict) or set(bids) != set(keys) or any(
+        not isinstance(bids[k], list) or len(bids[k]) != per_station for k in keys
+    ):
+        raise RuleViolation(shape)
+    ps = state["players"][player]
+    available = Counter(ps["deck"])
+    available.subtract(ps["used"])
+    for k in keys:
+        for card in bids[k]:
+            if not _is_int(card):
+                raise MalformedCommand(f"{card!r} is not a card")
+            if card not in ps["deck"]:
+                raise RuleViolation(f"card {card} is not in your deck")
+            if available[card] <= 0:
+                raise RuleViolation(f"card {card} is already used this round")  # R2.7
+            available[card] -= 1
+    for k in keys:
+        ps["bids"].setdefault(k, []).extend(bids[k])
+        ps["used"].extend(bids[k])
+    del state["pending"][i]
+    events.append({"type": "bid_placed", "player": player, "step": state["step"],
+                   "bids": {k: list(bids[k]) for k in keys}, "private": ["bids"],
+                   "text": f"{player} has bid"})
+    if state["pending"]:
+        return
+    step = state["step"]
+    if step == "first":  # R2.5: all first cards are shown together
+        cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()}
+                 for k in STATIONS}
+        state["revealed"] = cards
+        events.append({"type": "first_cards_revealed", "cards": cards,
+                       "text": "Everyone's first cards are revealed"})
+        _await_bids(state, "second")
+    elif step in ("all", "second"):
+        _reveal(state, 1, events)
+    else:
+        _reveal(state, step, events)
+
+
+def _dice(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "dice", player)
+    count = command.get("count")
+    held = state["players"][player]["dice"]
+    if not _is_int(count) or not 0 <= count <= held:
+        raise RuleViolation(f"you can use 0 to {held} bonus dice, not {count!r}")
+    window = state["dice_window"]
+    window["choices"][player] = count
+    del state["pending"][i]
+    events.append({"type": "dice_decided", "player": player, "count": count,
+                   "private": ["count"], "text": f"{player} has decided on bonus dice"})
+    if state["pending"]:
+        return
+    choices = dict(window["choices"])
+    events.append({"type": "dice_choices", "station": state["station"], "choices": choices,
+                   "text": "Bonus dice: " + ", ".join(f"{p} uses {c}"
+                                                      for p, c in choices.items())})
+    rollers = [p for p, c in choices.items() if c > 0]
+    if rollers:
+        state["phase"] = "roll"
+        state["pending"] = [{"type": "roll", "player": p} for p in rollers]
+    else:
+        _resolve(state, events)
+
+
+def _roll(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "roll", player)
+    window = state["dice_window"]
+    final = state["phase"] == "final_roll"
+    count = 1 if final else window["choices"][player]
+    values = _int_list(command, "values", count, 1, 6)
+    window["rolls"][player] = list(values)
+    del state["pending"][i]
+    events.append({"type": "rolled", "player": player, "values": list(values),
+                   "text": f"{player} rolls {', '.join(map(str, values))}"})
+    if state["pending"]:
+        return
+    if final:
+        scoring.final_scoring(state, {p: v[0] for p, v in window["rolls"].items()}, events)
+        state["dice_window"] = None
+    else:
+        _resolve(state, events)
+
+
+def _city(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "city", player)
+    choice = command.get("choice")
+    if choice not in ("hut", "die"):
+        raise RuleViolation(f"the city choice is 'hut' or 'die', not {choice!r}")
+    decision = state["decision"]
+    del state["pending"][i]
+    events.append({"type": "city_choice", "player": player, "choice": choice,
+                   "text": f"{player} chooses the {choice}"})
+    stations.city(state, decision["first"], decision["second"], choice, events)
+    _next_station(state, events)
+
+
+def _pyramid(state: State, command: Command, events: list[Event]) -> None:
+    player = _player(state, command)
+    i = _awaited(state, "pyramid", player)
+    decision = state["decision"]
+    pair = (decision["first"], decision["second"])
+    first = command.get("first")
+    if first not in pair:
+        raise RuleViolation(f"first must be {pair[0]} or {pair[1]}, not {first!r}")
+    del state["pending"][i]
+    events.append({"type": "pyramid_order", "player": player, "first": first,
+                   "text": f"{player} lets {first} place first"})
+    for p in (first, pair[1] if first == pair[0] else pair[0]):
+        stations.place_cube(state, p, events)
+    _next_station(state, events)
+
+
+HANDLERS = {
+    "sacrifice": _sacrifice,
+    "harvest": _harvest,
+    "improvements": _improvements,
+    "bid": _bid,
+    "dice": _dice,
+    "roll": _roll,
+    "city": _city,
+    "pyramid": _pyramid,
+}
+
+
+def apply_in_place(state: State, command: Command) -> list[Event]:
+    """Apply ``command`` to ``state`` itself; on refusal nothing has changed."""
+    if not isinstance(command, dict):
+        raise MalformedCommand("a command must be an object with a type")
+    handler = HANDLERS.get(command.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise MalformedCommand(f"unknown command type {command.get('type')!r}")
+    events: list[Event] = []
+    handler(state, command, events)
+    return events

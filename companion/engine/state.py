@@ -1,0 +1,137 @@
+"""The game state as plain JSON data, and the small moves every rule uses on it.
+
+The state is a ``dict`` that ``json.dumps`` writes as-is; its keys are those of the replay
+output in SCENARIO.md plus the bookkeeping the flow needs (phase, step, bids, dice window).
+Functions here mutate a state in place; :func:`companion.engine.apply` copies first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion.engine.errors import InvalidSetup
+from companion.engine.profile import make_profile
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,15}")
+STATIONS = ("1", "2", "3", "4", "5", "6")
+FULL_DECK = tuple(range(13))  # R1.1: cards 0..12
+
+
+def new_game(
+    players: list[str], stack: list[str] | None = None, profile: dict[str, Any] | None = None
+) -> State:
+    """A game waiting for every player's sacrifice (R1).
+
+    >>> s = new_game(["ana", "ben", "cleo"], stack=["ben", "ana", "cleo"])
+    >>> s["track"], s["round"], s["pending"][0]
+    ({'0': ['ben', 'ana', 'cleo']}, 0, {'type': 'sacrifice', 'player': 'ana'})
+    """
+    if not isinstance(players, list) or not 3 <= len(players) <= 5:
+        raise InvalidSetup("a game needs 3 to 5 players")  # R1.1
+    for p in players:
+        if not isinstance(p, str) or not PLAYER_ID.fullmatch(p):
+            raise InvalidSetup(f"player id {p!r} must match [a-z][a-z0-9_-]{{0,15}}")
+    if len(set(players)) != len(players):
+        raise InvalidSetup("player ids must be different")
+    if stack is None:
+        stack = list(players)
+    if not isinstance(stack, list) or sorted(stack) != sorted(players):
+        raise InvalidSetup("stack must list every player exactly once")  # R1.3
+    prof = make_profile(profile)
+    return {
+        "round": 0,
+        "mode": None,
+        "last_round": False,
+        "finished": False,
+        "pending": [{"type": "sacrifice", "player": p} for p in players],
+        "chocolatl": None,  # R1.4
+        "old_man": None,
+        "players": {
+            p: {
+                "score": 0,
+                "deck": list(FULL_DECK),
+                "huts": 0,
+                "dice": 0,
+                "cubes_used": 0,
+                "sacrifice": None,
+                "final": None,
+                "used": [],  # cards bid this round (R2.7)
+                "bids": {},  # station -> cards bid this round, secret until revealed
+            }
+            for p in players
+        },
+        "track": {"0": list(stack)},
+        "pyramid": [[None] * cells for cells, _bonus in prof["pyramid_rows"]],
+        "winners": [],
+        "seats": list(players),
+        "profile": prof,
+        "phase": "sacrifice",
+        "step": None,
+        "station": None,
+        "returning": None,
+        "harvest": None,
+        "improvements": None,
+        "revealed": {},  # station -> player -> cards shown this round
+        "dice_window": None,
+        "decision": None,
+        "last_round_reason": None,
+    }
+
+
+def stack_position(state: State, player: str) -> int:
+    """Height of ``player``'s marker in the stack on its box (0 = bottom)."""
+    return state["track"][str(state["players"][player]["score"])].index(player)
+
+
+def leader_box(state: State) -> int:
+    """The box of the leading marker(s) (R2.3)."""
+    return max(p["score"] for p in state["players"].values())
+
+
+def add_score(state: State, player: str, points: int, reason: str, events: list[Event]) -> None:
+    """Move ``player``'s marker by ``points`` (R6.1): cut at 0, a moved marker goes on top."""
+    ps = state["players"][player]
+    old = ps["score"]
+    new = max(0, old + points)
+    if new != old:
+        track = state["track"]
+        stack = track[str(old)]
+        stack.remove(player)
+        if not stack:
+            del track[str(old)]
+        track.setdefault(str(new), []).append(player)
+        ps["score"] = new
+    events.append({
+        "type": "scored", "player": player, "points": points, "change": new - old,
+        "score": new, "reason": reason,
+        "text": f"{player} {'scores' if points >= 0 else 'loses'} {abs(points)} "
+                f"({reason}): {old} -> {new}" + (" (cut off at 0)" if new - old != points else ""),
+    })
+    check_end(state, events)
+
+
+def pyramid_full(state: State) -> bool:
+    return all(cell is not None for row in state["pyramid"] for cell in row)
+
+
+def check_end(state: State, events: list[Event]) -> None:
+    """Make this round the last as soon as an end condition holds (R6.3)."""
+    if state["last_round"] or state["round"] == 0:
+        return
+    prof = state["profile"]
+    reason = None
+    if any(p["score"] >= prof["end_score"] for p in state["players"].values()):
+        reason = f"a score reached {prof['end_score']}"
+    elif pyramid_full(state):
+        reason = "the pyramid is full"
+    elif any(p["cubes_used"] >= prof["cubes"] for p in state["players"].values()):
+        reason = f"a player has used all {prof['cubes']} cubes"
+    if reason:
+        state["last_round"] = True
+        state["last_round_reason"] = reason
+        events.append({"type": "last_round", "reason": reason, "round": state["round"],
+                       "text": f"Round {state['round']} is the last one: {reason} (R6.3)."})

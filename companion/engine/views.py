@@ -1,0 +1,96 @@
+"""What each seat may see: the only way state leaves the server (DESIGN.md "Engine").
+
+A seat sees its own deck, bids, sacrifice and dice decision; everyone sees revealed cards and
+the public board. ``None`` is the table display. Before the game is over nobody sees another
+seat's sacrifice (R1.2), unrevealed bids (R2.4-R2.6) or undecided dice (R3.2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.scoring import score_lines
+from companion.engine.state import Event, State
+
+PUBLIC_KEYS = ("round", "mode", "last_round", "last_round_reason", "finished", "pending",
+               "chocolatl", "old_man", "returning", "track", "pyramid", "winners", "seats",
+               "profile", "phase", "step", "station", "harvest", "improvements", "revealed",
+               "decision")
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """The state as ``seat`` may see it (``None``: the public table view).
+
+    >>> from companion.engine import new_game, apply
+    >>> s, _ = apply(new_game(["ana", "ben", "cleo"]), {"type": "sacrifice", "player": "ana",
+    ...                                                "card": 5})
+    >>> view(s, "ana")["players"]["ana"]["sacrifice"], view(s, "ben")["players"]["ana"]
+    ... ["sacrifice"]
+    (5, None)
+    """
+    if seat is not None and seat not in state["players"]:
+        raise ValueError(f"unknown seat {seat!r}")
+    out: dict[str, Any] = {k: _copy(state[k]) for k in PUBLIC_KEYS}
+    out["me"] = seat
+    over = state["finished"]
+    players: dict[str, Any] = {}
+    for p, ps in state["players"].items():
+        mine = over or p == seat
+        players[p] = {
+            "score": ps["score"], "huts": ps["huts"], "dice": ps["dice"],
+            "cubes_used": ps["cubes_used"], "final": _copy(ps["final"]),
+            "deck_size": len(ps["deck"]),
+            # The deck would give the sacrifice away (13 cards minus one), so it is private.
+            "deck": list(ps["deck"]) if mine else None,
+            "sacrifice": ps["sacrifice"] if mine else None,
+            "used": list(ps["used"]) if p == seat else None,
+            "bids": _copy(ps["bids"]) if p == seat else None,
+        }
+    out["players"] = players
+    awaited = {e.get("player") for e in state["pending"] if e["type"] == "bid"}
+    out["bid_status"] = ({p: p not in awaited for p in state["players"]}
+                         if state["phase"] == "bid" else None)
+    window = state["dice_window"]
+    if window is not None and state["phase"] in ("dice", "roll"):
+        decided = window["choices"]
+        out["dice_window"] = {
+            "station": window["station"],
+            "decided": {p: p in decided for p in state["players"] if state["players"][p]["dice"]
+                        or p in decided},
+            # Choices are shown once everyone has decided (R3.2); before that only one's own.
+            "choices": dict(decided) if state["phase"] == "roll" else
+            ({seat: decided[seat]} if seat in decided else {}),
+            "rolls": _copy(window["rolls"]),
+        }
+    else:
+        out["dice_window"] = None
+    out["projection"] = None if over else projection(state, seat)
+    return out
+
+
+def projection(state: State, seat: str | None) -> dict[str, dict[str, Any]]:
+    """Every player's score "if the game ended now" (R7), without what ``seat`` may not know:
+    others' sacrifices, the sacrifice bonus (it would hint at them) and unrolled dice."""
+    sacrifices = {p: (ps["sacrifice"] if p == seat else None)
+                  for p, ps in state["players"].items()}
+    dice = {p: (0 if ps["dice"] == 0 else None) for p, ps in state["players"].items()}
+    return score_lines(state, sacrifices, dice)
+
+
+def visible_events(events: list[Event], seat: str | None) -> list[Event]:
+    """``events`` with every private field removed unless it belongs to ``seat``."""
+    out = []
+    for e in events:
+        private = e.get("private")
+        if private and e.get("player") != seat:
+            e = {k: v for k, v in e.items() if k not in private}
+        out.append(e)
+    return out
