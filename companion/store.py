@@ -1,0 +1,282 @@
+"""SQLite storage for tables, seats, games and their command logs.
+
+Nothing else writes the database. Every accepted command is appended in one transaction with
+WAL journalling and ``synchronous=FULL``, so once :meth:`Store.append` returns the command
+survives ``kill -9`` and a power cut; the server only acknowledges after that.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    join_secret TEXT NOT NULL,
+    host_token TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    current_game INTEGER
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_name TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    colour TEXT NOT NULL,
+    token_hash TEXT,
+    state TEXT NOT NULL,
+    PRIMARY KEY (table_name, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    document TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    decks TEXT NOT NULL,
+    dice TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS commands (
+    game_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    source TEXT NOT NULL,
+    cmd_id TEXT,
+    undone INTEGER NOT NULL DEFAULT 0,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, cmd_id)
+    WHERE cmd_id IS NOT NULL;
+"""
+
+
+def token_hash(token: str) -> str:
+    """Seat tokens are stored hashed: a copied database file does not hand out seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class StoredCommand:
+    """One row of a game's command log."""
+
+    n: int
+    command: dict[str, Any]
+    source: str
+    cmd_id: str | None
+    undone: bool
+
+
+@dataclass
+class StoredGame:
+    """A game row: the SCENARIO.md setup plus what the server needs to resume it."""
+
+    id: int
+    table_name: str
+    status: str
+    created: float
+    document: dict[str, Any]  # players, stack, profile (no commands)
+    seats: list[dict[str, Any]]  # names and colours at game start
+    decks: list[list[Any]]  # the dealer's shuffled improvement decks
+    dice: str
+
+
+class Store:
+    """One SQLite file for the whole server; a lock keeps the shared connection to one thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            str(self.path), check_same_thread=False, isolation_level=None, timeout=30
+        )
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- transactions -------------------------------------------------------------------
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[int | None]:
+        """Run statements in one transaction; returns each statement's lastrowid."""
+        ids: list[int | None] = []
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    cur.execute(sql, params)
+                    ids.append(cur.lastrowid)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return ids
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # -- tables -------------------------------------------------------------------------
+    def table(self, name: str) -> dict[str, Any] | None:
+        rows = self._read("SELECT * FROM tables WHERE name = ?", (name,))
+        if not rows:
+            return None
+        row = rows[0]
+        return {
+            "name": row["name"],
+            "join_secret": row["join_secret"],
+            "host_token": row["host_token"],
+            "settings": json.loads(row["settings"]),
+            "current_game": row["current_game"],
+        }
+
+    def create_table(self, name: str, join_secret: str, host_token: str,
+                     settings: dict[str, Any]) -> None:
+        self._write([(
+            "INSERT INTO tables (name, join_secret, host_token, settings) VALUES (?, ?, ?, ?)",
+            (name, join_secret, host_token, json.dumps(settings)),
+        )])
+
+    def save_settings(self, name: str, settings: dict[str, Any]) -> None:
+        self._write([("UPDATE tables SET settings = ? WHERE name = ?",
+                      (json.dumps(settings), name))])
+
+    def save_join_secret(self, name: str, secret: str) -> None:
+        self._write([("UPDATE tables SET join_secret = ? WHERE name = ?", (secret, name))])
+
+    def set_current_game(self, name: str, game_id: int | None) -> None:
+        self._write([("UPDATE tables SET current_game = ? WHERE name = ?", (game_id, name))])
+
+    # -- seats --------------------------------------------------------------------------
+    def seats(self, table_name: str) -> list[dict[str, Any]]:
+        rows = self._read(
+            "SELECT * FROM seats WHERE table_name = ? ORDER BY position", (table_name,)
+        )
+        return [dict(r) for r in rows]
+
+    def save_seats(self, table_name: str, seats: list[dict[str, Any]]) -> None:
+        """Replace the table's seat list (seats change rarely: joins, releases, removals)."""
+        stmts: list[tuple[str, tuple[Any, ...]]] = [
+            ("DELETE FROM seats WHERE table_name = ?", (table_name,))
+        ]
+        for pos, s in enumerate(seats):
+            stmts.append((
+                "INSERT INTO seats (table_name, seat, position, name, colour, token_hash, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table_name, s["seat"], pos, s["name"], s["colour"], s["token_hash"],
+                 s["state"]),
+            ))
+        self._write(stmts)
+
+    # -- games --------------------------------------------------------------------------
+    def create_game(self, table_name: str, document: dict[str, Any],
+                    seats: list[dict[str, Any]], decks: list[list[Any]], dice: str) -> int:
+        """Store a new game and make it the table's current one, in one transaction."""
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.execute(
+                    "INSERT INTO games (table_name, status, created, document, seats, decks,"
+                    " dice) VALUES (?, 'playing', ?, ?, ?, ?, ?)",
+                    (table_name, time.time(), json.dumps(document), json.dumps(seats),
+                     json.dumps(decks), dice),
+                )
+                game_id = int(cur.lastrowid or 0)
+                cur.execute("UPDATE tables SET current_game = ? WHERE name = ?",
+                            (game_id, table_name))
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return game_id
+
+    def game(self, game_id: int) -> StoredGame | None:
+        rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    def games(self, table_name: str) -> list[StoredGame]:
+        rows = self._read(
+            "SELECT * FROM games WHERE table_name = ? ORDER BY id DESC", (table_name,)
+        )
+        return [_game(r) for r in rows]
+
+    def set_game_status(self, game_id: int, status: str) -> None:
+        self._write([("UPDATE games SET status = ? WHERE id = ?", (status, game_id))])
+
+    def set_game_dice(self, game_id: int, dice: str) -> None:
+        self._write([("UPDATE games SET dice = ? WHERE id = ?", (dice, game_id))])
+
+    def set_game_document(self, game_id: int, document: dict[str, Any]) -> None:
+        self._write([("UPDATE games SET document = ? WHERE id = ?",
+                      (json.dumps(document), game_id))])
+
+    # -- commands -----------------------------------------------------------------------
+    def append(self, game_id: int, first_n: int,
+               rows: list[tuple[dict[str, Any], str, str | None]],
+               status: str | None = None) -> None:
+        """Append commands ``(command, source, cmd_id)`` numbered from ``first_n`` in one
+        transaction, optionally setting the game's status (finished) in the same one."""
+        now = time.time()
+        stmts: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT INTO commands (game_id, n, command, source, cmd_id, at)"
+             " VALUES (?, ?, ?, ?, ?, ?)",
+             (game_id, first_n + i, json.dumps(cmd), source, cmd_id, now))
+            for i, (cmd, source, cmd_id) in enumerate(rows)
+        ]
+        if status is not None:
+            stmts.append(("UPDATE games SET status = ? WHERE id = ?", (status, game_id)))
+        self._write(stmts)
+
+    def commands(self, game_id: int, include_undone: bool = False) -> list[StoredCommand]:
+        sql = "SELECT * FROM commands WHERE game_id = ?"
+        if not include_undone:
+            sql += " AND undone = 0"
+        rows = self._read(sql + " ORDER BY n", (game_id,))
+        return [
+            StoredCommand(r["n"], json.loads(r["command"]), r["source"], r["cmd_id"],
+                          bool(r["undone"]))
+            for r in rows
+        ]
+
+    def next_n(self, game_id: int) -> int:
+        rows = self._read("SELECT COALESCE(MAX(n), -1) + 1 AS n FROM commands WHERE game_id = ?",
+                          (game_id,))
+        return int(rows[0]["n"])
+
+    def find_cmd(self, game_id: int, source: str, cmd_id: str) -> StoredCommand | None:
+        rows = self._read(
+            "SELECT * FROM commands WHERE game_id = ? AND source = ? AND cmd_id = ?",
+            (game_id, source, cmd_id),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return StoredCommand(r["n"], json.loads(r["command"]), r["source"], r["cmd_id"],
+                             bool(r["undone"]))
+
+    def mark_undone(self, game_id: int, n: int) -> None:
+        self._write([("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?",
+                      (game_id, n))])
+
+
+def _game(row: sqlite3.Row) -> StoredGame:
+    return StoredGame(
+        id=row["id"], table_name=row["table_name"], status=row["status"],
+        created=row["created"], document=json.loads(row["document"]),
+        seats=json.loads(row["seats"]), decks=json.loads(row["decks"]), dice=row["dice"],
+    )
