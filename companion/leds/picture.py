@@ -8,9 +8,9 @@ How to read the board (also in ``hardware/README.md``):
 
 * An empty box glows faintly in its track colour (R2.3, ``profile.track_colors[b % n]``).
 * A box with markers shows them from its front LED (the one towards higher scores) backwards:
-  the front LED is the top of the stack at full brightness, lower markers follow at a lower
-  level; free slots keep the faint box colour. The stack order breaks ties (R3.4), so it must be
-  readable.
+  the front LED is the top of the stack, the next LED back the marker below it, and so on;
+  free slots at the back keep the faint box colour. The stack order breaks ties (R3.4), so
+  it must be readable.
 * More markers than LEDs in a box: the front LED keeps the top marker, the other LEDs page
   through the rest of the stack (top to bottom) every ``STACK_PAGE_S`` seconds. A one-LED box
   pages through the whole stack.
@@ -37,7 +37,10 @@ from companion.leds.vision import Vec, hex_to_linear
 # Levels are fractions of the full colour, before the layout's brightness cap.
 EMPTY_BOX_LEVEL = 0.10
 TOP_MARKER_LEVEL = 1.0
-UNDER_MARKER_LEVEL = 0.6
+# Lower markers are not dimmed: a dimmed colour drifts towards another player's colour for
+# colour-blind eyes (dimmed yellow reads as orange with deuteranopia; tests/leds/test_vision.py).
+# The top of a stack is told by position: it is always on the box's front LED.
+UNDER_MARKER_LEVEL = 1.0
 EMPTY_CELL: Vec = (0.03, 0.03, 0.03)
 WHITE: Vec = (1.0, 1.0, 1.0)
 PAST_ROUND_LEVEL = 0.15
