@@ -39,8 +39,9 @@ def make_view(
     """A public view shaped like ``companion.engine.view(state, None)``."""
     scores = {p: 0 for p in players}
     for key, stack in (track or {"0": list(players)}).items():
-        for p in stack:
-            scores[p] = int(key)
+        for p in stack if isinstance(stack, list) else []:
+            if p in scores and key.lstrip("-").isdigit():
+                scores[p] = int(key)
     view: dict[str, Any] = {
         "round": 1,
         "mode": "red",
@@ -57,3 +58,18 @@ def make_view(
     }
     view.update(extra)
     return view
+
+
+def led_rgb(hex_colour: str, level: float = 1.0, cap: float = 1.0) -> tuple[int, int, int]:
+    """The bytes an LED gets to emit screen colour ``hex_colour`` at ``level`` under ``cap``.
+
+    LEDs emit linear light, so the sRGB screen value is linearised first.
+    """
+    from companion.leds.vision import hex_to_linear
+
+    return tuple(round(c * level * cap * 255) for c in hex_to_linear(hex_colour))  # type: ignore
+
+
+def pixel(buf: bytes, i: int) -> tuple[int, int, int]:
+    """LED ``i`` of a pixel buffer."""
+    return buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]
