@@ -1,0 +1,543 @@
+// The table display: everything public about the game, readable from two metres.
+
+import { Connection } from "./connection.js";
+import { fill, h } from "./dom.js";
+import {
+  boxColour,
+  chip,
+  diceRow,
+  eventText,
+  finalTable,
+  leaderBox,
+  modeName,
+  nameOf,
+  rankingTies,
+  seat,
+  setSeats,
+  signed,
+  stakeText,
+  stationLabel,
+} from "./format.js";
+import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+
+const LOG_MAX = 60;
+const page = document.body.dataset;
+let frame = null; // latest view frame
+let roundEvents = []; // events of the current round, oldest first
+let log = []; // [{text, type}] newest last
+let connStatus = "connecting";
+
+// ---------- frames ----------
+
+function onFrame(f) {
+  if (f.type !== "view") return;
+  setSeats(f.seats);
+  if (f.history) {
+    roundEvents = [];
+    log = [];
+    absorb(f.history);
+  }
+  absorb(f.events || []);
+  frame = f;
+  const wanted = f.table?.lang;
+  if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
+    setLanguage(wanted); // re-renders through onLanguageChange
+    return;
+  }
+  render();
+}
+
+function absorb(events) {
+  for (const ev of events) {
+    if (ev.type === "round_started") roundEvents = [];
+    roundEvents.push(ev);
+    log.push(ev);
+  }
+  if (log.length > LOG_MAX) log = log.slice(-LOG_MAX);
+}
+
+// ---------- rendering ----------
+
+function render() {
+  renderStatusBar();
+  if (!frame) return;
+  const game = frame.game;
+  const view = game?.view || null;
+  document.body.classList.toggle("in-game", Boolean(view));
+  renderJoin(Boolean(view));
+  renderSeats(view);
+  renderPhase(view);
+  renderOffer(view);
+  renderReveal(view);
+  renderTrack(view);
+  renderPyramid(view);
+  renderLog(view);
+  renderFinal(view);
+  renderBoard();
+}
+
+function renderStatusBar() {
+  const conn = document.getElementById("conn-status");
+  if (conn) {
+    conn.dataset.status = connStatus;
+    conn.textContent = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
+  }
+  const view = frame?.game?.view;
+  fill(
+    "round",
+    !view
+      ? t("phase.lobby")
+      : view.round
+        ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })
+        : t("round.before"),
+    view?.last_round && !view.finished ? h("span", { class: "badge last" }, t("round.last")) : null,
+  );
+  const mode = document.getElementById("mode");
+  if (mode) {
+    mode.hidden = !view?.mode;
+    if (view?.mode) {
+      mode.dataset.mode = view.mode;
+      mode.textContent = t("mode.round", { mode: modeName(view.mode) });
+    }
+  }
+}
+
+function renderJoin(inGame) {
+  const panel = document.getElementById("join-panel");
+  if (!panel) return;
+  panel.classList.toggle("small", inGame);
+  const url = frame?.table?.urls?.join;
+  const link = document.getElementById("join-url");
+  if (link && url) link.textContent = url;
+  const img = document.getElementById("qr");
+  const qr = frame?.table?.urls?.qr;
+  // A rotated join secret changes the QR: reload the image when the join URL changes.
+  if (img && qr && img.dataset.forUrl !== url) {
+    img.dataset.forUrl = url || "";
+    img.src = `${qr}${qr.includes("?") ? "&" : "?"}v=${encodeURIComponent(url || "")}`;
+  }
+}
+
+function connectionText(s) {
+  if (s.state === "auto") return t("display.auto");
+  if (s.state === "vacant") return t("display.vacant");
+  return s.connected ? t("display.connected") : t("display.not_connected");
+}
+
+function renderSeats(view) {
+  const seats = frame.seats || [];
+  const items = seats.map((s) => {
+    const p = view?.players?.[s.id];
+    const bid = view?.bid_status?.[s.id];
+    const badges = [];
+    if (view?.chocolatl === s.id) badges.push(h("span", { class: "badge figure" }, t("display.figure")));
+    if (view?.old_man === s.id) badges.push(h("span", { class: "badge oldman" }, t("display.old_man")));
+    if (view?.returning === s.id && view?.old_man !== s.id) {
+      badges.push(h("span", { class: "badge oldman" }, `${t("display.old_man")}: ${t("display.returning")}`));
+    }
+    return h(
+      "li",
+      { class: `seat state-${s.state} ${s.connected ? "on" : "off"}`, dataset: { seat: s.id } },
+      h(
+        "div",
+        { class: "seat-head" },
+        chip(s.id, { class: "big" }),
+        p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
+      ),
+      h(
+        "div",
+        { class: "seat-line" },
+        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("span", { class: "conn-text" }, connectionText(s)),
+        bid === undefined || bid === null
+          ? null
+          : h(
+              "span",
+              { class: `bid-status ${bid ? "done" : "waiting"}` },
+              bid ? `✓ ${t("display.has_bid")}` : t("display.thinking"),
+            ),
+      ),
+      p
+        ? h(
+            "div",
+            { class: "seat-stats" },
+            h("span", {}, `${t("display.huts")} ${p.huts ?? 0}`),
+            h("span", {}, `${t("display.dice")} ${p.dice ?? 0}`),
+            h("span", {}, `${t("display.cubes")} ${Math.max(0, (view.profile?.cubes ?? 9) - (p.cubes_used ?? 0))}`),
+          )
+        : null,
+      badges.length ? h("div", { class: "seat-badges" }, badges) : null,
+    );
+  });
+  const max = frame.table?.seats_max ?? 5;
+  if (!view) {
+    for (let i = seats.length; i < max; i += 1) {
+      items.push(h("li", { class: "seat free" }, t("display.free_seat")));
+    }
+  }
+  fill("seats", items);
+}
+
+function pendingByType(view) {
+  const by = {};
+  for (const p of view?.pending || []) (by[p.type] ||= []).push(p);
+  return by;
+}
+
+function renderPhase(view) {
+  const box = document.getElementById("phase");
+  if (!box) return;
+  if (!view) {
+    const n = (frame.seats || []).length;
+    fill(
+      box,
+      h("p", { class: "phase-main" }, t("display.waiting_players", { n })),
+      n >= 3 ? h("p", { class: "phase-sub" }, t("display.waiting_host")) : null,
+    );
+    return;
+  }
+  const parts = [];
+  if (view.mode) {
+    const lb = leaderBox(view);
+    // R2.3: the round's mode is the colour of the leader's box at the start of the round.
+    const startBox = roundStartLeaderBox() ?? lb;
+    parts.push(
+      h(
+        "div",
+        { class: "mode-explain", dataset: { mode: view.mode } },
+        h("span", { class: "mode-swatch", "aria-hidden": "true" }),
+        h(
+          "div",
+          {},
+          h("p", { class: "mode-how" }, t(`mode.how.${view.mode}`)),
+          h(
+            "p",
+            { class: "mode-why" },
+            t("mode.why", { box: startBox, colour: t(`colour.${boxColour(view.profile, startBox)}`) }),
+          ),
+        ),
+      ),
+    );
+  }
+  const status = frame.game?.status;
+  let main;
+  const by = pendingByType(view);
+  if (status === "ended") main = t("phase.ended");
+  else if (view.finished) main = t("phase.finished");
+  else if (by.harvest) main = t("wait.harvest");
+  else if (by.improvements) main = t("wait.improvements");
+  else if (by.city) main = t("phase.city", { name: nameOf(by.city[0].player) });
+  else if (by.pyramid) main = t("phase.pyramid", { name: nameOf(by.pyramid[0].player) });
+  else if (by.bid) {
+    const step = view.step;
+    const stepText =
+      step === "all" || step === "first" || step === "second"
+        ? t(`step.${step}`)
+        : step
+          ? stationLabel(step)
+          : "";
+    main = `${t("phase.bid")}: ${stepText}`;
+  } else if (view.phase && view.phase !== "bid") main = t(`phase.${view.phase}`, { name: "" });
+  else main = t("phase.bid");
+  if (by.roll && !by.bid) {
+    main += ` — ${list(by.roll.map((p) => t("wait.roll", { name: nameOf(p.player) })))}`;
+  }
+  parts.unshift(h("p", { class: "phase-main" }, main));
+  if (view.station && !view.finished) {
+    parts.push(h("p", { class: "phase-sub" }, t("display.station_now", { n: view.station })));
+  }
+  fill(box, parts);
+}
+
+function list(items) {
+  return items.join(", ");
+}
+
+/** The box the leader stood on when this round started (from the round_started event). */
+function roundStartLeaderBox() {
+  const ev = roundEvents.find((e) => e.type === "round_started");
+  if (!ev) return null;
+  return ev.box ?? ev.leader_box ?? null;
+}
+
+function renderOffer(view) {
+  const box = document.getElementById("offer");
+  if (!box) return;
+  const panel = document.getElementById("offer-panel");
+  if (panel) panel.hidden = !view || !view.round;
+  if (!view || !view.round) return;
+  const prof = view.profile || {};
+  const drink = prof.drink || [];
+  const [d1, d2] = drink[Math.min(view.round, drink.length) - 1] || [0, 0];
+  const hutsBuilt = Object.values(view.players || {}).reduce((n, p) => n + (p.huts || 0), 0);
+  const free = (prof.hut_spaces ?? 7) - hutsBuilt;
+  fill(
+    box,
+    h(
+      "div",
+      { class: "offer-item" },
+      h("div", { class: "offer-label" }, t("display.harvest")),
+      view.harvest ? diceRow(view.harvest) : h("div", { class: "muted" }, "…"),
+    ),
+    h(
+      "div",
+      { class: "offer-item" },
+      h("div", { class: "offer-label" }, t("display.improvements")),
+      view.improvements
+        ? h("span", { class: "cards" }, view.improvements.map((c) => h("span", { class: "card" }, String(c))))
+        : h("div", { class: "muted" }, view.last_round ? t("display.no_cards") : "…"),
+    ),
+    h(
+      "div",
+      { class: "offer-item" },
+      h("div", { class: "offer-label" }, t("display.city_die")),
+      h("span", { class: "die black" }, "?"),
+      h("div", { class: "offer-note" }, `${t("display.huts")}: ${Math.max(0, free)}`),
+    ),
+    h(
+      "div",
+      { class: "offer-item" },
+      h("div", { class: "offer-label" }, t("display.drink")),
+      h("div", { class: "offer-big" }, t("display.drink_value", { first: d1, second: d2, penalty: prof.drink_penalty ?? 2 })),
+    ),
+  );
+}
+
+function bidCells(e) {
+  return [
+    h("td", { class: "place" }, `${e.place}.`),
+    h("td", {}, chip(e.player)),
+    h("td", { class: "cards-cell" }, (e.cards || []).join(" + ")),
+    h("td", {}, e.huts ? signed(e.huts) : ""),
+    h("td", {}, e.old_man ? signed(e.old_man) : ""),
+    h("td", {}, e.dice && e.dice.length ? `+${e.dice.join("+")}` : ""),
+    h("td", { class: "total" }, String(e.total)),
+  ];
+}
+
+function rankingBlock(ev, current) {
+  const head = h(
+    "tr",
+    {},
+    ["col.place", "col.player", "col.cards", "col.huts", "col.old_man", "col.dice", "col.total"].map((k) =>
+      h("th", { scope: "col" }, t(k)),
+    ),
+  );
+  const rows = (ev.entries || []).map((e) => h("tr", { dataset: { player: e.player } }, bidCells(e)));
+  const ties = rankingTies(ev);
+  return h(
+    "article",
+    { class: `ranking ${current ? "current" : "past"}`, dataset: { station: ev.station } },
+    h("h3", {}, stationLabel(ev.station), h("span", { class: "stake" }, stakeText(ev.station, frame.game.view))),
+    h("table", { class: "bids" }, h("thead", {}, head), h("tbody", {}, rows)),
+    ties.length ? h("ul", { class: "ties" }, ties.map((x) => h("li", {}, x))) : null,
+  );
+}
+
+/** Cards revealed but not yet ranked (green first cards, or a station whose dice are pending). */
+function revealedBlock(view, rankedStations) {
+  const revealed = view.revealed || {};
+  const stations = Object.keys(revealed)
+    .filter((s) => !rankedStations.has(String(s)))
+    .sort((a, b) => a - b);
+  if (!stations.length) return null;
+  const players = view.seats || Object.keys(view.players || {});
+  return h(
+    "article",
+    { class: "ranking current revealed-only" },
+    h("h3", {}, view.step === "second" || view.step === "first" ? t("display.first_cards") : t("display.reveal")),
+    h(
+      "table",
+      { class: "bids matrix" },
+      h("thead", {}, h("tr", {}, h("th", {}, t("col.player")), stations.map((s) => h("th", { scope: "col" }, t("station.number", { n: s }))))),
+      h(
+        "tbody",
+        {},
+        players.map((p) =>
+          h("tr", {}, h("td", {}, chip(p)), stations.map((s) => h("td", { class: "cards-cell" }, (revealed[s]?.[p] || []).join(" + ")))),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderReveal(view) {
+  const box = document.getElementById("reveal");
+  const panel = document.getElementById("reveal-panel");
+  if (!box) return;
+  if (!view || !view.round) {
+    if (panel) panel.hidden = true;
+    return;
+  }
+  const rankings = roundEvents.filter((e) => e.type === "ranking");
+  const ranked = new Set(rankings.map((e) => String(e.station)));
+  const blocks = [];
+  const pendingReveal = revealedBlock(view, ranked);
+  if (pendingReveal) blocks.push(pendingReveal);
+  rankings
+    .slice()
+    .reverse()
+    .forEach((ev, i) => blocks.push(rankingBlock(ev, i === 0 && !pendingReveal)));
+  if (panel) panel.hidden = blocks.length === 0;
+  fill(box, blocks);
+}
+
+function renderTrack(view) {
+  const box = document.getElementById("track");
+  const panel = document.getElementById("track-panel");
+  if (panel) panel.hidden = !view;
+  if (!box || !view) return;
+  const stacks = view.track || {};
+  const top = Math.max(0, ...Object.keys(stacks).map(Number));
+  const perRow = 25;
+  const length = Math.max(50, Math.ceil((top + 1) / perRow) * perRow);
+  const cells = [];
+  for (let b = 0; b < length; b += 1) {
+    const stack = stacks[String(b)] || [];
+    const colour = boxColour(view.profile, b);
+    cells.push(
+      h(
+        "div",
+        { class: `box box-${colour} ${stack.length ? "occupied" : ""}`, dataset: { box: b }, title: `${b}` },
+        h("span", { class: "box-no" }, String(b)),
+        // Bottom to top: drawn as a column whose top marker is on top (R6.1).
+        h(
+          "span",
+          { class: "stack" },
+          stack
+            .slice()
+            .reverse()
+            .map((p) =>
+              h(
+                "span",
+                { class: "marker", style: { background: seat(p).hex }, title: nameOf(p), dataset: { player: p } },
+                initials(nameOf(p)),
+              ),
+            ),
+        ),
+      ),
+    );
+  }
+  fill(box, cells);
+}
+
+function initials(name) {
+  return String(name || "?").slice(0, 2);
+}
+
+function renderPyramid(view) {
+  const box = document.getElementById("pyramid");
+  const panel = document.getElementById("pyramid-panel");
+  if (panel) panel.hidden = !view;
+  if (!box || !view) return;
+  const rows = view.pyramid || [];
+  const bonuses = (view.profile?.pyramid_rows || []).map((r) => r[1]);
+  const out = [];
+  for (let r = rows.length - 1; r >= 0; r -= 1) {
+    out.push(
+      h(
+        "div",
+        { class: "pyr-row", dataset: { row: r } },
+        rows[r].map((owner) =>
+          owner
+            ? h(
+                "span",
+                { class: "cell taken", style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
+                initials(nameOf(owner)),
+              )
+            : h("span", { class: "cell" }, ""),
+        ),
+        h("span", { class: "pyr-bonus" }, t("display.row_bonus", { n: bonuses[r] ?? "" })),
+      ),
+    );
+  }
+  fill(box, out);
+}
+
+function renderLog(view) {
+  const box = document.getElementById("log");
+  const panel = document.getElementById("log-panel");
+  if (panel) panel.hidden = !view;
+  if (!box) return;
+  const lines = [];
+  for (const ev of log.slice().reverse()) {
+    const text = eventText(ev, view);
+    if (!text) continue;
+    lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
+  }
+  fill(box, lines);
+}
+
+function renderFinal(view) {
+  const panel = document.getElementById("final-panel");
+  if (!panel) return;
+  const done = Boolean(view?.finished);
+  panel.hidden = !done;
+  document.body.classList.toggle("finished", done);
+  if (!done) return;
+  const order = view.seats || Object.keys(view.players || {});
+  const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
+  const winners = view.winners || [];
+  const names = winners.map(nameOf);
+  fill(
+    "final",
+    h(
+      "p",
+      { class: "winners" },
+      names.length > 1 ? t("final.winners", { names: names.join(", ") }) : t("final.winner", { names: names[0] || "" }),
+    ),
+    finalTable(order, lines, winners),
+  );
+}
+
+function renderBoard() {
+  const status = document.getElementById("board-status");
+  const board = frame?.board;
+  if (status) {
+    let key = "board.none";
+    if (board) {
+      if (board.mode === "simulated" || board.simulated) key = "board.simulated";
+      else if (board.connected) key = "board.connected";
+      else key = "board.disconnected";
+    }
+    status.dataset.state = key.split(".")[1];
+    status.textContent = `${t("board.title")}: ${t(key)}`;
+  }
+  const leds = document.getElementById("leds-panel");
+  if (!leds) return;
+  const pixels = board?.pixels;
+  const simulated = board && (board.mode === "simulated" || board.simulated);
+  leds.hidden = !(simulated && Array.isArray(pixels) && pixels.length);
+  if (leds.hidden) return;
+  fill(
+    "leds",
+    pixels.map((c) => h("span", { class: "led", style: { background: ledColour(c) } })),
+  );
+}
+
+function ledColour(c) {
+  if (Array.isArray(c)) return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+  return String(c);
+}
+
+// ---------- start ----------
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const lang = params.get("lang") || page.lang || "en";
+  await setLanguage(LANGUAGES.includes(lang) ? lang : "en");
+  onLanguageChange(() => render());
+  const conn = new Connection({
+    path: page.ws,
+    onFrame,
+    onStatus: (status) => {
+      connStatus = status;
+      renderStatusBar();
+    },
+  });
+  conn.start();
+  window.__display = { frame: () => frame, conn };
+  render();
+}
+
+main();

@@ -1,0 +1,274 @@
+// Host controls: seats, start, dice source, typed-in dice and cards, track colours, undo,
+// skip/replace a player, end game / new game, game logs, the display's language.
+
+import { Connection, commandIds } from "./connection.js";
+import { fill, h } from "./dom.js";
+import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
+import { LANGUAGES, languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+
+const page = document.body.dataset;
+const token = page.hostToken;
+let conn = null;
+let frame = null;
+let message = "";
+let trackDraft = null; // colours being edited
+let log = [];
+const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
+
+function onFrame(f) {
+  if (f.type === "view") {
+    setSeats(f.seats);
+    if (f.history) log = [...f.history];
+    log.push(...(f.events || []));
+    log = log.slice(-30);
+    frame = f;
+    render();
+  } else if (f.type === "ok") {
+    message = t("host.done");
+    render();
+  } else if (f.type === "ack") {
+    message = t("host.done");
+    render();
+  } else if (f.type === "error") {
+    message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
+    render();
+  }
+}
+
+function send(type, extra = {}) {
+  message = "";
+  conn.send({ type, ...extra });
+}
+
+function confirmThen(fn) {
+  return () => {
+    if (confirm(t("host.confirm"))) fn();
+  };
+}
+
+function render() {
+  if (!frame) return;
+  const view = frame.game?.view;
+  const playing = frame.game?.status === "playing";
+  fill("host-message", message);
+  fill(
+    "host-status",
+    h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
+    view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
+    view ? h("p", {}, `${t("host.waiting_for")}: ${(view.pending || []).map((p) => (p.player ? nameOf(p.player) : t(`wait.${p.type}`))).join(", ") || "—"}`) : null,
+  );
+  renderSeats(playing);
+  renderStart();
+  renderInputs();
+  renderTrack(view);
+  renderGame(playing);
+  renderGames();
+  fill(
+    "host-log",
+    log
+      .slice()
+      .reverse()
+      .map((ev) => eventText(ev, view))
+      .filter(Boolean)
+      .map((x) => h("li", {}, x)),
+  );
+}
+
+function renderSeats(playing) {
+  const seats = frame.seats || [];
+  if (!seats.length) return fill("host-seats", h("p", { class: "muted" }, t("host.no_seats")));
+  fill(
+    "host-seats",
+    h(
+      "ul",
+      { class: "host-seats" },
+      seats.map((s) =>
+        h(
+          "li",
+          { dataset: { seat: s.id } },
+          chip(s.id),
+          h("span", { class: `dot ${s.connected ? "on" : "off"}` }),
+          h("span", { class: "muted" }, s.state === "auto" ? t("display.auto") : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
+          h(
+            "span",
+            { class: "seat-actions" },
+            playing && s.state !== "auto" ? h("button", { onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
+            playing && s.state === "auto" ? h("button", { onclick: () => send("resume_seat", { seat: s.id }) }, t("host.resume")) : null,
+            playing ? h("button", { onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
+            !frame.game ? h("button", { onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderStart() {
+  const box = document.getElementById("host-start");
+  box.hidden = Boolean(frame.game && frame.game.status === "playing");
+  const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
+  const dice = frame.table?.dice || "digital";
+  for (const input of document.querySelectorAll('input[name="dice"]')) input.checked = input.value === dice;
+  const button = document.getElementById("start");
+  const can = !frame.game && n >= 3 && n <= 5;
+  button.disabled = !can;
+  fill("start-need", can ? "" : frame.game ? "" : t("host.start_need", { n }));
+}
+
+function numberSelect(value) {
+  return h(
+    "select",
+    { class: "num-select" },
+    [1, 2, 3, 4, 5, 6].map((v) => h("option", { value: v, selected: v === value }, String(v))),
+  );
+}
+
+function inputForm(label, count, values, onSubmit, opts = {}) {
+  const fields = [];
+  for (let i = 0; i < count; i += 1) {
+    fields.push(
+      opts.free
+        ? h("input", { type: "number", class: "num-input", min: opts.min ?? 0, max: opts.max ?? 99, required: true, value: values?.[i] ?? "" })
+        : numberSelect(values?.[i] ?? 1),
+    );
+  }
+  return h(
+    "form",
+    {
+      class: "host-input",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const got = [...e.target.querySelectorAll("select, input")].map((x) => Number(x.value));
+        onSubmit(got);
+      },
+    },
+    h("span", { class: "label" }, label),
+    fields,
+    h("button", { type: "submit", class: "primary" }, t("host.enter")),
+  );
+}
+
+function renderInputs() {
+  const inputs = frame.host?.inputs || [];
+  const box = document.getElementById("host-inputs");
+  box.hidden = inputs.length === 0 || frame.game?.dice === "digital";
+  const command = (cmd) => {
+    message = "";
+    conn.command(cmd, nextId());
+  };
+  fill(
+    "inputs",
+    inputs.map((entry) => {
+      if (entry.type === "harvest") return inputForm(t("host.harvest_input"), 3, null, (dice) => command({ type: "harvest", dice }));
+      if (entry.type === "improvements") {
+        return inputForm(t("host.improvements_input"), 2, null, (cards) => command({ type: "improvements", cards }), { free: true, min: 0, max: 99 });
+      }
+      if (entry.type === "roll") {
+        const count = entry.count ?? frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
+        return inputForm(t("host.roll_input", { name: nameOf(entry.player) }), count, null, (values) =>
+          command({ type: "roll", player: entry.player, values }),
+        );
+      }
+      return null;
+    }),
+  );
+}
+
+function renderTrack(view) {
+  const current = frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
+  if (!trackDraft) trackDraft = [...current];
+  const length = document.getElementById("track-length");
+  if (document.activeElement !== length) length.value = trackDraft.length;
+  fill(
+    "track-boxes",
+    trackDraft.map((c, b) =>
+      h(
+        "label",
+        { class: `track-box box-${c}` },
+        h("span", {}, String(b)),
+        h(
+          "select",
+          {
+            dataset: { box: b },
+            onchange: (e) => {
+              trackDraft[b] = e.target.value;
+              render();
+            },
+          },
+          ["red", "gold", "green"].map((name) => h("option", { value: name, selected: name === c }, t(`colour.${name}`))),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderGame(playing) {
+  const undo = frame.host?.undo;
+  const button = document.getElementById("undo");
+  button.disabled = !playing || !undo?.possible;
+  fill("undo-reason", playing && undo && !undo.possible && undo.reason ? t("host.undo_impossible", { reason: undo.reason }) : "");
+  document.getElementById("end-game").disabled = !playing;
+  document.getElementById("new-game").disabled = !frame.game;
+}
+
+function renderGames() {
+  const games = frame.host?.games || [];
+  fill(
+    "games",
+    games.map((g) =>
+      h(
+        "li",
+        {},
+        h("span", {}, `#${g.id} · ${t(`host.game_status.${g.status}`)} · ${(g.players || []).join(", ")}`),
+        g.status !== "playing" && g.log ? h("a", { href: g.log, download: `chocolatl-game-${g.id}.json`, class: "button" }, t("host.download")) : null,
+      ),
+    ),
+  );
+}
+
+function bind() {
+  document.getElementById("start").addEventListener("click", () => {
+    const dice = document.querySelector('input[name="dice"]:checked')?.value || "digital";
+    send("start", { dice });
+  });
+  for (const input of document.querySelectorAll('input[name="dice"]')) {
+    input.addEventListener("change", () => send("set_dice", { dice: input.value }));
+  }
+  document.getElementById("undo").addEventListener("click", () => send("undo"));
+  document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
+  document.getElementById("new-game").addEventListener("click", confirmThen(() => send("new_game")));
+  document.getElementById("rotate-join").addEventListener("click", confirmThen(() => send("rotate_join")));
+  document.getElementById("track-length").addEventListener("change", (e) => {
+    const n = Math.max(1, Math.min(60, Number(e.target.value) || 1));
+    const old = trackDraft || [];
+    trackDraft = Array.from({ length: n }, (_, b) => old[b] ?? boxColour({ track_colors: old }, b));
+    render();
+  });
+  document.getElementById("track-save").addEventListener("click", () => send("set_track_colors", { colors: trackDraft }));
+  const displayLang = document.getElementById("display-lang");
+  for (const code of LANGUAGES) displayLang.appendChild(h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`)));
+  displayLang.value = frame?.table?.lang || "en";
+  displayLang.addEventListener("change", () => send("set_language", { lang: displayLang.value }));
+}
+
+async function main() {
+  await setLanguage(pickLanguage());
+  languageSwitch(document.getElementById("lang"), { remember: true });
+  onLanguageChange(() => render());
+  bind();
+  conn = new Connection({
+    path: page.ws,
+    hello: () => ({ type: "hello", token }),
+    auth: () => ({ token }),
+    onFrame,
+    onStatus: (status) => {
+      const el = document.getElementById("conn-status");
+      el.dataset.status = status;
+      el.textContent = status === "open" ? t("conn.online") : status === "reconnecting" ? t("conn.reconnecting") : t(`conn.${status}`);
+    },
+  });
+  conn.start();
+  window.__host = { frame: () => frame, conn };
+}
+
+main();

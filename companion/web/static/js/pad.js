@@ -1,0 +1,784 @@
+// The phone bid pad: join, then the own deck, the current step, review and lock-in, decisions
+// only when the rules ask for one, and the score "if the game ended now".
+
+import { Connection, commandIds } from "./connection.js";
+import { fill, h, showOnly } from "./dom.js";
+import {
+  chip,
+  diceRow,
+  eventText,
+  finalTable,
+  FINAL_LINES,
+  modeName,
+  nameOf,
+  rankingTies,
+  setSeats,
+  signed,
+  stakeText,
+  stationLabel,
+  stationName,
+} from "./format.js";
+import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { keepAwake } from "./wake.js";
+
+const page = document.body.dataset;
+const tableName = page.table;
+const storageKey = `chocolatl:${tableName}`;
+const SCREENS = ["screen-join", "screen-lobby", "screen-game", "screen-final", "screen-status"];
+
+let credentials = loadCredentials();
+let conn = null;
+let frame = null;
+let events = []; // this round's events (for the pyramid partner, the last ranking)
+let draft = null; // {key, slots: [{station, index, card}], active}
+let reviewing = false;
+let sending = null; // id of the command waiting for its ack
+let lastError = "";
+let choice = null; // a decision picked but not yet locked in: {type, value}
+let nextId = null;
+
+// ---------- storage ----------
+
+function loadCredentials() {
+  try {
+    const raw = localStorage.getItem(storageKey);
+    const c = raw ? JSON.parse(raw) : null;
+    return c && c.token && c.seat ? c : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveCredentials(c) {
+  credentials = c;
+  try {
+    if (c) localStorage.setItem(storageKey, JSON.stringify(c));
+    else localStorage.removeItem(storageKey);
+  } catch {
+    /* private mode: the seat lasts as long as the page */
+  }
+}
+
+// ---------- join ----------
+
+async function loadTakenColours() {
+  try {
+    const response = await fetch(page.stateUrl, { cache: "no-store" });
+    if (!response.ok) return;
+    const data = await response.json();
+    const taken = new Set((data.seats || []).filter((s) => s.state !== "vacant").map((s) => s.colour));
+    for (const input of document.querySelectorAll('input[name="colour"]')) {
+      const label = input.closest("label");
+      input.disabled = taken.has(input.value);
+      label?.classList.toggle("taken", input.disabled);
+      if (input.disabled && input.checked) input.checked = false;
+    }
+    if (!document.querySelector('input[name="colour"]:checked')) {
+      document.querySelector('input[name="colour"]:not(:disabled)')?.click();
+    }
+  } catch {
+    /* offline: the server refuses a taken colour anyway */
+  }
+}
+
+async function join(event) {
+  event.preventDefault();
+  const form = event.target;
+  const name = form.elements.name.value.trim();
+  const colour = form.querySelector('input[name="colour"]:checked')?.value;
+  const error = document.getElementById("join-error");
+  error.textContent = "";
+  if (!name || name.length > 20) return void (error.textContent = t("pad.err.bad_name"));
+  if (!colour) return void (error.textContent = t("pad.err.bad_colour"));
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  button.textContent = t("pad.joining");
+  keepAwake(true); // inside the tap: the fallback video may start now
+  try {
+    const response = await fetch(page.joinApi, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ secret: page.joinSecret, name, colour }),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const key = `pad.err.${data.error}`;
+      error.textContent = data.error && t(key) !== key ? t(key) : t("pad.err.generic", { code: data.error || response.status });
+      if (data.error === "colour_taken") loadTakenColours();
+      return;
+    }
+    saveCredentials({ table: tableName, seat: data.seat, token: data.token, ws: data.ws });
+    // Drop the secret from the address bar: a reload goes to the seat page.
+    if (page.seatPage) history.replaceState(null, "", page.seatPage);
+    connect();
+  } catch {
+    error.textContent = t("pad.err.network");
+  } finally {
+    button.disabled = false;
+    button.textContent = t("pad.join_button");
+    keepAwake(false);
+  }
+}
+
+// ---------- connection ----------
+
+function connect() {
+  if (conn) conn.stop("idle");
+  nextId = commandIds(`${storageKey}:ids:${credentials.seat}`);
+  conn = new Connection({
+    path: credentials.ws || page.ws,
+    hello: () => ({ type: "hello", seat: credentials.seat, token: credentials.token }),
+    auth: () => ({ token: credentials.token }),
+    onFrame,
+    onStatus,
+  });
+  window.__pad.conn = conn;
+  conn.start();
+}
+
+function onStatus(status) {
+  document.body.dataset.conn = status;
+  const banner = document.getElementById("conn-banner");
+  if (banner) {
+    banner.hidden = status === "open" || status === "idle" || status === "stopped";
+    banner.textContent = status === "connecting" ? t("conn.connecting") : t("conn.reconnecting");
+  }
+  if (status === "taken_over") showStatus("replaced");
+  else if (status === "bad_token") {
+    saveCredentials(null);
+    if (page.joinSecret) {
+      showOnly(SCREENS, "screen-join");
+      loadTakenColours();
+    } else showStatus("released");
+  } else if (status === "closed") showStatus("closed");
+  else if (status === "reconnecting" && !frame) showStatus("reconnecting");
+  else if (status === "open" && document.getElementById("screen-status").dataset.kind === "closed") {
+    render();
+  }
+}
+
+/** The whole-screen states that are not the game: each one its own screen. */
+function showStatus(kind) {
+  const box = document.getElementById("screen-status");
+  box.dataset.kind = kind;
+  const titles = {
+    reconnecting: ["conn.reconnecting", "conn.reconnecting_hint"],
+    replaced: ["conn.replaced", "conn.replaced_hint"],
+    released: ["conn.released", "conn.released_hint"],
+    closed: ["conn.closed", "conn.closed_hint"],
+    nosecret: ["pad.join_title", "pad.no_secret"],
+  }[kind];
+  const action =
+    kind === "replaced"
+      ? h("button", { class: "big primary", id: "take-back", onclick: () => connect() }, t("conn.take_back"))
+      : kind === "reconnecting" || kind === "closed"
+        ? h("button", { class: "big", onclick: () => conn?.retryNow() }, t("conn.retry_now"))
+        : null;
+  fill(
+    box,
+    h("div", { class: `status-card status-${kind}` }, h("h2", {}, t(titles[0])), h("p", {}, t(titles[1])), action),
+  );
+  showOnly(SCREENS, "screen-status");
+  keepAwake(false);
+}
+
+function onFrame(f) {
+  if (f.type === "view") {
+    setSeats(f.seats);
+    if (f.history) events = [...f.history];
+    for (const ev of f.events || []) {
+      if (ev.type === "round_started") events = [];
+      events.push(ev);
+    }
+    frame = f;
+    render();
+  } else if (f.type === "ack") {
+    if (f.id === sending) {
+      sending = null;
+      reviewing = false;
+      draft = null;
+      choice = null;
+      lastError = "";
+      render();
+    }
+  } else if (f.type === "error") {
+    if (f.id === sending || !f.id) {
+      sending = null;
+      const key = `pad.err.${f.code}`;
+      lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
+      render();
+    }
+  } else if (f.type === "table_closed") {
+    showStatus("closed");
+  }
+}
+
+function send(command) {
+  lastError = "";
+  sending = conn.command(command, nextId());
+  render();
+}
+
+// ---------- rendering ----------
+
+function me() {
+  return frame?.you?.seat || credentials?.seat;
+}
+
+function myPending() {
+  return frame?.you?.pending || [];
+}
+
+function render() {
+  if (!frame) return;
+  const view = frame.game?.view;
+  renderHeader(view);
+  if (!frame.game) {
+    renderLobby();
+    showOnly(SCREENS, "screen-lobby");
+    keepAwake(false);
+    return;
+  }
+  if (view.finished || frame.game.status !== "playing") {
+    renderFinal(view);
+    showOnly(SCREENS, "screen-final");
+    keepAwake(false);
+    return;
+  }
+  renderTask(view);
+  renderDeck(view);
+  renderScores(view);
+  showOnly(SCREENS, "screen-game");
+  keepAwake(myPending().length > 0);
+}
+
+function renderHeader(view) {
+  const you = frame.you;
+  fill("who", you ? chip(you.seat) : "");
+  const status = view
+    ? [
+        view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
+        view.mode ? h("span", { class: "mode-badge small", dataset: { mode: view.mode } }, modeName(view.mode)) : null,
+        view.last_round ? h("span", { class: "badge last" }, t("round.last")) : null,
+      ]
+    : [];
+  fill("round", status);
+}
+
+function renderLobby() {
+  const you = frame.you;
+  fill(
+    "lobby",
+    h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
+    h("p", {}, t("pad.wait_start", { n: (frame.seats || []).length })),
+    h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
+    h(
+      "button",
+      {
+        class: "link",
+        onclick: () => {
+          if (!confirm(t("host.confirm"))) return;
+          conn.send({ type: "leave" });
+          saveCredentials(null);
+          conn.stop("idle");
+          location.reload();
+        },
+      },
+      t("pad.leave"),
+    ),
+  );
+}
+
+/** Slots the current bid step asks for: [{station, index}] (R2.4–R2.6). */
+function slotsFor(step) {
+  const slots = [];
+  if (step === "all") for (let s = 1; s <= 6; s += 1) slots.push({ station: s, index: 0 }, { station: s, index: 1 });
+  else if (step === "first" || step === "second") for (let s = 1; s <= 6; s += 1) slots.push({ station: s, index: 0 });
+  else if (step) slots.push({ station: Number(step), index: 0 }, { station: Number(step), index: 1 });
+  return slots;
+}
+
+function ensureDraft(view) {
+  const key = `${frame.game.id}:${view.round}:${view.step}`;
+  if (draft?.key === key) return draft;
+  let saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(`${storageKey}:draft`) || "null");
+  } catch {
+    saved = null;
+  }
+  if (saved?.key === key) draft = saved;
+  else draft = { key, slots: slotsFor(view.step).map((s) => ({ ...s, card: null })), active: 0 };
+  reviewing = false;
+  return draft;
+}
+
+function saveDraft() {
+  try {
+    sessionStorage.setItem(`${storageKey}:draft`, JSON.stringify(draft));
+  } catch {
+    /* ignore */
+  }
+}
+
+function draftCards() {
+  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => s.card));
+}
+
+function pickCard(card) {
+  if (!draft || reviewing || sending) return;
+  let i = draft.active;
+  if (i === null || i === undefined || draft.slots[i]?.card !== null) i = draft.slots.findIndex((s) => s.card === null);
+  if (i < 0) return;
+  draft.slots[i].card = card;
+  const next = draft.slots.findIndex((s) => s.card === null);
+  draft.active = next < 0 ? null : next;
+  saveDraft();
+  render();
+}
+
+function clearSlot(i) {
+  if (!draft || reviewing || sending) return;
+  draft.slots[i].card = null;
+  draft.active = i;
+  saveDraft();
+  render();
+}
+
+function bidsFromDraft() {
+  const bids = {};
+  for (const s of draft.slots) (bids[String(s.station)] ||= []).push(s.card);
+  return bids;
+}
+
+function renderTask(view) {
+  const pend = myPending();
+  const task = document.getElementById("task");
+  const kinds = new Set(pend.map((p) => p.type));
+  const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
+  document.body.dataset.task = [...kinds][0] || "none";
+  if (kinds.has("sacrifice")) return fill(task, sacrificeTask(view), error);
+  if (kinds.has("bid")) return fill(task, bidTask(view), error);
+  if (kinds.has("dice")) return fill(task, diceTask(view), error);
+  if (kinds.has("roll")) return fill(task, rollTask(view, pend.find((p) => p.type === "roll")), error);
+  if (kinds.has("city")) return fill(task, cityTask(view), error);
+  if (kinds.has("pyramid")) return fill(task, pyramidTask(view), error);
+  return fill(task, waitTask(view), error);
+}
+
+function stepTitle(view) {
+  if (view.step === "all" || view.step === "first" || view.step === "second") return t(`pad.bid_title.${view.step}`);
+  return t("pad.bid_title.station", { n: view.step });
+}
+
+function sacrificeTask(view) {
+  const deck = view.players?.[me()]?.deck || [];
+  const picked = choice?.type === "sacrifice" ? choice.value : null;
+  const cards = h(
+    "div",
+    { class: "hand" },
+    deck.map((c) =>
+      h(
+        "button",
+        {
+          class: `card-btn ${picked === c ? "picked" : ""}`,
+          dataset: { card: c },
+          "aria-pressed": picked === c ? "true" : "false",
+          onclick: () => {
+            choice = { type: "sacrifice", value: c };
+            render();
+          },
+        },
+        String(c),
+      ),
+    ),
+  );
+  return [
+    h("h2", {}, t("pad.sacrifice_title")),
+    h("p", { class: "help" }, t("pad.sacrifice_help")),
+    cards,
+    lockBar(picked !== null, t("pad.sacrifice_pick", { card: picked ?? "" }), () => send({ type: "sacrifice", card: picked })),
+  ];
+}
+
+/** The review / lock-in bar shared by every decision. */
+function lockBar(ready, summary, onLock) {
+  if (sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  return h(
+    "div",
+    { class: "lockbar" },
+    ready ? h("p", { class: "summary" }, summary) : null,
+    h("button", { class: "big primary", id: "lock-in", disabled: !ready, onclick: onLock }, t("pad.lock_in")),
+  );
+}
+
+function bidTask(view) {
+  ensureDraft(view);
+  const mine = view.players?.[me()] || {};
+  const firstCards = view.step === "second" ? view.revealed || {} : {};
+  const full = draft.slots.every((s) => s.card !== null);
+  const stations = [...new Set(draft.slots.map((s) => s.station))];
+  const rows = stations.map((station) => {
+    const slotIdx = draft.slots.map((s, i) => [s, i]).filter(([s]) => s.station === station);
+    const earlier = firstCards[String(station)]?.[me()] || mine.bids?.[String(station)] || [];
+    const sum = earlier.reduce((a, b) => a + b, 0) + slotIdx.reduce((a, [s]) => a + (s.card ?? 0), 0);
+    return h(
+      "div",
+      { class: "station-row", dataset: { station } },
+      h("div", { class: "station-head" }, h("span", { class: "station-name" }, stationLabel(station)), h("span", { class: "sum" }, t("pad.sum", { n: sum }))),
+      h("div", { class: "stake" }, stakeText(station, view)),
+      h(
+        "div",
+        { class: "slots" },
+        earlier.map((c) => h("span", { class: "slot fixed" }, String(c))),
+        slotIdx.map(([s, i]) =>
+          h(
+            "button",
+            {
+              class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !reviewing ? "active" : ""}`,
+              dataset: { slot: i },
+              disabled: reviewing || Boolean(sending),
+              onclick: () => (s.card === null ? ((draft.active = i), render()) : clearSlot(i)),
+              "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
+            },
+            s.card === null ? "" : String(s.card),
+          ),
+        ),
+      ),
+    );
+  });
+  const head = [
+    h("h2", {}, reviewing ? t("pad.review_title") : stepTitle(view)),
+    h("p", { class: "help" }, reviewing ? t("pad.review_help") : t("pad.bid_help")),
+  ];
+  const offer = bidOffer(view);
+  let actions;
+  if (sending) actions = h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  else if (reviewing) {
+    actions = h(
+      "div",
+      { class: "lockbar two" },
+      h("button", { class: "big", id: "change", onclick: () => ((reviewing = false), render()) }, t("pad.change")),
+      h("button", { class: "big primary", id: "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft() }) }, t("pad.lock_in")),
+    );
+  } else {
+    actions = h(
+      "div",
+      { class: "lockbar two" },
+      h(
+        "button",
+        {
+          class: "big",
+          id: "clear",
+          onclick: () => {
+            draft.slots.forEach((s) => (s.card = null));
+            draft.active = 0;
+            saveDraft();
+            render();
+          },
+        },
+        t("pad.clear"),
+      ),
+      h("button", { class: "big primary", id: "review", disabled: !full, onclick: () => ((reviewing = true), render()) }, t("pad.review")),
+    );
+  }
+  return [head, offer, h("div", { class: `stations ${reviewing ? "reviewing" : ""}` }, rows), actions];
+}
+
+function bidOffer(view) {
+  const items = [];
+  if (view.harvest) items.push(h("span", { class: "offer" }, `${t("display.harvest")} `, diceRow(view.harvest)));
+  if (view.improvements) items.push(h("span", { class: "offer" }, `${t("display.improvements")} `, h("span", { class: "cards" }, view.improvements.map((c) => h("span", { class: "card" }, String(c))))));
+  return items.length ? h("div", { class: "offers" }, items) : null;
+}
+
+/** The revealed bids of the station being resolved, so decisions are made with them in view. */
+function revealedTable(view, station) {
+  const cards = view.revealed?.[String(station)] || {};
+  const rows = Object.entries(cards).map(([p, c]) =>
+    h("tr", {}, h("td", {}, chip(p)), h("td", { class: "num" }, c.join(" + ")), h("td", { class: "num strong" }, String(c.reduce((a, b) => a + b, 0)))),
+  );
+  return h(
+    "div",
+    { class: "revealed" },
+    h("h3", {}, `${t("pad.revealed_bids")} — ${stationLabel(station)}`),
+    h("p", { class: "stake" }, stakeText(station, view)),
+    h("table", { class: "mini" }, h("tbody", {}, rows)),
+  );
+}
+
+function diceTask(view) {
+  const held = view.players?.[me()]?.dice || 0;
+  const station = view.dice_window?.station ?? view.station;
+  const picked = choice?.type === "dice" ? choice.value : null;
+  const buttons = [];
+  for (let n = 0; n <= held; n += 1) {
+    buttons.push(
+      h(
+        "button",
+        {
+          class: `big choice ${picked === n ? "picked" : ""}`,
+          dataset: { count: n },
+          "aria-pressed": picked === n ? "true" : "false",
+          onclick: () => {
+            choice = { type: "dice", value: n };
+            render();
+          },
+        },
+        n === 0 ? t("pad.dice_none") : t("pad.dice_use", { n }),
+      ),
+    );
+  }
+  return [
+    h("h2", {}, t("pad.dice_title", { n: station })),
+    h("p", { class: "help" }, t("pad.dice_help", { n: held })),
+    revealedTable(view, station),
+    h("div", { class: "choices" }, buttons),
+    lockBar(picked !== null, picked === 0 ? t("pad.dice_none") : t("pad.dice_use", { n: picked }), () => send({ type: "dice", count: picked })),
+  ];
+}
+
+function rollTask(view, entry) {
+  const mine = view.dice_window?.choices?.[me()];
+  const count = entry?.count ?? (view.phase === "final_roll" ? 1 : mine || 1);
+  const inputs = [];
+  for (let i = 0; i < count; i += 1) {
+    inputs.push(h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", class: "die-input", required: true, "aria-label": `${i + 1}` }));
+  }
+  const form = h(
+    "form",
+    {
+      class: "roll-form",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const values = [...e.target.querySelectorAll("input")].map((x) => Number(x.value));
+        if (values.some((v) => !(v >= 1 && v <= 6))) return;
+        send({ type: "roll", values });
+      },
+    },
+    h("div", { class: "dice-inputs" }, inputs),
+    h("button", { class: "big primary", type: "submit", disabled: Boolean(sending) }, t("pad.roll_send")),
+  );
+  return [h("h2", {}, t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
+}
+
+function cityTask(view) {
+  const picked = choice?.type === "city" ? choice.value : null;
+  const option = (value, label, help) =>
+    h(
+      "button",
+      {
+        class: `big choice tall ${picked === value ? "picked" : ""}`,
+        dataset: { choice: value },
+        "aria-pressed": picked === value ? "true" : "false",
+        onclick: () => {
+          choice = { type: "city", value };
+          render();
+        },
+      },
+      h("strong", {}, label),
+      h("small", {}, help),
+    );
+  return [
+    h("h2", {}, t("pad.city_title")),
+    revealedTable(view, 3),
+    h("div", { class: "choices" }, option("hut", t("pad.city_hut"), t("pad.city_hut_help")), option("die", t("pad.city_die"), t("pad.city_die_help"))),
+    lockBar(picked !== null, picked === "hut" ? t("pad.city_hut") : t("pad.city_die"), () => send({ type: "city", choice: picked })),
+  ];
+}
+
+function pyramidTask(view) {
+  const other = view.decision?.type === "pyramid" ? view.decision.second : lastRanking(4)?.entries?.[1]?.player;
+  const picked = choice?.type === "pyramid" ? choice.value : null;
+  const option = (value, label) =>
+    h(
+      "button",
+      {
+        class: `big choice ${picked === value ? "picked" : ""}`,
+        dataset: { first: value },
+        "aria-pressed": picked === value ? "true" : "false",
+        onclick: () => {
+          choice = { type: "pyramid", value };
+          render();
+        },
+      },
+      label,
+    );
+  const options = [option(me(), t("pad.pyramid_me"))];
+  if (other) options.push(option(other, t("pad.pyramid_other", { name: nameOf(other) })));
+  return [
+    h("h2", {}, t("pad.pyramid_title", { other: nameOf(other) })),
+    revealedTable(view, 4),
+    h("div", { class: "choices" }, options),
+    lockBar(picked !== null, picked === me() ? t("pad.pyramid_me") : t("pad.pyramid_other", { name: nameOf(picked) }), () =>
+      send({ type: "pyramid", first: picked }),
+    ),
+  ];
+}
+
+function lastRanking(station) {
+  return events.filter((e) => e.type === "ranking" && (station === undefined || e.station === station)).at(-1);
+}
+
+function waitTask(view) {
+  const waiting = [...new Set((view.pending || []).filter((p) => p.player).map((p) => p.player))];
+  const host = (view.pending || []).filter((p) => !p.player).map((p) => t(`wait.${p.type}`));
+  const bidDone = view.bid_status?.[me()];
+  const ranking = lastRanking();
+  return [
+    h("h2", { class: "waiting" }, bidDone ? t("pad.locked") : t("pad.nothing")),
+    waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
+    host.length ? h("p", {}, host.join(" · ")) : null,
+    ranking
+      ? h(
+          "div",
+          { class: "revealed" },
+          h("h3", {}, stationLabel(ranking.station)),
+          h(
+            "table",
+            { class: "mini" },
+            h(
+              "tbody",
+              {},
+              ranking.entries.map((e) =>
+                h(
+                  "tr",
+                  {},
+                  h("td", {}, `${e.place}.`),
+                  h("td", {}, chip(e.player)),
+                  h("td", { class: "num" }, e.cards.join(" + ")),
+                  h("td", { class: "num" }, [e.huts ? signed(e.huts) : "", e.old_man ? signed(e.old_man) : "", e.dice?.length ? `+${e.dice.join("+")}` : ""].filter(Boolean).join(" ")),
+                  h("td", { class: "num strong" }, String(e.total)),
+                ),
+              ),
+            ),
+          ),
+          rankingTies(ranking).map((x) => h("p", { class: "tie" }, x)),
+        )
+      : null,
+    events.length ? h("p", { class: "last-event" }, eventText(events.at(-1), view)) : null,
+  ];
+}
+
+function renderDeck(view) {
+  const mine = view.players?.[me()] || {};
+  const deck = mine.deck || [];
+  const used = new Set(mine.used || []);
+  const inDraft = draftCards();
+  const bidding = myPending().some((p) => p.type === "bid") && !reviewing && !sending;
+  fill(
+    "deck",
+    h("h2", {}, t("pad.your_cards")),
+    h(
+      "div",
+      { class: "hand" },
+      deck.map((c) => {
+        const isUsed = used.has(c);
+        const picked = inDraft.has(c);
+        return h(
+          "button",
+          {
+            class: `card-btn ${isUsed ? "used" : ""} ${picked ? "picked" : ""}`,
+            dataset: { card: c },
+            disabled: !bidding || isUsed || picked,
+            "aria-label": isUsed ? `${c} (${t("pad.used")})` : String(c),
+            onclick: () => pickCard(c),
+          },
+          String(c),
+          isUsed ? h("small", {}, t("pad.used")) : null,
+        );
+      }),
+    ),
+  );
+  document.getElementById("deck").hidden = !deck.length || myPending().some((p) => p.type === "sacrifice");
+}
+
+function renderScores(view) {
+  const projection = view.projection;
+  const players = view.seats || Object.keys(view.players || {});
+  const stats = (p) => {
+    const s = view.players?.[p] || {};
+    return h(
+      "div",
+      { class: "stats" },
+      h("span", {}, t("pad.stat.score", { n: s.score ?? 0 })),
+      h("span", {}, t("pad.stat.huts", { n: s.huts ?? 0 })),
+      h("span", {}, t("pad.stat.dice", { n: s.dice ?? 0 })),
+      h("span", {}, t("pad.stat.cubes", { n: Math.max(0, (view.profile?.cubes ?? 9) - (s.cubes_used ?? 0)) })),
+    );
+  };
+  const myLines = projection?.[me()];
+  const mine = h(
+    "div",
+    { class: "my-score" },
+    h("h3", {}, `${t("pad.score_now")}: ${myLines ? myLines.total : "—"}`),
+    stats(me()),
+    myLines
+      ? h(
+          "table",
+          { class: "mini lines" },
+          h(
+            "tbody",
+            {},
+            FINAL_LINES.filter((k) => myLines[k] !== 0).map((k) =>
+              h("tr", {}, h("th", {}, t(`final.${k}`)), h("td", { class: "num" }, myLines[k] === null ? t("final.hidden") : signed(myLines[k]))),
+            ),
+          ),
+        )
+      : null,
+  );
+  const others = players
+    .filter((p) => p !== me())
+    .map((p) =>
+      h(
+        "li",
+        {},
+        h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total}+?` : "")),
+        stats(p),
+        h("small", { class: "muted" }, t("pad.secret")),
+      ),
+    );
+  fill("scores", mine, h("h3", {}, t("pad.others")), h("ul", { class: "others" }, others));
+}
+
+function renderFinal(view) {
+  if (!view) return;
+  const order = view.seats || Object.keys(view.players || {});
+  const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
+  const winners = view.winners || [];
+  fill(
+    "final",
+    h("h2", {}, t("pad.final_title")),
+    frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
+    winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
+    winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
+    view.finished ? h("div", { class: "scroll-x" }, finalTable(order, lines, winners)) : null,
+  );
+}
+
+// ---------- start ----------
+
+async function main() {
+  window.__pad = { frame: () => frame, conn: null };
+  await setLanguage(pickLanguage());
+  languageSwitch(document.getElementById("lang"), { remember: true });
+  onLanguageChange(() => {
+    if (frame) render();
+    else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);
+  });
+  document.getElementById("join-form").addEventListener("submit", join);
+  translateDom(document);
+  if (credentials && credentials.table === tableName) {
+    showStatus("reconnecting");
+    document.getElementById("screen-status").dataset.kind = "";
+    fill("screen-status", h("div", { class: "status-card" }, h("h2", {}, t("conn.connecting"))));
+    connect();
+  } else if (page.joinSecret) {
+    showOnly(SCREENS, "screen-join");
+    loadTakenColours();
+  } else {
+    showStatus("nosecret");
+  }
+}
+
+main();
