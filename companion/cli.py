@@ -13,7 +13,7 @@ import sys
 # name -> (module, help). Each module defines ``configure(parser)`` and ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("companion.replay", "apply game logs and print the resulting states as JSON"),
-    "simulate": ("companion.simulate", "play random legal games: the engine's fuzzer and benchmark"),
+    "simulate": ("companion.simulate", "play random legal games (engine fuzzer and benchmark)"),
     "serve": ("companion.web.serve", "start the table server (display, phone pads, LED board)"),
     "flash": ("companion.board.flash", "copy the MicroPython firmware to a board with mpremote"),
 }

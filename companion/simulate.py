@@ -45,13 +45,13 @@ def run(args: argparse.Namespace) -> int:
     for _ in range(args.games):
         state = play(rng, args.players)
         rounds[state["round"]] += 1
-        reason = state["last_round_reason"]
-        endings["round limit" if reason.startswith("round") else reason] += 1
+        endings[state["last_round_reason"]] += 1
         totals.extend(p["final"]["total"] for p in state["players"].values())
         winners_shared += len(state["winners"]) > 1
     elapsed = time.perf_counter() - start
     print(f"games: {args.games} with {args.players} players, seed {args.seed}")
-    print(f"speed: {args.games / elapsed:,.0f} games/s ({elapsed * 1000 / args.games:.2f} ms a game)")
+    per_game = elapsed * 1000 / args.games
+    print(f"speed: {args.games / elapsed:,.0f} games/s ({per_game:.2f} ms a game)")
     print("rounds played: " + ", ".join(f"{r}: {n}" for r, n in sorted(rounds.items())))
     print("ended because: " + "; ".join(f"{why}: {n}" for why, n in endings.most_common()))
     q = statistics.quantiles(totals, n=4) if len(totals) > 1 else [totals[0]] * 3

@@ -245,6 +245,7 @@ class Table:
                 "seats_filled": sum(1 for s in self.seats if s.state != "vacant"),
                 "seats_max": SEATS_MAX, "game_id": g.id if g else None,
                 "round": g.state["round"] if g else None, "urls": self.urls(with_join),
+                "lang": self.settings.get("lang", "en"),
             }
 
     def _seats_info(self) -> list[dict[str, Any]]:
@@ -692,6 +693,13 @@ class Table:
             self.seats = [s for s in self.seats if s.state != "vacant"]
             self._save_seats()
             self.broadcast("game", history=True)
+
+    def set_language(self, lang: str) -> None:
+        """The display's language, the host's choice (checked by the web layer)."""
+        with self.lock:
+            self.settings["lang"] = lang
+            self.store.save_settings(self.name, self.settings)
+            self.broadcast("settings")
 
     def rotate_join(self) -> None:
         with self.lock:

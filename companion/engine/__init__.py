@@ -26,6 +26,7 @@ from companion.engine.errors import (
     ReplayError,
     RuleViolation,
 )
+from companion.engine.explain import describe
 from companion.engine.flow import apply_in_place
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
 from companion.engine.state import Event, State, new_game
@@ -34,7 +35,8 @@ from companion.engine.views import _copy, projection, view, visible_events
 __all__ = [
     "DEFAULT_PROFILE", "PLACEHOLDERS", "Event", "IllegalCommand", "InvalidSetup",
     "MalformedCommand", "NotAwaited", "ReplayError", "RuleViolation", "State", "apply",
-    "apply_in_place", "copy_state", "game_from_document", "make_profile", "new_game", "pending",
+    "apply_in_place", "copy_state", "describe", "game_from_document", "make_profile",
+    "new_game", "pending",
     "projection", "replay_document", "track_colour", "view", "visible_events",
 ]
 
@@ -54,6 +56,8 @@ def apply(state: State, command: dict[str, Any]) -> tuple[State, list[Event]]:
     """
     new = copy_state(state)
     events = apply_in_place(new, command)
+    for event in events:
+        event["text"] = describe(event)
     return new, events
 
 
@@ -69,8 +73,11 @@ def game_from_document(document: Any) -> State:
     return new_game(document.get("players"), document.get("stack"), document.get("profile"))
 
 
-def replay_document(document: Any) -> tuple[State, list[Event]]:
-    """Apply every command of a SCENARIO.md document; a refusal raises :class:`ReplayError`."""
+def replay_document(document: Any, keep_events: bool = True) -> tuple[State, list[Event]]:
+    """Apply every command of a SCENARIO.md document; a refusal raises :class:`ReplayError`.
+
+    ``keep_events=False`` skips collecting the events (the replay command only needs the state).
+    """
     state = game_from_document(document)
     commands = document.get("commands", [])
     if not isinstance(commands, list):
@@ -78,7 +85,9 @@ def replay_document(document: Any) -> tuple[State, list[Event]]:
     events: list[Event] = []
     for index, command in enumerate(commands):
         try:
-            events.extend(apply_in_place(state, command))
+            new_events = apply_in_place(state, command)
         except IllegalCommand as exc:
             raise ReplayError(index, str(exc)) from None
+        if keep_events:
+            events.extend(new_events)
     return state, events

@@ -6,7 +6,6 @@ the in-place state untouched; :func:`apply` also works on a copy.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from companion.engine import scoring, stations
@@ -19,7 +18,7 @@ Command = dict[str, Any]
 
 
 def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return type(v) is int  # not bool: True is no card
 
 
 def _describe(entry: dict[str, str]) -> str:
@@ -42,7 +41,7 @@ def _awaited(state: State, ctype: str, player: str | None) -> int:
 
 def _player(state: State, command: Command) -> str:
     player = command.get("player")
-    if not isinstance(player, str):
+    if type(player) is not str:
         raise MalformedCommand(f"a {command['type']} command needs a player")
     if player not in state["players"]:
         raise MalformedCommand(f"unknown player {player!r}")
@@ -75,7 +74,7 @@ def start_round(state: State, number: int, events: list[Event]) -> None:
     state["mode"] = track_colour(prof, box)
     if number >= prof["max_rounds"]:
         state["last_round"] = True  # R2.1
-        state["last_round_reason"] = f"round {number} is the last possible round"
+        state["last_round_reason"] = "max_rounds"
     state.update(phase="setup", step=None, station=None, harvest=None, improvements=None,
                  revealed={}, dice_window=None, decision=None)
     state["pending"] = [{"type": "harvest"}]
@@ -85,8 +84,6 @@ def start_round(state: State, number: int, events: list[Event]) -> None:
     events.append({
         "type": "round_started", "round": number, "mode": state["mode"], "leader_box": box,
         "leaders": leaders, "last_round": state["last_round"],
-        "text": f"Round {number} is a {state['mode']} round: the leading marker "
-                f"({', '.join(leaders)}) stands on box {box}, a {state['mode']} box (R2.3)",
     })
 
 
@@ -106,11 +103,9 @@ def _reveal(state: State, station: int, events: list[Event]) -> None:
     key = str(station)
     state["station"] = station
     state["step"] = None
-    cards = {p: list(ps["bids"][key]) for p, ps in state["players"].items()}
+    cards = {p: ps["bids"][key] for p, ps in state["players"].items()}  # no longer changes
     state["revealed"][key] = cards
-    events.append({"type": "revealed", "station": station, "cards": cards,
-                   "text": f"Station {station} revealed: " + ", ".join(
-                       f"{p} {'+'.join(map(str, c))}" for p, c in cards.items())})
+    events.append({"type": "revealed", "station": station, "cards": cards})
     holders = [p for p, ps in state["players"].items() if ps["dice"] > 0]
     if holders:
         state["phase"] = "dice"
@@ -171,8 +166,7 @@ def _next_station(state: State, events: list[Event]) -> None:
 
 
 def _end_round(state: State, events: list[Event]) -> None:
-    events.append({"type": "round_ended", "round": state["round"],
-                   "text": f"Round {state['round']} is over"})
+    events.append({"type": "round_ended", "round": state["round"]})
     state["station"] = None
     if not state["last_round"]:
         start_round(state, state["round"] + 1, events)
@@ -199,8 +193,7 @@ def _sacrifice(state: State, command: Command, events: list[Event]) -> None:
     ps["sacrifice"] = card  # R1.2
     ps["deck"].remove(card)
     del state["pending"][i]
-    events.append({"type": "sacrificed", "player": player, "card": card, "private": ["card"],
-                   "text": f"{player} has made a sacrifice"})
+    events.append({"type": "sacrificed", "player": player, "card": card, "private": ["card"]})
     if not state["pending"]:
         start_round(state, 1, events)
 
@@ -210,8 +203,7 @@ def _harvest(state: State, command: Command, events: list[Event]) -> None:
     dice = _int_list(command, "dice", 3, 1, 6)
     state["harvest"] = list(dice)
     del state["pending"][i]
-    events.append({"type": "harvest_dice", "dice": list(dice),
-                   "text": f"Harvest dice: {', '.join(map(str, dice))}"})
+    events.append({"type": "harvest_dice", "dice": list(dice)})
     if not state["pending"]:
         _begin_bidding(state)
 
@@ -221,49 +213,65 @@ def _improvements(state: State, command: Command, events: list[Event]) -> None:
     cards = _int_list(command, "cards", 2, 0, 99)
     state["improvements"] = list(cards)
     del state["pending"][i]
-    events.append({"type": "improvement_cards", "cards": list(cards),
-                   "text": f"Improvement cards on offer: {cards[0]} and {cards[1]}"})
+    events.append({"type": "improvement_cards", "cards": list(cards)})
     if not state["pending"]:
         _begin_bidding(state)
 
 
-def _expected_bid(state: State) -> tuple[tuple[str, ...], int, str]:
+_GOLD_KEYS = {s: (str(s),) for s in range(1, 7)}
+
+
+def _expected_bid(state: State) -> tuple[tuple[str, ...], int]:
+    """The stations and cards per station a bid must give in this step (R2.4-R2.6)."""
     step = state["step"]
     if step == "all":
-        return STATIONS, 2, "a red round's bid gives all six stations two cards each"
+        return STATIONS, 2
+    if step == "first" or step == "second":
+        return STATIONS, 1
+    return _GOLD_KEYS[step], 2
+
+
+def _bad_bid_shape(state: State) -> RuleViolation:
+    step = state["step"]
+    if step == "all":
+        return RuleViolation("a red round's bid gives all six stations two cards each")
     if step in ("first", "second"):
-        return STATIONS, 1, f"a green round's {step} bid gives all six stations one card each"
-    return (str(step),), 2, f"this gold step's bid gives station {step} two cards"
+        return RuleViolation(f"a green round's {step} bid gives all six stations one card each")
+    return RuleViolation(f"this gold step's bid gives station {step} two cards")
 
 
 def _bid(state: State, command: Command, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "bid", player)
     bids = command.get("bids")
-    keys, per_station, shape = _expected_bid(state)
-    if not isinstance(bids, dict) or set(bids) != set(keys) or any(
-        not isinstance(bids[k], list) or len(bids[k]) != per_station for k in keys
-    ):
-        raise RuleViolation(shape)
+    keys, per_station = _expected_bid(state)
+    if type(bids) is not dict or len(bids) != len(keys):
+        raise _bad_bid_shape(state)
     ps = state["players"][player]
-    available = Counter(ps["deck"])
-    available.subtract(ps["used"])
+    deck = ps["deck"]
+    used = ps["used"]
+    taken: list[int] = []
     for k in keys:
-        for card in bids[k]:
-            if not _is_int(card):
+        cards = bids.get(k)
+        if type(cards) is not list or len(cards) != per_station:
+            raise _bad_bid_shape(state)
+        for card in cards:
+            if type(card) is not int:
                 raise MalformedCommand(f"{card!r} is not a card")
-            if card not in ps["deck"]:
+            owned = deck.count(card)  # the deck may hold equal improvement cards
+            if not owned:
                 raise RuleViolation(f"card {card} is not in your deck")
-            if available[card] <= 0:
+            if used.count(card) + taken.count(card) >= owned:
                 raise RuleViolation(f"card {card} is already used this round")  # R2.7
-            available[card] -= 1
+            taken.append(card)
+    own_bids = ps["bids"]
     for k in keys:
-        ps["bids"].setdefault(k, []).extend(bids[k])
-        ps["used"].extend(bids[k])
+        earlier = own_bids.get(k)
+        own_bids[k] = list(bids[k]) if earlier is None else earlier + bids[k]
+    used.extend(taken)
     del state["pending"][i]
     events.append({"type": "bid_placed", "player": player, "step": state["step"],
-                   "bids": {k: list(bids[k]) for k in keys}, "private": ["bids"],
-                   "text": f"{player} has bid"})
+                   "bids": bids, "private": ["bids"]})  # events are read-only
     if state["pending"]:
         return
     step = state["step"]
@@ -271,8 +279,8 @@ def _bid(state: State, command: Command, events: list[Event]) -> None:
         cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()}
                  for k in STATIONS}
         state["revealed"] = cards
-        events.append({"type": "first_cards_revealed", "cards": cards,
-                       "text": "Everyone's first cards are revealed"})
+        events.append({"type": "first_cards_revealed",
+                       "cards": {k: dict(v) for k, v in cards.items()}})
         _await_bids(state, "second")
     elif step in ("all", "second"):
         _reveal(state, 1, events)
@@ -291,13 +299,11 @@ def _dice(state: State, command: Command, events: list[Event]) -> None:
     window["choices"][player] = count
     del state["pending"][i]
     events.append({"type": "dice_decided", "player": player, "count": count,
-                   "private": ["count"], "text": f"{player} has decided on bonus dice"})
+                   "private": ["count"]})
     if state["pending"]:
         return
     choices = dict(window["choices"])
-    events.append({"type": "dice_choices", "station": state["station"], "choices": choices,
-                   "text": "Bonus dice: " + ", ".join(f"{p} uses {c}"
-                                                      for p, c in choices.items())})
+    events.append({"type": "dice_choices", "station": state["station"], "choices": choices})
     rollers = [p for p, c in choices.items() if c > 0]
     if rollers:
         state["phase"] = "roll"
@@ -315,8 +321,7 @@ def _roll(state: State, command: Command, events: list[Event]) -> None:
     values = _int_list(command, "values", count, 1, 6)
     window["rolls"][player] = list(values)
     del state["pending"][i]
-    events.append({"type": "rolled", "player": player, "values": list(values),
-                   "text": f"{player} rolls {', '.join(map(str, values))}"})
+    events.append({"type": "rolled", "player": player, "values": list(values)})
     if state["pending"]:
         return
     if final:
@@ -334,8 +339,7 @@ def _city(state: State, command: Command, events: list[Event]) -> None:
         raise RuleViolation(f"the city choice is 'hut' or 'die', not {choice!r}")
     decision = state["decision"]
     del state["pending"][i]
-    events.append({"type": "city_choice", "player": player, "choice": choice,
-                   "text": f"{player} chooses the {choice}"})
+    events.append({"type": "city_choice", "player": player, "choice": choice})
     stations.city(state, decision["first"], decision["second"], choice, events)
     _next_station(state, events)
 
@@ -349,8 +353,7 @@ def _pyramid(state: State, command: Command, events: list[Event]) -> None:
     if first not in pair:
         raise RuleViolation(f"first must be {pair[0]} or {pair[1]}, not {first!r}")
     del state["pending"][i]
-    events.append({"type": "pyramid_order", "player": player, "first": first,
-                   "text": f"{player} lets {first} place first"})
+    events.append({"type": "pyramid_order", "player": player, "first": first})
     for p in (first, pair[1] if first == pair[0] else pair[0]):
         stations.place_cube(state, p, events)
     _next_station(state, events)
@@ -372,7 +375,8 @@ def apply_in_place(state: State, command: Command) -> list[Event]:
     """Apply ``command`` to ``state`` itself; on refusal nothing has changed."""
     if not isinstance(command, dict):
         raise MalformedCommand("a command must be an object with a type")
-    handler = HANDLERS.get(command.get("type"))  # type: ignore[arg-type]
+    kind = command.get("type")
+    handler = HANDLERS.get(kind) if type(kind) is str else None
     if handler is None:
         raise MalformedCommand(f"unknown command type {command.get('type')!r}")
     events: list[Event] = []

@@ -78,9 +78,18 @@ def make_profile(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         raise InvalidSetup("profile must be an object")
     for key, value in overrides.items():
         _check(key, value)
-    merged = json.loads(json.dumps(DEFAULT_PROFILE))
-    merged.update(json.loads(json.dumps(overrides)))
+    merged = _clone(DEFAULT_PROFILE)
+    merged.update(_clone(overrides))
     return merged
+
+
+def _clone(value: Any) -> Any:
+    """A copy of plain JSON data (lists and dicts copied, numbers and strings shared)."""
+    if isinstance(value, dict):
+        return {k: _clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v) for v in value]
+    return value
 
 
 def track_colour(profile: dict[str, Any], box: int) -> str:

@@ -8,12 +8,6 @@ from companion.engine.state import Event, State, stack_position
 
 HUT_BONUS = {1: 1, 2: 1, 3: -1, 4: 1, 5: 1, 6: 1}  # R4.2, per hut
 
-TIE_WORDS = {
-    "figure": "holds the Chocolatl figure",
-    "lower_score": "has the lower score",
-    "stack": "is higher in the stack on the same box",
-}
-
 
 def tie_key(state: State, player: str) -> tuple[int, int, int]:
     """Order among equals (R3.4): figure holder, then lower score, then higher in the stack."""
@@ -44,38 +38,52 @@ def explain_ties(state: State, order: list[str], values: dict[str, int]) -> list
     for a, b in zip(order, order[1:], strict=False):
         if values[a] == values[b]:
             rule = tie_rule(state, a, b)
-            ties.append({"players": [a, b], "rule": rule,
-                         "text": f"{a} is ahead of {b} on a tie at {values[a]}: "
-                                 f"{a} {TIE_WORDS[rule]}"})
+            ties.append({"players": [a, b], "rule": rule, "value": values[a]})
     return ties
 
 
 def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Event:
     """The ranking event of ``station``: every bid split into its parts, the order and ties."""
-    old_man = state["old_man"]
-    returning = state["returning"]
-    entries: dict[str, dict[str, Any]] = {}
-    totals: dict[str, int] = {}
+    players = state["players"]
+    track = state["track"]
+    holder = state["chocolatl"]
+    hut = HUT_BONUS[station]  # R4.2
+    if station == 1:
+        om_player, om_value = state["returning"], 1  # R4.1: the returning holder adds 1
+    else:
+        om_player, om_value = state["old_man"], -1  # R4.1: this round's holder subtracts 1
     key = str(station)
-    for p, ps in state["players"].items():
+    keyed = []
+    for p, ps in players.items():
         cards = ps["bids"][key]
-        huts = ps["huts"] * HUT_BONUS[station]  # R4.2
-        if station == 1:
-            om = 1 if returning == p else 0  # R4.1: the returning holder adds 1 at station 1
-        else:
-            om = -1 if old_man == p else 0  # R4.1: this round's holder subtracts 1 at 2-6
-        rolled = dice.get(p, [])
-        total = sum(cards) + huts + om + sum(rolled)  # R3.3
-        totals[p] = total
-        entries[p] = {"player": p, "cards": list(cards), "cards_sum": sum(cards), "huts": huts,
-                      "old_man": om, "dice": list(rolled), "total": total}
-    order = order_players(state, list(state["players"]), totals)
+        cards_sum = cards[0] + cards[1]  # R2.7: two cards a station
+        huts = ps["huts"] * hut
+        om = om_value if p == om_player else 0
+        total = cards_sum + huts + om  # R3.3
+        rolled = dice.get(p)
+        if rolled:
+            total += sum(rolled)
+        score = ps["score"]
+        # R3.4: higher bid, then the figure, then the lower score, then higher in the stack.
+        # The key is unique (two markers never share a box and a height), so the entry dicts
+        # are never compared.
+        keyed.append(((-total, p != holder, score, -track[str(score)].index(p)),
+                      {"player": p, "cards": cards, "cards_sum": cards_sum, "huts": huts,
+                       "old_man": om, "dice": rolled or [], "total": total}))
+    keyed.sort()
     ranked = []
-    for place, p in enumerate(order, 1):
-        entries[p]["place"] = place
-        ranked.append(entries[p])
-    ties = explain_ties(state, order, totals)
-    text = f"Station {station}: " + ", ".join(f"{e['place']}. {e['player']} {e['total']}"
-                                              for e in ranked)
+    order = []
+    ties = []
+    previous = None
+    for place, (_key, entry) in enumerate(keyed, 1):
+        entry["place"] = place
+        p = entry["player"]
+        if previous is not None and previous["total"] == entry["total"]:
+            a = previous["player"]
+            ties.append({"players": [a, p], "rule": tie_rule(state, a, p),
+                         "value": entry["total"]})
+        ranked.append(entry)
+        order.append(p)
+        previous = entry
     return {"type": "ranking", "station": station, "entries": ranked, "ties": ties,
-            "order": order, "text": text}
+            "order": order}

@@ -57,13 +57,6 @@ def final_scoring(state: State, rolls: dict[str, int], events: list[Event]) -> N
     state["finished"] = True
     state["phase"] = "finished"
     state["pending"] = []
-    events.append({"type": "final_scoring", "lines": lines,
-                   "text": "Final scoring: " + "; ".join(
-                       f"{p} {line['total']}" for p, line in lines.items())})
-    how = ""
-    if len(top) > 1:
-        how = " (tie on points broken by the higher sacrifice)" if len(winners) < len(top) \
-            else " (tied on points and sacrifice: a shared win)"
+    events.append({"type": "final_scoring", "lines": lines})
     events.append({"type": "game_over", "winners": winners, "tied_on_points": top,
-                   "text": f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''} "
-                           f"with {best}{how}"})
+                   "total": best})

@@ -39,7 +39,8 @@ def new_game(
         raise InvalidSetup("player ids must be different")
     if stack is None:
         stack = list(players)
-    if not isinstance(stack, list) or sorted(stack) != sorted(players):
+    if (not isinstance(stack, list) or len(stack) != len(players)
+            or any(p not in stack for p in players)):
         raise InvalidSetup("stack must list every player exactly once")  # R1.3
     prof = make_profile(profile)
     return {
@@ -105,33 +106,27 @@ def add_score(state: State, player: str, points: int, reason: str, events: list[
             del track[str(old)]
         track.setdefault(str(new), []).append(player)
         ps["score"] = new
-    events.append({
-        "type": "scored", "player": player, "points": points, "change": new - old,
-        "score": new, "reason": reason,
-        "text": f"{player} {'scores' if points >= 0 else 'loses'} {abs(points)} "
-                f"({reason}): {old} -> {new}" + (" (cut off at 0)" if new - old != points else ""),
-    })
-    check_end(state, events)
+    events.append({"type": "scored", "player": player, "points": points, "reason": reason,
+                   "from": old, "score": new})
+    if new >= state["profile"]["end_score"]:
+        end_this_round(state, "end_score", events)
 
 
 def pyramid_full(state: State) -> bool:
     return all(cell is not None for row in state["pyramid"] for cell in row)
 
 
-def check_end(state: State, events: list[Event]) -> None:
-    """Make this round the last as soon as an end condition holds (R6.3)."""
-    if state["last_round"] or state["round"] == 0:
-        return
-    prof = state["profile"]
-    reason = None
-    if any(p["score"] >= prof["end_score"] for p in state["players"].values()):
-        reason = f"a score reached {prof['end_score']}"
-    elif pyramid_full(state):
-        reason = "the pyramid is full"
-    elif any(p["cubes_used"] >= prof["cubes"] for p in state["players"].values()):
-        reason = f"a player has used all {prof['cubes']} cubes"
-    if reason:
+def end_this_round(state: State, reason: str, events: list[Event]) -> None:
+    """Make the current round the last (R6.3); the first reason found is kept."""
+    if not state["last_round"]:
         state["last_round"] = True
         state["last_round_reason"] = reason
-        events.append({"type": "last_round", "reason": reason, "round": state["round"],
-                       "text": f"Round {state['round']} is the last one: {reason} (R6.3)."})
+        events.append({"type": "last_round", "reason": reason, "round": state["round"]})
+
+
+def use_cube(state: State, player: str, events: list[Event]) -> None:
+    """Count a cube as used (R6.4: also past the supply); all used ends the game (R6.3)."""
+    ps = state["players"][player]
+    ps["cubes_used"] += 1
+    if ps["cubes_used"] >= state["profile"]["cubes"]:
+        end_this_round(state, "cubes", events)

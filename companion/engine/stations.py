@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from companion.engine.ranking import explain_ties, order_players
-from companion.engine.state import Event, State, add_score, check_end
+from companion.engine.state import Event, State, add_score, end_this_round, pyramid_full, use_cube
 
 
 def chocolatl(state: State, order: list[str], events: list[Event]) -> None:
     """R5.1: first takes the figure and scores; lowest takes the old man."""
     first, lowest = order[0], order[-1]
     state["chocolatl"] = first
-    events.append({"type": "figure", "player": first,
-                   "text": f"{first} takes the Chocolatl figure"})
-    add_score(state, first, state["profile"]["chocolatl_points"], "Chocolatl", events)
+    events.append({"type": "figure", "player": first})
+    add_score(state, first, state["profile"]["chocolatl_points"], "chocolatl", events)
     state["old_man"] = lowest
-    events.append({"type": "old_man", "player": lowest,
-                   "text": f"{lowest} takes the old man (-1 at stations 2-6 this round)"})
+    events.append({"type": "old_man", "player": lowest})
 
 
 def harvest(state: State, order: list[str], events: list[Event]) -> None:
@@ -31,17 +29,14 @@ def free_hut_spaces(state: State) -> int:
 def build_hut(state: State, player: str, events: list[Event]) -> None:
     ps = state["players"][player]
     ps["huts"] += 1
-    ps["cubes_used"] += 1  # R6.4: built even with no cubes left
-    events.append({"type": "hut", "player": player, "huts": ps["huts"],
-                   "text": f"{player} builds a hut (now {ps['huts']})"})
-    check_end(state, events)
+    events.append({"type": "hut", "player": player, "huts": ps["huts"]})
+    use_cube(state, player, events)  # R6.4: built even with no cubes left
 
 
 def take_die(state: State, player: str, events: list[Event]) -> None:
     ps = state["players"][player]
     ps["dice"] += 1
-    events.append({"type": "die", "player": player, "dice": ps["dice"],
-                   "text": f"{player} takes the city's black die (now {ps['dice']})"})
+    events.append({"type": "die", "player": player, "dice": ps["dice"]})
 
 
 def city(state: State, first: str, second: str, choice: str, events: list[Event]) -> None:
@@ -61,15 +56,14 @@ def place_cube(state: State, player: str, events: list[Event]) -> None:
         if None in row:
             c = row.index(None)
             row[c] = player
-            state["players"][player]["cubes_used"] += 1
-            events.append({"type": "cube", "player": player, "row": r, "cell": c,
-                           "text": f"{player} places a cube in pyramid row {r + 1}, cell {c + 1}"})
+            events.append({"type": "cube", "player": player, "row": r, "cell": c})
             if None not in row:
                 _row_bonus(state, r, events)
-            check_end(state, events)
+                if r == len(state["pyramid"]) - 1 and pyramid_full(state):
+                    end_this_round(state, "pyramid_full", events)
+            use_cube(state, player, events)
             return
-    events.append({"type": "cube", "player": player, "row": None, "cell": None,
-                   "text": f"the pyramid is full: {player}'s cube is not placed"})
+    events.append({"type": "cube", "player": player, "row": None, "cell": None})
 
 
 def _row_bonus(state: State, r: int, events: list[Event]) -> None:
@@ -82,10 +76,8 @@ def _row_bonus(state: State, r: int, events: list[Event]) -> None:
     ties = [t for t in explain_ties(state, order, counts) if t["players"][0] == winner]
     bonus = state["profile"]["pyramid_rows"][r][1]
     events.append({"type": "row_completed", "row": r, "player": winner, "bonus": bonus,
-                   "counts": counts, "ties": ties,
-                   "text": f"pyramid row {r + 1} is full: {winner} has the most cubes there"
-                           + (f" ({ties[0]['text']})" if ties else "") + f" and scores {bonus}"})
-    add_score(state, winner, bonus, f"pyramid row {r + 1}", events)
+                   "counts": counts, "ties": ties})
+    add_score(state, winner, bonus, "pyramid_row", events)
 
 
 def drink(state: State, order: list[str], events: list[Event]) -> None:
@@ -93,25 +85,23 @@ def drink(state: State, order: list[str], events: list[Event]) -> None:
     prof = state["profile"]
     schedule = prof["drink"]
     first_pts, second_pts = schedule[min(state["round"], len(schedule)) - 1]
-    add_score(state, order[0], first_pts, "cacao drink", events)
-    add_score(state, order[1], second_pts, "cacao drink", events)
-    add_score(state, order[-1], -prof["drink_penalty"], "cacao drink, lowest bid", events)
+    add_score(state, order[0], first_pts, "drink", events)
+    add_score(state, order[1], second_pts, "drink", events)
+    add_score(state, order[-1], -prof["drink_penalty"], "drink_penalty", events)
 
 
 def tachli(state: State, order: list[str], events: list[Event]) -> None:
     """R5.6: points in the last round, otherwise improvement cards replacing the lowest card."""
     if state["last_round"]:
         first_pts, second_pts = state["profile"]["tachli_last_round"]
-        add_score(state, order[0], first_pts, "Tachli, last round", events)
-        add_score(state, order[1], second_pts, "Tachli, last round", events)
+        add_score(state, order[0], first_pts, "tachli", events)
+        add_score(state, order[1], second_pts, "tachli", events)
         return
     high, low = sorted(state["improvements"], reverse=True)
     for player, card in ((order[0], high), (order[1], low)):
         deck = state["players"][player]["deck"]
         dropped = deck.pop(0)  # the deck is kept sorted: index 0 is the lowest card
-        events.append({"type": "card_discarded", "player": player, "card": dropped,
-                       "text": f"{player} discards card {dropped}"})
+        events.append({"type": "card_discarded", "player": player, "card": dropped})
         deck.append(card)
         deck.sort()
-        events.append({"type": "card_gained", "player": player, "card": card,
-                       "text": f"{player} gains improvement card {card}"})
+        events.append({"type": "card_gained", "player": player, "card": card})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.explain import describe
 from companion.engine.scoring import score_lines
 from companion.engine.state import Event, State
 
@@ -32,8 +33,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     >>> from companion.engine import new_game, apply
     >>> s, _ = apply(new_game(["ana", "ben", "cleo"]), {"type": "sacrifice", "player": "ana",
     ...                                                "card": 5})
-    >>> view(s, "ana")["players"]["ana"]["sacrifice"], view(s, "ben")["players"]["ana"]
-    ... ["sacrifice"]
+    >>> mine, theirs = view(s, "ana"), view(s, "ben")
+    >>> mine["players"]["ana"]["sacrifice"], theirs["players"]["ana"]["sacrifice"]
     (5, None)
     """
     if seat is not None and seat not in state["players"]:
@@ -92,5 +93,7 @@ def visible_events(events: list[Event], seat: str | None) -> list[Event]:
         private = e.get("private")
         if private and e.get("player") != seat:
             e = {k: v for k, v in e.items() if k not in private}
+            if "text" in e:
+                e["text"] = describe(e)
         out.append(e)
     return out

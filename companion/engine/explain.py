@@ -1,0 +1,144 @@
+"""Plain English for every event: what happened and which rule decided it.
+
+The engine's events are structured data; this module is their English reading, used by the
+command line and as the fallback text on screens (the web layer translates from the same
+fields).
+
+>>> describe({"type": "scored", "player": "ana", "points": -2, "reason": "drink_penalty",
+...           "from": 1, "score": 0})
+'ana loses 2 (lowest bid at the cacao drink): 1 -> 0, cut off at 0 (R6.1)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Event = dict[str, Any]
+
+TIE_RULES = {
+    "figure": "holds the Chocolatl figure (R3.4)",
+    "lower_score": "has the lower score (R3.4)",
+    "stack": "is higher in the stack on the same box (R3.4)",
+}
+SCORE_REASONS = {
+    "chocolatl": "won the Chocolatl station",
+    "harvest": "harvest",
+    "pyramid_row": "majority in a completed pyramid row",
+    "drink": "cacao drink",
+    "drink_penalty": "lowest bid at the cacao drink",
+    "tachli": "Tachli in the last round",
+}
+LAST_ROUND_REASONS = {
+    "end_score": "a score reached the end score",
+    "pyramid_full": "the pyramid is full",
+    "cubes": "a player has used all their cubes",
+    "max_rounds": "it is the last possible round",
+}
+FINAL_LINES = {
+    "track": "score track", "stones": "own cubes in the pyramid",
+    "pyramid_majority": "most cubes in the pyramid", "chocolatl": "Chocolatl figure",
+    "old_man": "old man", "sacrifice": "sacrifice", "sacrifice_bonus": "highest sacrifice",
+    "die": "leftover black die",
+}
+
+
+def tie_text(tie: dict[str, Any]) -> str:
+    a, b = tie["players"]
+    return f"{a} ahead of {b} (both {tie['value']}): {a} {TIE_RULES[tie['rule']]}"
+
+
+def _join(values: list[Any]) -> str:
+    return ", ".join(map(str, values))
+
+
+def _scored(e: Event) -> str:
+    verb = "scores" if e["points"] >= 0 else "loses"
+    cut = ", cut off at 0 (R6.1)" if e["score"] - e["from"] != e["points"] else ""
+    return (f"{e['player']} {verb} {abs(e['points'])} ({SCORE_REASONS[e['reason']]}): "
+            f"{e['from']} -> {e['score']}{cut}")
+
+
+def _entry(e: dict[str, Any]) -> str:
+    parts = ["+".join(map(str, e["cards"]))]
+    if e["huts"]:
+        parts.append(f"huts {e['huts']:+d}")
+    if e["old_man"]:
+        parts.append(f"old man {e['old_man']:+d}")
+    if e["dice"]:
+        parts.append(f"dice {'+'.join(map(str, e['dice']))}")
+    return f"{e['place']}. {e['player']} {e['total']} ({', '.join(parts)})"
+
+
+def _ranking(e: Event) -> str:
+    text = f"Station {e['station']}: " + "; ".join(_entry(x) for x in e["entries"])
+    if e["ties"]:
+        text += ". Ties: " + "; ".join(tie_text(t) for t in e["ties"])
+    return text
+
+
+def _row(e: Event) -> str:
+    why = f" ({tie_text(e['ties'][0])})" if e["ties"] else ""
+    return (f"Pyramid row {e['row'] + 1} is full: {e['player']} has the most cubes there{why} "
+            f"and scores {e['bonus']}")
+
+
+def _final(e: Event) -> str:
+    out = []
+    for p, lines in e["lines"].items():
+        items = ", ".join(f"{FINAL_LINES[k]} {v}" for k, v in lines.items() if k != "total")
+        out.append(f"{p}: {items} = {lines['total']}")
+    return "Final scoring (R7): " + "; ".join(out)
+
+
+def _game_over(e: Event) -> str:
+    win = " and ".join(e["winners"])
+    how = ""
+    if len(e["tied_on_points"]) > 1:
+        how = (" (a tie on points, won by the higher sacrifice)" if len(e["winners"]) == 1
+               else " (tied on points and sacrifice: a shared win)")
+    return f"{win} win{'s' if len(e['winners']) == 1 else ''} with {e['total']}{how}"
+
+
+_TEXT: dict[str, Callable[[Event], str]] = {
+    "sacrificed": lambda e: f"{e['player']} has made a sacrifice"
+    + (f" (card {e['card']})" if "card" in e else ""),
+    "round_started": lambda e: (
+        f"Round {e['round']} is a {e['mode']} round: the leading marker "
+        f"({_join(e['leaders'])}) stands on box {e['leader_box']}, a {e['mode']} box (R2.3)"),
+    "harvest_dice": lambda e: f"Harvest dice: {_join(e['dice'])}",
+    "improvement_cards": lambda e: f"Improvement cards on offer: {_join(e['cards'])}",
+    "bid_placed": lambda e: f"{e['player']} has bid",
+    "first_cards_revealed": lambda e: "Everyone's first cards are revealed (R2.5)",
+    "revealed": lambda e: f"Station {e['station']} revealed: " + ", ".join(
+        f"{p} {'+'.join(map(str, c))}" for p, c in e["cards"].items()),
+    "dice_decided": lambda e: f"{e['player']} has decided on bonus dice"
+    + (f" ({e['count']})" if "count" in e else ""),
+    "dice_choices": lambda e: "Bonus dice: " + ", ".join(
+        f"{p} uses {c}" for p, c in e["choices"].items()),
+    "rolled": lambda e: f"{e['player']} rolls {_join(e['values'])}",
+    "ranking": _ranking,
+    "figure": lambda e: f"{e['player']} takes the Chocolatl figure (R5.1)",
+    "old_man": lambda e: f"{e['player']} takes the old man: -1 at stations 2-6 (R4.1)",
+    "scored": _scored,
+    "city_choice": lambda e: f"{e['player']} chooses the {e['choice']}",
+    "hut": lambda e: f"{e['player']} builds a hut (now {e['huts']})",
+    "die": lambda e: f"{e['player']} takes the city's black die (now {e['dice']})",
+    "pyramid_order": lambda e: f"{e['player']} lets {e['first']} place first",
+    "cube": lambda e: (f"{e['player']} places a cube in pyramid row {e['row'] + 1}, "
+                       f"cell {e['cell'] + 1}") if e["row"] is not None
+    else f"The pyramid is full: {e['player']}'s cube is not placed (R5.4)",
+    "row_completed": _row,
+    "card_discarded": lambda e: f"{e['player']} discards card {e['card']} (R5.6)",
+    "card_gained": lambda e: f"{e['player']} gains improvement card {e['card']}",
+    "last_round": lambda e: (f"Round {e['round']} is the last one: "
+                             f"{LAST_ROUND_REASONS[e['reason']]} (R6.3)"),
+    "round_ended": lambda e: f"Round {e['round']} is over",
+    "final_scoring": _final,
+    "game_over": _game_over,
+}
+
+
+def describe(event: Event) -> str:
+    """One English sentence for ``event`` (only the fields present: redacted stays redacted)."""
+    return _TEXT[event["type"]](event)
