@@ -1,0 +1,45 @@
+"""Flask app factory: the café of tables, the page and JSON blueprint, the websockets."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from companion.cafe import Cafe
+from companion.store import Store
+from companion.web.config import ServerConfig
+from companion.web.netaddr import public_base
+
+
+def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
+    """A ready app. The café (tables, store, replayed games) is built here unless given."""
+    from companion.web import pages, sockets
+
+    app = Flask(__name__)
+    base = config.public_url or public_base(config.host, config.port)
+    if cafe is None:
+        cafe = Cafe(Store(config.database), config.tables, base)
+    app.config["COMPANION"] = config
+    app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
+    app.config["SOCK_SERVER_OPTIONS"] = {
+        # Above this the socket is closed with 1009; up to it we answer too_large ourselves.
+        "max_message_size": 64 * 1024,
+        "ping_interval": config.ping_interval,
+    }
+    app.extensions["cafe"] = cafe
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(sockets.bp)
+    sockets.sock.init_app(app)
+
+    @app.after_request
+    def _headers(response):  # type: ignore[no-untyped-def]
+        # Join secrets and tokens travel in URLs: never leak them to other sites.
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    return app
+
+
+def cafe_of(app: Flask) -> Cafe:
+    return app.extensions["cafe"]

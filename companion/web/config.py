@@ -1,0 +1,79 @@
+"""Server settings: where it listens, where it keeps its data, which tables it runs.
+
+Tables come from ``--tables N`` (named ``1``..``N``) or from a JSON file
+``{"tables": [{"name": "oak", "title": "Oak", "board": "sim", "dice": "digital"}]}``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.tables import DICE_MODES, TABLE_NAME
+
+
+class ConfigError(ValueError):
+    """A server or table setting that cannot be used; the message says which and why."""
+
+
+@dataclass
+class TableConfig:
+    name: str
+    title: str | None = None
+    board: str = "none"  # serial port, "sim" or "none"
+    dice: str = "digital"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not TABLE_NAME.fullmatch(self.name):
+            raise ConfigError(f"table name {self.name!r} must match [a-z0-9][a-z0-9-]{{0,31}}")
+        if self.dice not in DICE_MODES:
+            raise ConfigError(f"table {self.name}: dice must be 'digital' or 'table'")
+        if not isinstance(self.board, str) or not self.board:
+            raise ConfigError(f"table {self.name}: board must be a serial port, sim or none")
+
+
+@dataclass
+class ServerConfig:
+    host: str = "0.0.0.0"
+    port: int = 8000
+    data: Path = Path("data")
+    tables: list[TableConfig] = field(default_factory=lambda: [TableConfig("1")])
+    public_url: str | None = None  # base of the join URLs; found from the LAN address if None
+    allowed_origins: list[str] = field(default_factory=list)
+    threads: int = 256  # one per open websocket, plus page requests
+    max_message: int = 4096  # bytes per client message (PROTOCOL.md section 3)
+    rate: float = 20.0  # messages per second per connection ...
+    burst: int = 40  # ... with this burst
+    ping_interval: float = 25.0  # websocket pings find dead phones
+
+    @property
+    def database(self) -> Path:
+        return Path(self.data) / "companion.sqlite3"
+
+
+def tables_from_count(count: int, board: str = "none", dice: str = "digital") -> list[TableConfig]:
+    """``--tables N``: tables ``1``..``N``; ``--board`` applies to table 1."""
+    if not 1 <= count <= 100:
+        raise ConfigError("--tables must be from 1 to 100")
+    return [TableConfig(str(i), board=board if i == 1 else "none", dice=dice)
+            for i in range(1, count + 1)]
+
+
+def tables_from_file(path: str | Path) -> list[TableConfig]:
+    """Named tables from a JSON config file."""
+    try:
+        raw: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read table config {path}: {exc}") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("tables"), list) or not raw["tables"]:
+        raise ConfigError(f"{path}: expected {{\"tables\": [{{\"name\": ...}}, ...]}}")
+    out = []
+    for entry in raw["tables"]:
+        if not isinstance(entry, dict) or set(entry) - {"name", "title", "board", "dice"}:
+            raise ConfigError(f"{path}: each table is an object with name, title, board, dice")
+        out.append(TableConfig(**entry))
+    if len({t.name for t in out}) != len(out):
+        raise ConfigError(f"{path}: table names must be different")
+    return out

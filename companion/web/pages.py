@@ -1,0 +1,141 @@
+"""Pages and JSON endpoints (PROTOCOL.md sections 1, 2 and 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+
+from companion.leds.palette import PLAYER_COLOURS
+from companion.tables import Table, TableError
+from companion.web import i18n
+from companion.web.qr import qr_svg
+
+bp = Blueprint("pages", __name__)
+
+HTTP_STATUS = {"bad_secret": 403, "bad_token": 403, "colour_taken": 409, "table_full": 409,
+               "game_running": 409, "bad_state": 409, "no_game": 404}
+
+
+def _table(name: str) -> Table:
+    table = current_app.extensions["cafe"].get(name)
+    if table is None:
+        abort(404, description=f"no table {name!r} here")
+    return table
+
+
+def _refuse(code: str, reason: str, status: int | None = None) -> tuple[Response, int]:
+    return jsonify({"error": code, "reason": reason}), status or HTTP_STATUS.get(code, 400)
+
+
+def _colours() -> list[list[str]]:
+    return [[name, hex_] for name, hex_ in PLAYER_COLOURS.items()]
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/")
+def cafe_page() -> str:
+    return render_template("cafe.html", tables=current_app.extensions["cafe"].summaries())
+
+
+@bp.get("/api/tables")
+def tables_json() -> Response:
+    return _no_store(jsonify({"tables": current_app.extensions["cafe"].summaries()}))
+
+
+@bp.get("/healthz")
+def healthz() -> Response:
+    return jsonify({"ok": True})
+
+
+@bp.get("/i18n/<lang>.json")
+def catalogue(lang: str) -> Response:
+    if lang not in i18n.LANGUAGES:
+        abort(404, description=f"no translations for {lang!r}")
+    response = jsonify(i18n.catalogue(lang))
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@bp.get("/t/<name>/")
+def display_page(name: str) -> str:
+    table = _table(name)
+    summary = table.summary(with_join=True)
+    return render_template("display.html", table=summary, urls=summary["urls"],
+                           colours=_colours())
+
+
+@bp.get("/t/<name>/join/<secret>")
+def join_page(name: str, secret: str) -> Response | tuple[str, int]:
+    table = _table(name)
+    if not table.check_join(secret):
+        return "This join link is not valid for this table (the QR code may have changed).", 403
+    summary = table.summary()
+    return _no_store(Response(render_template(
+        "phone.html", table=summary, urls=summary["urls"], join_secret=secret,
+        colours=_colours())))
+
+
+@bp.get("/t/<name>/seat")
+def seat_page(name: str) -> Response:
+    table = _table(name)
+    summary = table.summary()
+    return _no_store(Response(render_template(
+        "phone.html", table=summary, urls=summary["urls"], join_secret=None,
+        colours=_colours())))
+
+
+@bp.get("/t/<name>/host")
+def host_page(name: str) -> Response | tuple[str, int]:
+    table = _table(name)
+    token = request.args.get("token")
+    if not table.check_host(token):
+        return "The host link is not valid for this table.", 403
+    summary = table.summary(with_join=True)
+    return _no_store(Response(render_template(
+        "host.html", table=summary, urls=summary["urls"], host_token=token,
+        colours=_colours())))
+
+
+@bp.get("/t/<name>/qr.svg")
+def qr_image(name: str) -> Response:
+    table = _table(name)
+    return _no_store(Response(qr_svg(table.join_url()), mimetype="image/svg+xml"))
+
+
+@bp.post("/t/<name>/api/join")
+def join_api(name: str) -> Any:
+    table = _table(name)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _refuse("bad_json", "send a JSON object with secret, name and colour")
+    try:
+        seat = table.join(body.get("secret"), body.get("name"), body.get("colour"))
+    except TableError as exc:
+        return _refuse(exc.code, exc.reason)
+    return _no_store(jsonify(seat))
+
+
+@bp.get("/t/<name>/api/state")
+def state_json(name: str) -> Response:
+    frame = _table(name).snapshot("display")
+    return _no_store(jsonify(frame))
+
+
+@bp.get("/t/<name>/games/<int:game_id>/log.json")
+def game_log(name: str, game_id: int) -> Any:
+    table = _table(name)
+    if not table.check_host(request.args.get("token") or request.headers.get("X-Host-Token")):
+        return _refuse("bad_token", "the host token is missing or wrong")
+    try:
+        doc = table.log_document(game_id)
+    except TableError as exc:
+        return _refuse(exc.code, exc.reason)
+    response = _no_store(jsonify(doc))
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="chocolatl-{name}-game-{game_id}.json"')
+    return response

@@ -1,0 +1,150 @@
+"""``companion serve``: the table server under gunicorn (one process, many threads).
+
+The tables live in memory in one worker process; each websocket holds one of its threads
+(gunicorn's gthread worker). The app, the database and the replay of unfinished games are made
+in the worker, after the fork.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.web.config import (
+    ConfigError,
+    ServerConfig,
+    tables_from_count,
+    tables_from_file,
+)
+from companion.web.netaddr import public_base
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--data", default="data", metavar="DIR",
+                        help="data directory with the SQLite database (default ./data)")
+    parser.add_argument("--tables", type=int, default=1, metavar="N",
+                        help="number of tables named 1..N (default 1)")
+    parser.add_argument("--config", metavar="FILE",
+                        help='JSON file with named tables: {"tables": [{"name": "oak", '
+                             '"title": "Oak", "board": "sim", "dice": "digital"}]}')
+    parser.add_argument("--board", default="none", metavar="PORT|sim|none",
+                        help="LED board of table 1: a serial port, sim (simulated) or none")
+    parser.add_argument("--dice", default="digital", choices=["digital", "table"],
+                        help="default for new games: the companion rolls (digital) or the "
+                             "host types in the real dice and cards (table)")
+    parser.add_argument("--public-url", metavar="URL",
+                        help="base URL for the QR code (default http://<LAN address>:<port>)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="another origin allowed to open websockets (repeatable)")
+    parser.add_argument("--threads", type=int, default=256,
+                        help="worker threads = most open websockets (default 256)")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    if not 1 <= args.port <= 65535:
+        raise ConfigError("--port must be from 1 to 65535")
+    if args.threads < 8:
+        raise ConfigError("--threads must be at least 8")
+    tables = (tables_from_file(args.config) if args.config
+              else tables_from_count(args.tables, board=args.board, dice=args.dice))
+    return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
+                        public_url=args.public_url.rstrip("/") if args.public_url else None,
+                        allowed_origins=list(args.allow_origin), threads=args.threads)
+
+
+def announce(config: ServerConfig) -> list[str]:
+    """The lines printed at start-up: display, host and overview URLs per table. Creates the
+    tables' secrets in the database if this is its first start."""
+    from companion.cafe import Cafe
+    from companion.store import Store
+
+    base = config.public_url or public_base(config.host, config.port)
+    store = Store(config.database)
+    try:
+        cafe = Cafe(store, config.tables, base)
+        lines = [f"Chocolatl companion on {base}  (data: {config.data})"]
+        for t in cafe.tables.values():
+            lines.append(f"Table {t.name} display: {base}/t/{t.name}/")
+            lines.append(f"Table {t.name} host:    {base}/t/{t.name}/host?token={t.host_token}")
+        if len(config.tables) > 1:
+            lines.append(f"Café overview: {base}/")
+    finally:
+        store.close()
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = config_from_args(args)
+        Path(config.data).mkdir(parents=True, exist_ok=True)
+        lines = announce(config)
+    except (ConfigError, OSError) as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line, flush=True)
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    GunicornServer(config).run()
+    return 0
+
+
+def _gunicorn_base() -> type:
+    from gunicorn.app.base import BaseApplication
+
+    return BaseApplication
+
+
+class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
+    """gunicorn driven from code: one gthread worker that builds the app after the fork."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config_ = config
+        self.app: Any = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        c = self.config_
+        host = f"[{c.host}]" if ":" in c.host else c.host
+        options = {
+            "bind": f"{host}:{c.port}",
+            "workers": 1,  # the tables live in this one process's memory
+            "worker_class": "gthread",
+            "threads": c.threads,
+            "worker_connections": c.threads * 4,
+            "timeout": 60,
+            "graceful_timeout": 3,
+            "keepalive": 5,
+            "accesslog": None,
+            "errorlog": "-",
+            "loglevel": "warning",
+            "proc_name": "companion",
+            "worker_exit": _worker_exit,
+        }
+        for key, value in options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from companion.web.app import create_app
+
+        self.app = create_app(self.config_)
+        _APPS.append(self.app)
+        return self.app
+
+
+_APPS: list[Any] = []
+
+
+def _worker_exit(server: Any, worker: Any) -> None:
+    """Tell every display and phone the table is closing."""
+    for app in _APPS:
+        try:
+            app.extensions["cafe"].close()
+            app.extensions["cafe"].store.close()
+        except Exception:  # noqa: BLE001
+            logging.getLogger(__name__).exception("closing the café")

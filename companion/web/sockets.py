@@ -1,0 +1,238 @@
+"""Websocket endpoints for the display, the phones and the host (PROTOCOL.md section 3).
+
+Each connection's thread reads messages, checks size, rate, shape and token, and hands the
+request to its table; the table answers through :class:`WsConnection`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+from flask_sock import Sock
+from simple_websocket import ConnectionClosed
+
+from companion.tables import Connection, Table, TableError
+from companion.web import i18n
+from companion.web.config import ServerConfig
+from companion.web.guard import RateLimit, Refused, origin_allowed, parse
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("sockets", __name__)
+sock = Sock()
+
+CLOSE_BAD_TOKEN = 4401
+
+
+class WsConnection(Connection):
+    """A table's view of one flask-sock websocket."""
+
+    def __init__(self, ws: Any, role: str, seat: str | None = None) -> None:
+        super().__init__(role, seat)
+        self.ws = ws
+
+    def _send(self, text: str) -> None:
+        self.ws.send(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        self.alive = False
+        try:
+            self.ws.close(reason=code, message=reason)
+        except Exception:  # noqa: BLE001 - already closed
+            pass
+
+
+@bp.before_request
+def _check_origin() -> Response | None:
+    """Refuse cross-site websocket upgrades before the handshake (a page on another site
+    must not drive a phone's or the host's socket)."""
+    config: ServerConfig = current_app.config["COMPANION"]
+    if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"),
+                          request.scheme, config.allowed_origins):
+        return Response("websocket from a foreign origin refused", status=403,
+                        mimetype="text/plain")
+    return None
+
+
+def _error(conn: Connection, code: str, reason: str, msg_id: Any = None) -> None:
+    frame: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+    if isinstance(msg_id, str):
+        frame["id"] = msg_id
+    conn.send(frame)
+
+
+def _messages(conn: WsConnection):  # type: ignore[no-untyped-def]
+    """Yield each valid message; refused ones get their error frame here."""
+    config: ServerConfig = current_app.config["COMPANION"]
+    limit = RateLimit(config.rate, config.burst)
+    while conn.alive:
+        raw = conn.ws.receive()
+        if not limit.allow():
+            _error(conn, "rate_limited", f"more than {config.rate:g} messages a second; "
+                   "this one was dropped")
+            continue
+        try:
+            yield parse(raw, config.max_message)
+        except Refused as exc:
+            _error(conn, exc.code, exc.reason)
+
+
+def _table_or_close(conn: WsConnection, name: str) -> Table | None:
+    table = current_app.extensions["cafe"].get(name)
+    if table is None:
+        _error(conn, "no_table", f"no table {name!r} here")
+        conn.close(4404, "no such table")
+    return table
+
+
+@sock.route("/t/<name>/ws/display", bp=bp)
+def display_socket(ws: Any, name: str) -> None:
+    conn = WsConnection(ws, "display")
+    table = _table_or_close(conn, name)
+    if table is None:
+        return
+    table.attach(conn)
+    try:
+        for msg in _messages(conn):
+            if msg["type"] == "ping":
+                conn.send({"type": "pong", "t": msg.get("t")})
+            else:
+                conn.send({"type": "error", "code": "unknown_type",
+                           "reason": "the display only sends ping"})
+    except ConnectionClosed:
+        pass
+    finally:
+        table.detach(conn)
+
+
+@sock.route("/t/<name>/ws/seat", bp=bp)
+def seat_socket(ws: Any, name: str) -> None:
+    conn = WsConnection(ws, "seat")
+    table = _table_or_close(conn, name)
+    if table is None:
+        return
+    attached = False
+    try:
+        for msg in _messages(conn):
+            kind = msg["type"]
+            if not attached:
+                if kind != "hello":
+                    _error(conn, "not_hello", "say hello with your seat and token first")
+                    continue
+                if not table.check_seat(msg.get("seat"), msg.get("token")):
+                    _error(conn, "bad_token", "this seat token is not valid (seat released "
+                           "or never joined); join again")
+                    conn.close(CLOSE_BAD_TOKEN, "bad token")
+                    return
+                conn.seat = msg["seat"]
+                table.attach(conn)
+                attached = True
+                continue
+            if not table.check_seat(conn.seat, msg.get("token")):
+                _error(conn, "bad_token", "this seat token is not valid", msg.get("id"))
+                conn.close(CLOSE_BAD_TOKEN, "bad token")
+                return
+            _seat_message(table, conn, msg)
+    except ConnectionClosed:
+        pass
+    finally:
+        if attached:
+            table.detach(conn)
+
+
+def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    msg_id = msg.get("id")
+    try:
+        if kind == "command":
+            table.submit(f"seat:{conn.seat}", msg_id, msg.get("command"), conn)
+        elif kind == "ping":
+            conn.send({"type": "pong", "t": msg.get("t")})
+        elif kind == "leave":
+            conn.send({"type": "ok", "for": "leave", "id": msg_id})
+            table.leave(conn.seat or "")
+        elif kind == "hello":
+            conn.send(table.snapshot("seat", conn.seat))
+        else:
+            raise TableError("unknown_type", f"unknown message type {kind!r}")
+    except TableError as exc:
+        frame: dict[str, Any] = {"type": "error", "code": exc.code, "reason": exc.reason}
+        if isinstance(msg_id, str):
+            frame["id"] = msg_id
+        conn.send(frame)
+
+
+HOST_ACTIONS = {
+    "start": lambda t, m: t.start(m.get("dice")),
+    "set_dice": lambda t, m: t.set_dice(m.get("dice")),
+    "set_track_colors": lambda t, m: t.set_track_colors(m.get("colors")),
+    "set_language": lambda t, m: t.set_language(_language(m.get("lang"))),
+    "undo": lambda t, m: t.undo(),
+    "skip_seat": lambda t, m: t.skip_seat(m.get("seat")),
+    "resume_seat": lambda t, m: t.resume_seat(m.get("seat")),
+    "release_seat": lambda t, m: t.release_seat(m.get("seat")),
+    "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
+    "end_game": lambda t, m: t.end_game(),
+    "new_game": lambda t, m: t.new_game(),
+    "rotate_join": lambda t, m: t.rotate_join(),
+}
+
+
+def _language(lang: Any) -> str:
+    if lang not in i18n.LANGUAGES:
+        raise TableError("bad_message", f"lang must be one of {', '.join(i18n.LANGUAGES)}")
+    return str(lang)
+
+
+@sock.route("/t/<name>/ws/host", bp=bp)
+def host_socket(ws: Any, name: str) -> None:
+    conn = WsConnection(ws, "host")
+    table = _table_or_close(conn, name)
+    if table is None:
+        return
+    attached = False
+    try:
+        for msg in _messages(conn):
+            kind = msg["type"]
+            if not table.check_host(msg.get("token")):
+                _error(conn, "bad_token", "the host token is missing or wrong", msg.get("id"))
+                conn.close(CLOSE_BAD_TOKEN, "bad token")
+                return
+            if not attached:
+                if kind != "hello":
+                    _error(conn, "not_hello", "say hello with the host token first")
+                    continue
+                table.attach(conn)
+                attached = True
+                continue
+            _host_message(table, conn, msg)
+    except ConnectionClosed:
+        pass
+    finally:
+        if attached:
+            table.detach(conn)
+
+
+def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
+    kind = msg["type"]
+    msg_id = msg.get("id")
+    try:
+        if kind == "command":
+            table.submit("host", msg_id, msg.get("command"), conn)
+        elif kind == "ping":
+            conn.send({"type": "pong", "t": msg.get("t")})
+        elif kind == "hello":
+            conn.send(table.snapshot("host"))
+        elif kind in HOST_ACTIONS:
+            HOST_ACTIONS[kind](table, msg)
+            conn.send({"type": "ok", "for": kind, "id": msg_id if isinstance(msg_id, str)
+                       else None})
+        else:
+            raise TableError("unknown_type", f"unknown message type {kind!r}")
+    except TableError as exc:
+        frame: dict[str, Any] = {"type": "error", "code": exc.code, "reason": exc.reason}
+        if isinstance(msg_id, str):
+            frame["id"] = msg_id
+        conn.send(frame)

@@ -1,0 +1,337 @@
+"""A live ``companion serve`` process and real websocket clients for the server tests.
+
+Nothing here is mocked: the server is ``python -m companion serve`` on a free 127.0.0.1 port
+with a temporary data directory; clients are ``simple_websocket.Client``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import requests
+import simple_websocket
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIONS = ("1", "2", "3", "4", "5", "6")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """``python -m companion serve`` as a child process; always stop it."""
+
+    def __init__(self, data: Path, tables: int = 1, extra: list[str] | None = None) -> None:
+        self.data = data
+        self.tables = tables
+        self.extra = extra or []
+        self.port = free_port()
+        self.proc: subprocess.Popen[str] | None = None
+        self.host_tokens: dict[str, str] = {}
+        self.output: list[str] = []
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> LiveServer:
+        cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--data", str(self.data),
+               "--tables", str(self.tables), "--threads", "64", *self.extra]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, env=env)
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        # The announcement lines come before gunicorn binds.
+        while len(self.host_tokens) < self.tables:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("server exited early:\n" + "".join(self.output))
+            self.output.append(line)
+            m = re.search(r"Table (\S+) host:\s+\S+/host\?token=(\S+)", line)
+            if m:
+                self.host_tokens[m.group(1)] = m.group(2)
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not announce its tables")
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(self.base + "/healthz", timeout=1).ok:
+                    return self
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start listening")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        # gunicorn's worker is a child: it must die too before the port and DB are reused.
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                requests.get(self.base + "/healthz", timeout=0.2)
+                time.sleep(0.05)
+            except requests.RequestException:
+                break
+        self.proc = None
+
+    def join(self, table: str, name: str, colour: str, secret: str | None = None) -> dict:
+        if secret is None:
+            secret = self.join_secret(table)
+        r = requests.post(f"{self.base}/t/{table}/api/join",
+                          json={"secret": secret, "name": name, "colour": colour}, timeout=5)
+        body = r.json()
+        body["status"] = r.status_code
+        return body
+
+    def join_secret(self, table: str) -> str:
+        frame = requests.get(f"{self.base}/t/{table}/api/state", timeout=5).json()
+        return frame["table"]["urls"]["join"].rsplit("/", 1)[1]
+
+
+class Peer:
+    """A websocket client that keeps every frame it received (for the secrecy test)."""
+
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        headers = {"Origin": origin} if origin else None
+        self.ws = simple_websocket.Client.connect(url, headers=headers)
+        self.frames: list[dict[str, Any]] = []
+        self.view: dict[str, Any] | None = None
+        self.closed = False
+
+    def send(self, obj: Any) -> None:
+        self.ws.send(obj if isinstance(obj, str) else json.dumps(obj))
+
+    def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
+        """One frame if one arrives within ``timeout`` seconds."""
+        if self.closed:
+            return None
+        try:
+            raw = self.ws.receive(timeout=timeout)
+        except simple_websocket.ConnectionClosed:
+            self.closed = True
+            return None
+        if raw is None:
+            return None
+        frame = json.loads(raw)
+        self.frames.append(frame)
+        if frame["type"] == "view":
+            self.view = frame
+        return frame
+
+    def until(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+        """The first new frame for which ``pred(frame)`` holds (a wait, not a speed check)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            frame = self.poll(0.2)
+            if frame is not None and pred(frame):
+                return frame
+            if self.closed:
+                raise ConnectionError(f"closed ({self.ws.close_reason}) while waiting")
+        raise TimeoutError("expected frame did not arrive; last frames: "
+                           + json.dumps(self.frames[-3:])[:2000])
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001
+            pass
+        self.closed = True
+
+
+class Phone(Peer):
+    """A player's phone: hello with the seat token, then commands with ids."""
+
+    def __init__(self, server: LiveServer, table: str, seat: dict, origin: str | None = None):
+        super().__init__(f"{server.ws_base}/t/{table}/ws/seat", origin)
+        self.seat = seat["seat"]
+        self.token = seat["token"]
+        self.counter = 0
+        self.outstanding: str | None = None
+        self.acked_seq = 0
+        self.errors: list[dict[str, Any]] = []
+
+    def hello(self) -> dict[str, Any]:
+        self.send({"type": "hello", "seat": self.seat, "token": self.token})
+        return self.until(lambda f: f["type"] == "view")
+
+    def command(self, command: dict[str, Any], cmd_id: str | None = None) -> str:
+        if cmd_id is None:
+            self.counter += 1
+            cmd_id = f"{self.seat}-{self.counter}"
+        self.outstanding = cmd_id
+        self.send({"type": "command", "token": self.token, "id": cmd_id, "command": command})
+        return cmd_id
+
+    def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
+        frame = super().poll(timeout)
+        if frame and frame.get("id") == self.outstanding and frame["type"] in ("ack", "error"):
+            self.outstanding = None
+            if frame["type"] == "ack":
+                self.acked_seq = frame["seq"]
+            else:
+                self.errors.append(frame)
+        return frame
+
+    def ready(self) -> bool:
+        """Nothing in flight and the latest view includes our last acknowledged command."""
+        return (self.outstanding is None and self.view is not None
+                and self.view["seq"] >= self.acked_seq)
+
+
+class Host(Peer):
+    def __init__(self, server: LiveServer, table: str, token: str | None = None):
+        super().__init__(f"{server.ws_base}/t/{table}/ws/host")
+        self.token = token if token is not None else server.host_tokens[table]
+        self.counter = 0
+
+    def hello(self) -> dict[str, Any]:
+        self.send({"type": "hello", "token": self.token})
+        return self.until(lambda f: f["type"] == "view")
+
+    def act(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a host message and wait for its ok or error frame."""
+        self.counter += 1
+        msg_id = f"h{self.counter}"
+        self.send({"type": kind, "token": self.token, "id": msg_id, **fields})
+        return self.until(lambda f: f.get("id") == msg_id and f["type"] in ("ok", "error",
+                                                                           "ack"))
+
+    def command(self, command: dict[str, Any]) -> dict[str, Any]:
+        return self.act("command", command=command)
+
+
+def free_cards(me: dict[str, Any]) -> list[int]:
+    left = Counter(me["deck"])
+    left.subtract(me["used"])
+    return sorted(left.elements())
+
+
+def policy(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """A plain deterministic player that still meets every decision: equal low bids make ties
+    (so pyramid decisions come up), the city alternates die/hut by round, all dice are used."""
+    game = view["game"]["view"]
+    me = game["players"][seat]
+    kind = entry["type"]
+    seats = game["seats"]
+    if kind == "sacrifice":
+        return {"type": "sacrifice", "card": seats.index(seat)}
+    if kind == "bid":
+        cards = free_cards(me)
+        step = game["step"]
+        if step == "all":
+            bids = {s: cards[2 * i:2 * i + 2] for i, s in enumerate(STATIONS)}
+        elif step in ("first", "second"):
+            bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
+        else:
+            bids = {str(step): cards[:2]}
+        return {"type": "bid", "bids": bids}
+    if kind == "dice":
+        return {"type": "dice", "count": me["dice"]}
+    if kind == "city":
+        return {"type": "city", "choice": "die" if game["round"] % 2 else "hut"}
+    if kind == "pyramid":
+        return {"type": "pyramid", "first": seat}
+    if kind == "roll":
+        window = game["dice_window"] or {}
+        count = window.get("choices", {}).get(seat, 1) if game["phase"] == "roll" else 1
+        return {"type": "roll", "values": [4] * count}
+    raise AssertionError(f"unexpected pending {entry}")
+
+
+def seat_phones(server: LiveServer, table: str, names: list[str]) -> list[Phone]:
+    colours = ["orange", "sky", "green", "yellow", "blue"]
+    phones = []
+    for name, colour in zip(names, colours, strict=False):
+        seat = server.join(table, name, colour)
+        assert seat["status"] == 200, seat
+        phone = Phone(server, table, seat)
+        phone.hello()
+        phones.append(phone)
+    return phones
+
+
+def drain(peers: list[Peer], timeout: float = 0.0) -> None:
+    for p in peers:
+        while p.poll(timeout) is not None:
+            pass
+
+
+def play(phones: list[Phone], watchers: list[Peer], host: Host | None = None,
+         host_inputs: bool = False, phones_roll: bool = True, max_steps: int | None = None,
+         timeout: float = 240.0) -> int:
+    """Drive the phones (and, with table dice, the host) until the game is over or
+    ``max_steps`` commands were acknowledged. Returns the number of commands sent."""
+    sent = 0
+    deadline = time.monotonic() + timeout
+    peers: list[Peer] = [*phones, *watchers] + ([host] if host else [])
+    while time.monotonic() < deadline:
+        drain(peers)
+        view = phones[0].view
+        if view and view["game"] and view["game"]["status"] != "playing":
+            return sent
+        if max_steps is not None and sent >= max_steps and all(p.ready() for p in phones):
+            return sent
+        acted = False
+        for phone in phones:
+            if not phone.ready():
+                continue
+            pending = phone.view["you"]["pending"] if phone.view else []
+            if not phones_roll:
+                pending = [e for e in pending if e["type"] != "roll"]
+            if pending and (max_steps is None or sent < max_steps):
+                phone.command(policy(phone.view, phone.seat, pending[0]))
+                sent += 1
+                acted = True
+        if host_inputs and host is not None and host.view and host.view["game"]:
+            inputs = host.view["host"]["inputs"]
+            if inputs and all(p.ready() for p in phones):
+                host.command(host_input(host.view, inputs[0]))
+                drain(peers, 0.05)
+                acted = True
+        if not acted:
+            for p in peers:
+                p.poll(0.01)
+        for phone in phones:
+            assert not phone.errors, phone.errors
+    raise TimeoutError("the game did not finish")
+
+
+def host_input(view: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """What a host types in from the real dice and cards (fixed values)."""
+    game = view["game"]["view"]
+    if entry["type"] == "harvest":
+        return {"type": "harvest", "dice": [6, 3, 1]}
+    if entry["type"] == "improvements":
+        return {"type": "improvements", "cards": [14, 11]}
+    window = game["dice_window"] or {}
+    count = window.get("choices", {}).get(entry["player"], 1) if game["phase"] == "roll" else 1
+    return {"type": "roll", "player": entry["player"], "values": [5] * count}
