@@ -1,0 +1,156 @@
+"""A table's LED board: the picture follows the table's game, the display shows the board.
+
+Data flows one way (DESIGN.md): after every committed command the table calls
+:meth:`TableBoard.on_commit`, which only records the new public view and wakes a background
+thread. That thread renders the picture (companion.leds), hands it to the board link (which
+never blocks) and, once a second or whenever something changed, reports the board's status to
+the table, with the simulated LEDs when there is no hardware.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import DEFAULT_PROFILE, view
+from companion.leds import (
+    FRAME_RATE,
+    Animation,
+    Layout,
+    animations_from_events,
+    assign_colours,
+    load_layout,
+    needs_frames,
+    prune,
+    render,
+)
+
+if TYPE_CHECKING:
+    from companion.tables import Table
+
+log = logging.getLogger(__name__)
+
+STATUS_EVERY_S = 1.0
+STABLE_LINK_KEYS = ("state", "port", "firmware", "version", "last_error")
+
+
+def idle_view(track_colors: list[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
+    """The public view of a table with no game yet: an empty track and pyramid."""
+    return {"round": 0, "mode": None, "station": None, "finished": False, "winners": [],
+            "players": {}, "track": {}, "pyramid": [[None] * cells for cells, _ in pyramid_rows],
+            "profile": {"track_colors": track_colors}}
+
+
+def layout_summary(layout: Layout) -> dict[str, Any]:
+    """Where each box, pyramid cell and status light sits on the strip, for the display."""
+    return {"track": [list(leds) for leds in layout.box_leds],
+            "pyramid": [list(row) for row in layout.pyramid],
+            "status": {"mode": layout.status_mode, "round": list(layout.status_round),
+                       "station": list(layout.status_station)},
+            "led_count": layout.led_count}
+
+
+class TableBoard:
+    """Keeps one table's board (real or simulated) showing that table's game."""
+
+    def __init__(self, table: Table, port: str | None, layout: Layout | None = None,
+                 service: Any = None) -> None:
+        self.table = table
+        self.layout = layout or load_layout()
+        if service is None:
+            from companion.board.service import BoardService
+
+            service = BoardService(None if port in (None, "sim") else port,
+                                   self.layout.led_count)
+        self.service = service
+        self.simulated = port in (None, "sim")
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        profile = DEFAULT_PROFILE
+        self._view: dict[str, Any] = idle_view(profile["track_colors"], profile["pyramid_rows"])
+        self._colours: dict[str, str] = {}
+        self._animations: list[Animation] = []
+        self._dirty = True
+        self._thread = threading.Thread(target=self._run, name=f"board-{table.name}",
+                                        daemon=True)
+
+    def start(self) -> TableBoard:
+        self.table.observers.append(self.on_commit)
+        self.service.start()
+        if self.table.game is not None:
+            self.on_commit(self.table, self.table.game.state, [])
+        self._thread.start()
+        return self
+
+    def on_commit(self, table: Table, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """Observer: runs under the table's lock, so it only records and wakes the thread."""
+        public = view(state, None)
+        chosen = {s.seat: s.colour for s in table.seats if s.seat in state["players"]}
+        now = time.monotonic()
+        with self._lock:
+            self._view = public
+            self._colours = chosen
+            self._animations = prune(self._animations, now) + animations_from_events(events, now)
+            self._dirty = True
+        self._wake.set()
+
+    def _picture(self, now: float) -> tuple[bytes, bool]:
+        with self._lock:
+            current, chosen = self._view, self._colours
+            self._animations = prune(self._animations, now)
+            animations = list(self._animations)
+            self._dirty = False
+        colours = assign_colours(list(current["players"]), chosen, self.layout.player_colours)
+        pixels = render(current, self.layout, colours, now, animations)
+        return pixels, needs_frames(current, self.layout, animations, now)
+
+    def _run(self) -> None:
+        moving = False
+        last_status = 0.0
+        while not self._stop.is_set():
+            self._wake.wait(1 / FRAME_RATE if moving else STATUS_EVERY_S)
+            self._wake.clear()
+            now = time.monotonic()
+            try:
+                if self._dirty or moving:
+                    pixels, moving = self._picture(now)
+                    self.service.show(pixels)
+                if now - last_status >= STATUS_EVERY_S or moving:
+                    last_status = now
+                    self.table.set_board_status(self.status())
+            except Exception:  # noqa: BLE001 - the board must never stop the game
+                log.exception("table %s: LED board update failed", self.table.name)
+                moving = False
+
+    def status(self) -> dict[str, Any]:
+        """The board as the display shows it (mode, connection, detail, simulated LEDs)."""
+        link = self.service.status()
+        out: dict[str, Any] = {
+            "mode": "simulated" if self.simulated else "serial",
+            "connected": link.get("state") in ("connected", "simulated"),
+            "detail": link.get("last_error") or link.get("state", ""),
+            # Only what changes with the board's state: counters and ack ages would make
+            # every status a new frame for every screen.
+            "link": {k: link[k] for k in STABLE_LINK_KEYS if k in link},
+        }
+        if self.simulated:
+            pixels = self.service.simulated_pixels()
+            if pixels is not None:
+                out["pixels"] = [f"#{pixels[i]:02x}{pixels[i + 1]:02x}{pixels[i + 2]:02x}"
+                                 for i in range(0, len(pixels), 3)]
+                out["layout"] = layout_summary(self.layout)
+        return out
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        try:
+            self.table.observers.remove(self.on_commit)
+        except ValueError:
+            pass
+        self.service.stop()
