@@ -54,6 +54,11 @@ class Server:
     def base(self) -> str:
         return f"http://{self.host_name}:{self.port}"
 
+    @property
+    def local(self) -> str:
+        """The same server as Python's requests reach it (no custom name resolution)."""
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self) -> None:
         log = open(self.data / "server.log", "ab")  # noqa: SIM115 - kept open by the child
         self.proc = subprocess.Popen(
@@ -74,7 +79,7 @@ class Server:
                 break
         while time.monotonic() < deadline:
             try:
-                if requests.get(f"{self.base}/healthz", timeout=1).ok:
+                if requests.get(f"{self.local}/healthz", timeout=1).ok:
                     return
             except requests.RequestException:
                 time.sleep(0.1)
@@ -92,7 +97,7 @@ class Server:
         self.proc = None
 
     def join_url(self, table: str = "1") -> str:
-        html = requests.get(f"{self.base}/t/{table}/", timeout=5).text
+        html = requests.get(f"{self.local}/t/{table}/", timeout=5).text
         m = re.search(r'id="join-url" class="join-url">([^<]+)<', html)
         assert m, "the display page shows no join URL"
         return m.group(1).strip()

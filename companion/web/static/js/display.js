@@ -24,6 +24,7 @@ const LOG_MAX = 60;
 const page = document.body.dataset;
 let frame = null; // latest view frame
 let roundEvents = []; // events of the current round, oldest first
+let previousRound = []; // the round before (its rankings stay in view until new ones come)
 let log = []; // [{text, type}] newest last
 let connStatus = "connecting";
 
@@ -34,6 +35,7 @@ function onFrame(f) {
   setSeats(f.seats);
   if (f.history) {
     roundEvents = [];
+    previousRound = [];
     log = [];
     absorb(f.history);
   }
@@ -49,7 +51,10 @@ function onFrame(f) {
 
 function absorb(events) {
   for (const ev of events) {
-    if (ev.type === "round_started") roundEvents = [];
+    if (ev.type === "round_started") {
+      if (roundEvents.some((e) => e.type === "ranking")) previousRound = roundEvents;
+      roundEvents = [];
+    }
     roundEvents.push(ev);
     log.push(ev);
   }
@@ -128,12 +133,22 @@ function renderSeats(view) {
   const seats = frame.seats || [];
   const items = seats.map((s) => {
     const p = view?.players?.[s.id];
-    const bid = view?.bid_status?.[s.id];
+    // Who still owes an answer: bids (never what), dice decisions, sacrifices (R2.7, R3.2).
+    let waiting;
+    let doneKey = "display.has_bid";
+    if (view?.bid_status) waiting = !view.bid_status[s.id];
+    else if (view?.dice_window?.decided && s.id in view.dice_window.decided) {
+      waiting = !view.dice_window.decided[s.id];
+      doneKey = "display.has_decided";
+    } else if (view?.phase === "sacrifice") {
+      waiting = (view.pending || []).some((e) => e.type === "sacrifice" && e.player === s.id);
+      doneKey = "display.has_sacrificed";
+    }
     const badges = [];
     if (view?.chocolatl === s.id) badges.push(h("span", { class: "badge figure" }, t("display.figure")));
     if (view?.old_man === s.id) badges.push(h("span", { class: "badge oldman" }, t("display.old_man")));
     if (view?.returning === s.id && view?.old_man !== s.id) {
-      badges.push(h("span", { class: "badge oldman" }, `${t("display.old_man")}: ${t("display.returning")}`));
+      badges.push(h("span", { class: "badge oldman" }, t("display.returning")));
     }
     return h(
       "li",
@@ -142,6 +157,7 @@ function renderSeats(view) {
         "div",
         { class: "seat-head" },
         chip(s.id, { class: "big" }),
+        badges.length ? h("span", { class: "seat-badges" }, badges) : null,
         p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
       ),
       h(
@@ -149,12 +165,12 @@ function renderSeats(view) {
         { class: "seat-line" },
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         h("span", { class: "conn-text" }, connectionText(s)),
-        bid === undefined || bid === null
+        waiting === undefined
           ? null
           : h(
               "span",
-              { class: `bid-status ${bid ? "done" : "waiting"}` },
-              bid ? `✓ ${t("display.has_bid")}` : t("display.thinking"),
+              { class: `bid-status ${waiting ? "waiting" : "done"}` },
+              waiting ? t("display.thinking") : `✓ ${t(doneKey)}`,
             ),
       ),
       p
@@ -166,7 +182,6 @@ function renderSeats(view) {
             h("span", {}, `${t("display.cubes")} ${Math.max(0, (view.profile?.cubes ?? 9) - (p.cubes_used ?? 0))}`),
           )
         : null,
-      badges.length ? h("div", { class: "seat-badges" }, badges) : null,
     );
   });
   const max = frame.table?.seats_max ?? 5;
@@ -369,11 +384,16 @@ function renderReveal(view) {
     if (panel) panel.hidden = true;
     return;
   }
-  const rankings = roundEvents.filter((e) => e.type === "ranking");
+  let rankings = roundEvents.filter((e) => e.type === "ranking");
   const ranked = new Set(rankings.map((e) => String(e.station)));
   const blocks = [];
   const pendingReveal = revealedBlock(view, ranked);
   if (pendingReveal) blocks.push(pendingReveal);
+  if (!rankings.length && !pendingReveal && previousRound.length) {
+    rankings = previousRound.filter((e) => e.type === "ranking");
+    const started = previousRound.find((e) => e.type === "round_started");
+    if (started) blocks.push(h("p", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
+  }
   rankings
     .slice()
     .reverse()

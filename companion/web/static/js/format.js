@@ -143,6 +143,7 @@ export function eventText(ev, view) {
       return t("ev.round_started", {
         round: ev.round,
         mode: modeName(ev.mode),
+        colour: t(`colour.${ev.mode}`),
         box: ev.leader_box,
         leaders: list((ev.leaders || []).map(nameOf)),
       });

@@ -711,7 +711,7 @@ function renderScores(view) {
   const mine = h(
     "div",
     { class: "my-score" },
-    h("h3", {}, `${t("pad.score_now")}: ${myLines ? myLines.total : "—"}`),
+    h("h3", { class: "my-total" }, chip(me()), h("span", { class: "num strong" }, myLines ? String(myLines.total) : "—")),
     stats(me()),
     myLines
       ? h(
@@ -733,7 +733,7 @@ function renderScores(view) {
       h(
         "li",
         {},
-        h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total}+?` : "")),
+        h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
