@@ -105,6 +105,12 @@ class Game:
     def of_type(self, kind: str, events: list[dict[str, Any]] | None = None) -> list[dict]:
         return [e for e in (self.events if events is None else events) if e["type"] == kind]
 
+    def scored(self, *reasons: str, events: list[dict[str, Any]] | None = None
+               ) -> list[tuple[str, int, int]]:
+        """(player, points, actual change) of the score events with one of ``reasons``."""
+        return [(e["player"], e["points"], e["score"] - e["from"])
+                for e in self.of_type("scored", events) if e["reason"] in reasons]
+
     def ranking(self, station: int, events: list[dict[str, Any]] | None = None) -> dict:
         """The last ranking event of ``station``."""
         found = [e for e in self.of_type("ranking", events) if e["station"] == station]
@@ -165,13 +171,18 @@ class Game:
         dice: dict[str, int] | None = None,
         rolls: dict[str, list[int]] | None = None,
         final_rolls: dict[str, int] | None = None,
+        until_station: int | None = None,
     ) -> list[dict]:
         """Answer every awaited decision (city, pyramid order, bonus dice, rolls) until a bid
         or host input is awaited. ``dice``: how many dice each holder uses in every window
         (default 0); ``rolls``: values per roller (default all 6s); ``pyramid_first``: who
-        places first (default: the first-ranked player)."""
+        places first (default: the first-ranked player); ``until_station``: stop when the
+        bonus dice window of that station opens."""
         events: list[dict] = []
         while self.state["pending"]:
+            if until_station is not None and self.state["phase"] == "dice" \
+                    and self.state["station"] == until_station:
+                break
             entry = self.state["pending"][0]
             kind, player = entry["type"], entry.get("player")
             if kind == "city":
