@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -65,7 +66,8 @@ class Server:
             [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--data", str(self.data), "--board", "sim",
              "--public-url", self.base, "--allow-origin", self.base],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+            start_new_session=True)  # its own process group: the server and its workers
         deadline = time.monotonic() + 30
         lines = []
         while time.monotonic() < deadline:
@@ -87,14 +89,32 @@ class Server:
         raise RuntimeError("server did not start: " + "".join(lines))
 
     def stop(self) -> None:
+        """A clean stop (SIGTERM), as a host shutting the server down."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                self.kill()
+        self._reap_group()
         self.proc = None
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL to the server's whole process group (master and workers)."""
+        if self.proc:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+        self.proc = None
+
+    def _reap_group(self) -> None:
+        if self.proc:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     def join_url(self, table: str = "1") -> str:
         html = requests.get(f"{self.local}/t/{table}/", timeout=5).text

@@ -140,7 +140,7 @@ function onStatus(status) {
   document.body.dataset.conn = status;
   const banner = document.getElementById("conn-banner");
   if (banner) {
-    banner.hidden = status === "open" || status === "idle" || status === "stopped";
+    banner.hidden = !(status === "reconnecting" || status === "connecting") || !frame;
     banner.textContent = status === "connecting" ? t("conn.connecting") : t("conn.reconnecting");
   }
   if (status === "taken_over") showStatus("replaced");

@@ -1,0 +1,113 @@
+"""Phones sleep and Wi-Fi drops: the pad reconnects by itself and gets its whole view back,
+tells "reconnecting", "opened on another device" and "table closed" apart, and the display
+reloads into the same state. All against a live server process and real Chromium."""
+
+from __future__ import annotations
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.pads import act, join
+
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+PLAYERS = (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"))
+
+
+def seat_three(server, browser):
+    url = server.join_url()
+    phones = []
+    for name, colour in PLAYERS:
+        page = browser.new_context(**PHONE).new_page()
+        join(page, url, name, colour)
+        phones.append(page)
+    host = browser.new_context().new_page()
+    host.goto(server.host_url())
+    host.wait_for_selector("#start:not([disabled])")
+    host.click("#start")
+    for page in phones:
+        page.wait_for_function("document.body.dataset.task === 'sacrifice'")
+    return phones, host
+
+
+def conn_status(page) -> str:
+    return page.evaluate("document.body.dataset.conn || ''")
+
+
+def test_pad_comes_back_after_the_server_dies_and_restarts(server, browser, artifacts):
+    phones, host = seat_three(server, browser)
+    ana = phones[0]
+    assert act(ana) == "sacrifice"
+    ana.wait_for_function("document.body.dataset.task === 'none'")
+    display = browser.new_context(**DISPLAY).new_page()
+    display.goto(f"{server.base}/t/1/")
+    display.wait_for_selector("#seats li.seat[data-seat=ana]")
+
+    server.kill()  # a power cut, not a clean stop
+    ana.wait_for_function("document.body.dataset.conn === 'reconnecting'")
+    banner = ana.locator("#conn-banner")
+    assert banner.is_visible()
+    assert "reconnecting" in banner.inner_text().lower()
+    ana.screenshot(path=str(artifacts / "phone-reconnecting.png"))
+
+    server.start()
+    ana.evaluate("window.dispatchEvent(new Event('online'))")  # as a phone does on Wi-Fi back
+    ana.wait_for_function("document.body.dataset.conn === 'open'", timeout=30000)
+    assert not ana.locator("#conn-banner").is_visible()
+    # The whole view is back: Ana's sacrifice is remembered, the others' are still awaited.
+    ana.wait_for_function("window.__pad.frame() && window.__pad.frame().game")
+    view = ana.evaluate("window.__pad.frame().game.view")
+    assert view["players"]["ana"]["sacrifice"] == 0
+    assert {e["player"] for e in view["pending"]} == {"ben", "cleo"}
+    for page in phones[1:]:
+        page.wait_for_function("document.body.dataset.conn === 'open'", timeout=30000)
+        assert act(page) == "sacrifice"
+    ana.wait_for_function("document.body.dataset.task === 'bid'")
+
+    # The display reloads into the same state.
+    display.reload()
+    display.wait_for_function("window.__display.frame()?.game?.view?.round === 1")
+    assert "1" in display.locator("#round").inner_text()
+    assert display.locator("#seats li.seat").count() == 3
+
+
+def test_offline_phone_shows_reconnecting_and_recovers(server, browser):
+    phones, _host = seat_three(server, browser)
+    ben = phones[1]
+    ctx = ben.context
+    ctx.set_offline(True)
+    # The heartbeat (or the closed socket) notices; the pad says so and keeps the game dimmed.
+    ben.wait_for_function("document.body.dataset.conn === 'reconnecting'", timeout=60000)
+    assert ben.locator("#conn-banner").is_visible()
+    ctx.set_offline(False)
+    ben.wait_for_function("document.body.dataset.conn === 'open'", timeout=30000)
+    assert act(ben) == "sacrifice"
+    ben.wait_for_function("document.body.dataset.task === 'none'")
+
+
+def test_second_device_takes_the_seat_and_the_first_can_take_it_back(server, browser, artifacts):
+    phones, _host = seat_three(server, browser)
+    cleo = phones[2]
+    stored = cleo.evaluate("JSON.stringify(localStorage)")
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(f"{server.base}/t/1/seat")
+    other.evaluate(
+        "s => { for (const [k, v] of Object.entries(JSON.parse(s))) localStorage.setItem(k, v) }",
+        stored)
+    other.reload()
+    other.wait_for_function("document.body.dataset.task === 'sacrifice'")
+    cleo.wait_for_selector("#screen-status[data-kind=replaced]:not([hidden])")
+    assert cleo.locator("#take-back").is_visible()
+    cleo.screenshot(path=str(artifacts / "phone-replaced.png"))
+    cleo.locator("#take-back").tap()
+    cleo.wait_for_function("document.body.dataset.task === 'sacrifice'")
+    other.wait_for_selector("#screen-status[data-kind=replaced]:not([hidden])")
+
+
+def test_table_closed_is_its_own_screen(server, browser, artifacts):
+    phones, _host = seat_three(server, browser)
+    ana = phones[0]
+    server.stop()  # a clean stop: the server tells every page the table is closed
+    ana.wait_for_function(
+        "['closed', 'reconnecting'].includes(document.body.dataset.conn)", timeout=30000)
+    ana.screenshot(path=str(artifacts / "phone-closed.png"))
+    assert ana.evaluate("document.body.dataset.conn") == "closed", (
+        "a clean server stop should reach the phone as 'table closed' (close code 4410)")
+    assert ana.locator("#screen-status[data-kind=closed]").is_visible()
