@@ -172,16 +172,19 @@ class Game:
         rolls: dict[str, list[int]] | None = None,
         final_rolls: dict[str, int] | None = None,
         until_station: int | None = None,
+        until_final: bool = False,
     ) -> list[dict]:
         """Answer every awaited decision (city, pyramid order, bonus dice, rolls) until a bid
         or host input is awaited. ``dice``: how many dice each holder uses in every window
         (default 0); ``rolls``: values per roller (default all 6s); ``pyramid_first``: who
         places first (default: the first-ranked player); ``until_station``: stop when the
-        bonus dice window of that station opens."""
+        bonus dice window of that station opens; ``until_final``: stop at the final roll."""
         events: list[dict] = []
         while self.state["pending"]:
             if until_station is not None and self.state["phase"] == "dice" \
                     and self.state["station"] == until_station:
+                break
+            if until_final and self.state["phase"] == "final_roll":
                 break
             entry = self.state["pending"][0]
             kind, player = entry["type"], entry.get("player")
