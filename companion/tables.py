@@ -103,6 +103,7 @@ class Game:
     commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
     events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
+    next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
 
     @property
     def seq(self) -> int:
@@ -187,6 +188,7 @@ class Table:
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
         game = Game(stored.id, stored.status, doc, stored.decks, stored.dice, state)
         for c in self.store.commands(game_id, include_undone=True):
+            game.next_n = c.n + 1
             if c.cmd_id is not None:
                 game.cmd_ids[(c.source, c.cmd_id)] = None if c.undone else c.n
             if c.undone:
@@ -486,7 +488,7 @@ class Table:
         if not applied:
             return
         status = "finished" if state["finished"] else None
-        first_n = g.commands[-1][0] + 1 if g.commands else self.store.next_n(g.id)
+        first_n = g.next_n
         self.store.append(g.id, first_n, [(c, s, i) for c, s, i, _ in applied], status)
         # Committed: only now does anybody hear of it.
         all_events: list[dict[str, Any]] = []
@@ -496,6 +498,7 @@ class Table:
             if cid is not None:
                 g.cmd_ids[(source, cid)] = first_n + k
             all_events.extend(events)
+        g.next_n = first_n + len(applied)
         g.state = state
         if status:
             g.status = status

@@ -17,9 +17,16 @@ class Refused(ValueError):
         self.reason = reason
 
 
-def origin_allowed(origin: str | None, host_header: str | None, scheme: str,
+def origin_allowed(origin: str | None, host_header: str | None, server_port: str | None,
                    allowed: list[str]) -> bool:
-    """Same origin as the request (scheme + Host), or listed. No Origin = not a browser."""
+    """Same origin as the request's ``Host`` (a Host without a port means the port the server
+    listens on), or listed. No Origin header = not a browser, allowed.
+
+    >>> origin_allowed("http://10.0.0.2:8000", "10.0.0.2:8000", "8000", [])
+    True
+    >>> origin_allowed("http://evil.example", "10.0.0.2:8000", "8000", [])
+    False
+    """
     if origin is None:
         return True
     origin = origin.rstrip("/").lower()
@@ -28,8 +35,13 @@ def origin_allowed(origin: str | None, host_header: str | None, scheme: str,
     if not host_header:
         return False
     parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and parts.netloc == host_header.lower() and (
-        parts.scheme == scheme or scheme in ("http", "https"))
+    if parts.scheme not in ("http", "https"):
+        return False
+    host = host_header.lower()
+    candidates = {host}
+    if server_port and not host.endswith("]") and ":" not in host:
+        candidates.add(f"{host}:{server_port}")
+    return parts.netloc in candidates
 
 
 class RateLimit:

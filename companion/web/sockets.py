@@ -50,7 +50,7 @@ def _check_origin() -> Response | None:
     must not drive a phone's or the host's socket)."""
     config: ServerConfig = current_app.config["COMPANION"]
     if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                          request.scheme, config.allowed_origins):
+                          request.environ.get("SERVER_PORT"), config.allowed_origins):
         return Response("websocket from a foreign origin refused", status=403,
                         mimetype="text/plain")
     return None
@@ -158,10 +158,11 @@ def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
         else:
             raise TableError("unknown_type", f"unknown message type {kind!r}")
     except TableError as exc:
-        frame: dict[str, Any] = {"type": "error", "code": exc.code, "reason": exc.reason}
-        if isinstance(msg_id, str):
-            frame["id"] = msg_id
-        conn.send(frame)
+        _error(conn, exc.code, exc.reason, msg_id)
+    except Exception:  # noqa: BLE001 - a bug must not take the connection down unexplained
+        log.exception("table %s: %s message failed", table.name, kind)
+        _error(conn, "server_error", "the server failed on this message; nothing was "
+               "changed unless a view says so", msg_id)
 
 
 HOST_ACTIONS = {
@@ -232,7 +233,8 @@ def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
         else:
             raise TableError("unknown_type", f"unknown message type {kind!r}")
     except TableError as exc:
-        frame: dict[str, Any] = {"type": "error", "code": exc.code, "reason": exc.reason}
-        if isinstance(msg_id, str):
-            frame["id"] = msg_id
-        conn.send(frame)
+        _error(conn, exc.code, exc.reason, msg_id)
+    except Exception:  # noqa: BLE001 - a bug must not take the connection down unexplained
+        log.exception("table %s: %s message failed", table.name, kind)
+        _error(conn, "server_error", "the server failed on this message; nothing was "
+               "changed unless a view says so", msg_id)

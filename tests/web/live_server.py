@@ -41,7 +41,6 @@ class LiveServer:
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         self.host_tokens: dict[str, str] = {}
-        self.output: list[str] = []
 
     @property
     def base(self) -> str:
@@ -56,28 +55,28 @@ class LiveServer:
                "--port", str(self.port), "--data", str(self.data),
                "--tables", str(self.tables), "--threads", "64", *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, env=env)
+        self.log_path = Path(self.data) / f"server-{self.port}.log"
+        log = self.log_path.open("a")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                     text=True, env=env)
+        log.close()
         deadline = time.monotonic() + timeout
-        assert self.proc.stdout is not None
-        # The announcement lines come before gunicorn binds.
-        while len(self.host_tokens) < self.tables:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("server exited early:\n" + "".join(self.output))
-            self.output.append(line)
-            m = re.search(r"Table (\S+) host:\s+\S+/host\?token=(\S+)", line)
-            if m:
-                self.host_tokens[m.group(1)] = m.group(2)
-            if time.monotonic() > deadline:
-                raise RuntimeError("server did not announce its tables")
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited early:\n" + self.log())
+            self.host_tokens = dict(re.findall(r"Table (\S+) host:\s+\S+/host\?token=(\S+)",
+                                               self.log()))
             try:
-                if requests.get(self.base + "/healthz", timeout=1).ok:
+                if (len(self.host_tokens) >= self.tables
+                        and requests.get(self.base + "/healthz", timeout=1).ok):
                     return self
             except requests.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not start listening")
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start:\n" + self.log())
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -177,6 +176,7 @@ class Phone(Peer):
         self.counter = 0
         self.outstanding: str | None = None
         self.acked_seq = 0
+        self.stale = False
         self.errors: list[dict[str, Any]] = []
 
     def hello(self) -> dict[str, Any]:
@@ -197,14 +197,17 @@ class Phone(Peer):
             self.outstanding = None
             if frame["type"] == "ack":
                 self.acked_seq = frame["seq"]
+                # The server acknowledges before it broadcasts: the next view has our move.
+                self.stale = not frame.get("retry")
             else:
                 self.errors.append(frame)
+        elif frame and frame["type"] == "view":
+            self.stale = False
         return frame
 
     def ready(self) -> bool:
         """Nothing in flight and the latest view includes our last acknowledged command."""
-        return (self.outstanding is None and self.view is not None
-                and self.view["seq"] >= self.acked_seq)
+        return self.outstanding is None and self.view is not None and not self.stale
 
 
 class Host(Peer):
@@ -267,8 +270,9 @@ def policy(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, 
     raise AssertionError(f"unexpected pending {entry}")
 
 
-def seat_phones(server: LiveServer, table: str, names: list[str]) -> list[Phone]:
-    colours = ["orange", "sky", "green", "yellow", "blue"]
+def seat_phones(server: LiveServer, table: str, names: list[str],
+                first_colour: int = 0) -> list[Phone]:
+    colours = ["orange", "sky", "green", "yellow", "blue"][first_colour:]
     phones = []
     for name, colour in zip(names, colours, strict=False):
         seat = server.join(table, name, colour)

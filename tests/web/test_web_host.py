@@ -1,0 +1,167 @@
+"""Host controls behind the host token (issue item 4), over a live server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import requests
+from live_server import ROOT, Host, LiveServer, Phone, drain, play, policy, seat_phones
+
+NAMES = ["Ana", "Ben", "Cleo", "Dan"]
+
+
+def test_host_token_guards_host_actions(server: LiveServer, table: str) -> None:
+    intruder = Host(server, table, token="guess")
+    intruder.send({"type": "hello", "token": "guess"})
+    assert intruder.until(lambda f: f["type"] == "error")["code"] == "bad_token"
+    with pytest.raises(ConnectionError):
+        intruder.until(lambda f: False, timeout=5)
+    page = requests.get(f"{server.base}/t/{table}/host", params={"token": "guess"}, timeout=5)
+    assert page.status_code == 403
+    log = requests.get(f"{server.base}/t/{table}/games/1/log.json", timeout=5)
+    assert log.status_code == 403 and log.json()["error"] == "bad_token"
+
+
+def test_start_needs_three_to_five_seats(server: LiveServer, table: str) -> None:
+    host = Host(server, table)
+    host.hello()
+    seat_phones(server, table, NAMES[:2])
+    refused = host.act("start", dice="digital")
+    assert refused["type"] == "error" and refused["code"] == "bad_state"
+    assert "3 to 5" in refused["reason"]
+    seat_phones(server, table, NAMES[2:3], first_colour=2)
+    assert host.act("start", dice="digital")["type"] == "ok"
+    again = host.act("start", dice="digital")
+    assert again["type"] == "error" and again["code"] == "bad_state"
+
+
+def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) -> None:
+    phones = seat_phones(server, table, NAMES[:3])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="table")["type"] == "ok"
+    a = phones[0]
+    drain(phones, 0.2)
+    a.command({"type": "sacrifice", "card": 7})
+    a.until(lambda f: f["type"] == "ack")
+    drain([host], 0.3)
+    assert host.view["host"]["undo"]["possible"]
+    assert host.act("undo")["type"] == "ok"
+    view = a.until(lambda f: f["type"] == "view" and f["reason"] == "undo")
+    assert view["seq"] == 0 and view["you"]["pending"] == [{"type": "sacrifice",
+                                                            "player": "ana"}]
+    assert view["game"]["view"]["players"]["ana"]["sacrifice"] is None
+    # Nothing left to undo.
+    assert host.act("undo")["code"] == "cannot_undo"
+    # Sacrifices, then a typo in the harvest dice can be undone and typed again.
+    play(phones, [], host, max_steps=3)
+    assert host.command({"type": "harvest", "dice": [1, 1, 1]})["type"] == "ack"
+    assert host.act("undo")["type"] == "ok"
+    assert host.command({"type": "harvest", "dice": [2, 5, 6]})["type"] == "ack"
+    assert host.command({"type": "improvements", "cards": [13, 10]})["type"] == "ack"
+    drain(phones, 0.3)
+    # The last bid of the red round reveals station 1: that cannot be undone (R3.1).
+    for p in phones:
+        p.command(policy(p.view, p.seat, p.view["you"]["pending"][0]))
+        p.until(lambda f: f["type"] == "ack")
+    refused = host.act("undo")
+    assert refused["type"] == "error" and refused["code"] == "cannot_undo"
+    assert "revealed" in refused["reason"]
+
+
+def test_dealer_draws_cannot_be_undone(server: LiveServer, table: str) -> None:
+    phones = seat_phones(server, table, NAMES[:3])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [], host, max_steps=3)  # the last sacrifice makes the dealer deal
+    refused = host.act("undo")
+    assert refused["code"] == "cannot_undo" and "dice or cards" in refused["reason"]
+
+
+def test_skip_and_replace_a_player_who_left(server: LiveServer, table: str) -> None:
+    phones = seat_phones(server, table, NAMES[:4])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [], host, max_steps=6)
+    dan = phones[3]
+    dan.close()
+    # Dan left: the companion plays for him.
+    assert host.act("skip_seat", seat="dan")["type"] == "ok"
+    play(phones[:3], [], host, max_steps=8)
+    drain([host], 0.3)
+    assert next(s for s in host.view["seats"] if s["id"] == "dan")["state"] == "auto"
+    # Eva takes over Dan's seat with a new phone; Dan's token is dead.
+    assert host.act("release_seat", seat="dan")["type"] == "ok"
+    eva = server.join(table, "Eva", "blue")
+    assert eva["status"] == 200 and eva["seat"] == "dan" and eva["name"] == "Eva"
+    stale = Phone(server, table, {"seat": "dan", "token": dan.token})
+    stale.send({"type": "hello", "seat": "dan", "token": dan.token})
+    assert stale.until(lambda f: f["type"] == "error")["code"] == "bad_token"
+    new = Phone(server, table, eva)
+    assert new.hello()["you"]["name"] == "Eva"
+    play([*phones[:3], new], [], host)
+    drain([host], 0.3)
+    assert host.view["game"]["view"]["finished"]
+    auto = [e for f in host.frames if f["type"] == "view" for e in f["events"]
+            if e.get("player") == "dan" and e["type"] == "bid_placed"]
+    assert auto  # dan's seat kept bidding while skipped and after the takeover
+
+
+def test_end_game_log_download_and_replay(server: LiveServer, table: str, tmp_path) -> None:
+    phones = seat_phones(server, table, NAMES[:3])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [], host, max_steps=20)
+    drain([host, *phones], 0.3)
+    game_id = host.view["game"]["id"]
+    url = f"{server.base}/t/{table}/games/{game_id}/log.json"
+    token = server.host_tokens[table]
+    early = requests.get(url, params={"token": token}, timeout=5)
+    assert early.status_code == 409 and "unrevealed" in early.json()["reason"]
+    seen = host.view["game"]["view"]
+    assert host.act("end_game")["type"] == "ok"
+    doc = requests.get(url, params={"token": token}, timeout=5)
+    assert doc.status_code == 200 and "attachment" in doc.headers["Content-Disposition"]
+    log = doc.json()
+    assert set(log) == {"players", "stack", "profile", "commands"}
+    assert sorted(log["stack"]) == sorted(log["players"]) == ["ana", "ben", "cleo"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    out = subprocess.run([sys.executable, "-m", "companion", "replay", str(path)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    state = json.loads(out.stdout)
+    assert state["track"] == seen["track"] and state["round"] == seen["round"]
+    assert state["pyramid"] == seen["pyramid"]
+    # A new game at the same table with the same seats.
+    assert host.act("new_game")["type"] == "ok"
+    lobby = host.view  # the views go out before the ok
+    assert lobby["reason"] == "game"
+    assert lobby["game"] is None and [s["id"] for s in lobby["seats"]] == ["ana", "ben",
+                                                                          "cleo"]
+    assert host.act("start", dice="digital")["type"] == "ok"
+    assert any(g["id"] == game_id and g["status"] == "ended"
+               for g in host.view["host"]["games"])
+    assert host.view["game"]["id"] != game_id
+
+
+def test_rotate_join_secret_and_language(server: LiveServer, table: str) -> None:
+    host = Host(server, table)
+    host.hello()
+    old = server.join_secret(table)
+    assert host.act("rotate_join")["type"] == "ok"
+    assert server.join(table, "Ana", "orange", secret=old)["error"] == "bad_secret"
+    assert server.join(table, "Ana", "orange")["status"] == 200
+    assert requests.get(f"{server.base}/t/{table}/join/{old}", timeout=5).status_code == 403
+    assert host.act("set_language", lang="de")["type"] == "ok"
+    assert host.act("set_language", lang="xx")["code"] == "bad_message"
+    assert requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][
+        int(table) - 1]["lang"] == "de"
+    bad_colours = host.act("set_track_colors", colors=["red", "blue"])
+    assert bad_colours["code"] == "bad_message" and "track_colors" in bad_colours["reason"]
