@@ -55,10 +55,12 @@ class LiveServer:
                "--port", str(self.port), "--data", str(self.data),
                "--tables", str(self.tables), "--threads", "64", *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"
         log = self.log_path.open("a")
+        # Own process group: kill9 takes gunicorn's worker down with its master.
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                     text=True, env=env)
+                                     text=True, env=env, start_new_session=True)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -89,17 +91,10 @@ class LiveServer:
         self.proc = None
 
     def kill9(self) -> None:
+        """SIGKILL to the server's process group (master and worker), like a power cut."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
-        # gunicorn's worker is a child: it must die too before the port and DB are reused.
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                requests.get(self.base + "/healthz", timeout=0.2)
-                time.sleep(0.05)
-            except requests.RequestException:
-                break
         self.proc = None
 
     def join(self, table: str, name: str, colour: str, secret: str | None = None) -> dict:
