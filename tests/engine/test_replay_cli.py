@@ -122,11 +122,11 @@ def test_state_meaning_along_a_game(tmp_path: Path) -> None:
         prefix(tmp_path, "gold_two_rounds.json", 27),  # round 2 started, awaiting its dice
         prefix(tmp_path, "gold_two_rounds.json", 30),  # two of three station-1 bids given
         prefix(tmp_path, "gold_two_rounds.json", 31),  # round 2 station 1 played
-        prefix(tmp_path, "red_one_round.json", 7),     # red round, mid station 4
+        prefix(tmp_path, "red_one_round.json", 8),     # red round, station 4 dice window
     ]
     run = replay(*files)
     assert run.returncode == 0, run.stderr
-    s0, s3, s27, s30, s31, red7 = (json.loads(line) for line in run.stdout.splitlines())
+    s0, s3, s27, s30, s31, red8 = (json.loads(line) for line in run.stdout.splitlines())
 
     assert s0["round"] == 0 and s0["mode"] is None
     assert s0["pending"] == [{"type": "sacrifice", "player": p} for p in ("ana", "ben", "cleo")]
@@ -151,6 +151,6 @@ def test_state_meaning_along_a_game(tmp_path: Path) -> None:
     assert s30["old_man"] is None and s30["chocolatl"] == "ben"
     assert s31["old_man"] == "ben" and s31["chocolatl"] == "ana"
 
-    assert red7["track"] == {"2": ["ana"], "6": ["cleo", "ben"]}  # ben landed on cleo
-    assert red7["pending"] == [{"type": "dice", "player": "ana"}]
-    assert red7["players"]["ana"]["dice"] == 1 and red7["players"]["cleo"]["huts"] == 1
+    assert red8["track"] == {"2": ["ana"], "6": ["cleo", "ben"]}  # ben landed on cleo
+    assert red8["pending"] == [{"type": "dice", "player": "ana"}]
+    assert red8["players"]["ana"]["dice"] == 1 and red8["players"]["cleo"]["huts"] == 1
