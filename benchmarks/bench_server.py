@@ -1,0 +1,419 @@
+"""Table server under load: N tables x 5 phones + 1 display as real websocket clients.
+
+Measures, for every reveal (the last lock-in of a step makes the engine reveal a station or the
+first cards), the time from that lock-in being sent to the reveal's view frame arriving at every
+phone and the display of the table. The same run measures a bare flask-sock broadcast (no
+engine, no database, no per-seat views: one frame of the same size to the same six clients per
+message) as the floor. The server is held to one CPU core with ``taskset -c 0``; the clients
+run on the other core(s). Prints the figures; asserts nothing.
+
+    .venv/bin/python benchmarks/bench_server.py --tables 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import requests
+import simple_websocket
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIONS = ("1", "2", "3", "4", "5", "6")
+NAMES = ["ana", "ben", "cleo", "dan", "eva"]
+COLOURS = ["orange", "sky", "green", "yellow", "blue"]
+REVEALS = {"revealed", "first_cards_revealed"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pinned(cmd: list[str]) -> list[str]:
+    return (["taskset", "-c", "0"] + cmd) if shutil.which("taskset") else cmd
+
+
+def wait_up(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("server exited")
+        try:
+            if requests.get(url, timeout=1).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+def rss_mb(pid: int) -> float:
+    """RSS of ``pid`` and its children (gunicorn master + worker), in MB."""
+    total = 0
+    pids = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+        for c in children:
+            pids += [int(x) for x in
+                     Path(f"/proc/{c}/task/{c}/children").read_text().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def worker_rss_mb(pid: int) -> float:
+    """The largest single process under ``pid`` (the worker that holds the tables)."""
+    best = 0.0
+    try:
+        pids = [pid] + [int(c) for c in
+                        Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pids = [pid]
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    best = max(best, int(line.split()[1]) / 1024)
+        except OSError:
+            pass
+    return best
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+
+
+# --- the player ------------------------------------------------------------------------
+
+
+def move(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, Any]:
+    game = view["game"]["view"]
+    me = game["players"][seat]
+    kind = entry["type"]
+    if kind == "sacrifice":
+        return {"type": "sacrifice", "card": game["seats"].index(seat)}
+    if kind == "bid":
+        left = Counter(me["deck"])
+        left.subtract(me["used"])
+        cards = sorted(left.elements())
+        step = game["step"]
+        if step == "all":
+            bids = {s: cards[2 * i:2 * i + 2] for i, s in enumerate(STATIONS)}
+        elif step in ("first", "second"):
+            bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
+        else:
+            bids = {str(step): cards[:2]}
+        return {"type": "bid", "bids": bids}
+    if kind == "dice":
+        return {"type": "dice", "count": me["dice"]}
+    if kind == "city":
+        return {"type": "city", "choice": "die" if game["round"] % 2 else "hut"}
+    return {"type": "pyramid", "first": seat}
+
+
+class Client(threading.Thread):
+    """One phone (seat given) or the display (seat None) of a table."""
+
+    def __init__(self, base: str, table: str, seat: dict | None, sink: TableLog) -> None:
+        super().__init__(daemon=True)
+        path = "ws/seat" if seat else "ws/display"
+        self.ws = simple_websocket.Client.connect(f"ws://{base}/t/{table}/{path}")
+        self.seat = seat
+        self.sink = sink
+        self.counter = 0
+        self.outstanding: str | None = None
+        self.stale = False
+        self.view: dict[str, Any] | None = None
+        if seat:
+            self.ws.send(json.dumps({"type": "hello", "seat": seat["seat"],
+                                     "token": seat["token"]}))
+
+    def run(self) -> None:
+        try:
+            while not self.sink.done.is_set():
+                raw = self.ws.receive(timeout=0.5)
+                now = time.perf_counter()
+                if raw is None:
+                    continue
+                frame = json.loads(raw)
+                self.handle(frame, now, len(raw))
+        except simple_websocket.ConnectionClosed:
+            pass
+
+    def handle(self, frame: dict[str, Any], now: float, size: int) -> None:
+        kind = frame["type"]
+        if kind == "ack" and frame["id"] == self.outstanding:
+            self.sink.acked(frame["seq"], self.sent_at)
+            self.outstanding, self.stale = None, True
+        elif kind == "error":
+            print("error frame:", frame, file=sys.stderr)
+            self.outstanding = None
+        elif kind == "view":
+            self.view, self.stale = frame, False
+            if any(e["type"] in REVEALS for e in frame["events"]):
+                self.sink.arrived(frame["seq"], now, self.seat is None)
+            self.sink.size(size)
+            game = frame["game"]
+            if game and game["status"] != "playing":
+                self.sink.finished()
+        if self.seat and self.view and self.outstanding is None and not self.stale:
+            pending = self.view["you"]["pending"] if self.view["you"] else []
+            if pending:
+                self.counter += 1
+                self.outstanding = f"{self.seat['seat']}-{self.counter}"
+                cmd = move(self.view, self.seat["seat"], pending[0])
+                self.sent_at = time.perf_counter()
+                self.ws.send(json.dumps({"type": "command", "token": self.seat["token"],
+                                         "id": self.outstanding, "command": cmd}))
+
+
+class TableLog:
+    """Send times of acknowledged commands and arrival times of reveal frames of one table."""
+
+    def __init__(self, peers: int) -> None:
+        self.lock = threading.Lock()
+        self.sent: dict[int, float] = {}  # ack seq -> send time
+        self.arrivals: dict[int, list[float]] = {}  # reveal frame seq -> arrival times
+        self.peers = peers
+        self.done = threading.Event()
+        self.sizes: list[int] = []
+        self.finished_count = 0
+
+    def acked(self, seq: int, sent: float) -> None:
+        with self.lock:
+            self.sent[seq] = sent
+
+    def arrived(self, seq: int, now: float, display: bool) -> None:
+        with self.lock:
+            self.arrivals.setdefault(seq, []).append(now)
+
+    def size(self, n: int) -> None:
+        self.sizes.append(n)
+
+    def finished(self) -> None:
+        with self.lock:
+            self.finished_count += 1
+            if self.finished_count >= self.peers:
+                self.done.set()
+
+    def latencies(self) -> list[float]:
+        out = []
+        for seq, times in self.arrivals.items():
+            if len(times) < self.peers:
+                continue
+            lock_in = max((s for s in self.sent if s <= seq), default=None)
+            if lock_in is None:
+                continue
+            out.append((max(times) - self.sent[lock_in]) * 1000)
+        return out
+
+
+def run_companion(tables: int, timeout: float) -> dict[str, Any]:
+    port = free_port()
+    data = Path(tempfile.mkdtemp(prefix="bench-server-"))
+    log = (data / "server.log").open("w")
+    proc = subprocess.Popen(
+        pinned([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
+                str(port), "--data", str(data), "--tables", str(tables), "--threads",
+                str(tables * 8 + 16)]),
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"127.0.0.1:{port}"
+    try:
+        wait_up(f"http://{base}/healthz", proc)
+        tokens = {}
+        for _ in range(100):
+            text = (data / "server.log").read_text()
+            tokens = dict(re.findall(r"Table (\S+) host:\s+\S+/host\?token=(\S+)", text))
+            if len(tokens) >= tables:
+                break
+            time.sleep(0.05)
+        logs, clients = [], []
+        for t in range(1, tables + 1):
+            name = str(t)
+            state = requests.get(f"http://{base}/t/{name}/api/state", timeout=5).json()
+            secret = state["table"]["urls"]["join"].rsplit("/", 1)[1]
+            sink = TableLog(peers=6)
+            logs.append(sink)
+            for n, c in zip(NAMES, COLOURS, strict=True):
+                seat = requests.post(f"http://{base}/t/{name}/api/join", timeout=5,
+                                     json={"secret": secret, "name": n, "colour": c}).json()
+                clients.append(Client(base, name, seat, sink))
+            clients.append(Client(base, name, None, sink))
+        for c in clients:
+            c.start()
+        time.sleep(0.5)
+        t0 = time.perf_counter()
+        for t in range(1, tables + 1):
+            host = simple_websocket.Client.connect(f"ws://{base}/t/{t}/ws/host")
+            token = tokens[str(t)]
+            host.send(json.dumps({"type": "hello", "token": token}))
+            host.send(json.dumps({"type": "start", "token": token, "dice": "digital"}))
+            host.receive(timeout=5)
+            host.close()
+        for sink in logs:
+            sink.done.wait(timeout)
+        elapsed = time.perf_counter() - t0
+        memory, worker = rss_mb(proc.pid), worker_rss_mb(proc.pid)
+        lat = [x for sink in logs for x in sink.latencies()]
+        sizes = [s for sink in logs for s in sink.sizes]
+        commands = sum(len(s.sent) for s in logs)
+        return {"latencies": lat, "rss": memory, "worker_rss": worker, "elapsed": elapsed,
+                "commands": commands, "frame_bytes": statistics.mean(sizes) if sizes else 0,
+                "unfinished": sum(not s.done.is_set() for s in logs)}
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+# --- the bare broadcast floor ------------------------------------------------------------
+
+
+def bare_app(frame_bytes: int):  # type: ignore[no-untyped-def]
+    from flask import Flask
+    from flask_sock import Sock
+
+    app = Flask(__name__)
+    sock = Sock(app)
+    rooms: dict[str, list[Any]] = {}
+    lock = threading.Lock()
+    payload = json.dumps({"type": "view", "pad": "x" * max(0, frame_bytes - 30)})
+
+    @app.get("/healthz")
+    def healthz() -> str:
+        return "ok"
+
+    @sock.route("/r/<room>")
+    def room_socket(ws: Any, room: str) -> None:
+        with lock:
+            rooms.setdefault(room, []).append(ws)
+        while True:
+            ws.receive()
+            with lock:
+                for peer in rooms[room]:
+                    peer.send(payload)
+
+    return app
+
+
+def serve_bare(port: int, frame_bytes: int, threads: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    class Bare(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for k, v in {"bind": f"127.0.0.1:{port}", "workers": 1, "worker_class": "gthread",
+                         "threads": threads, "accesslog": None, "loglevel": "warning"}.items():
+                self.cfg.set(k, v)
+
+        def load(self) -> Any:
+            return bare_app(frame_bytes)
+
+    Bare().run()
+
+
+def run_bare(tables: int, frame_bytes: int, messages: int) -> list[float]:
+    port = free_port()
+    proc = subprocess.Popen(
+        pinned([sys.executable, __file__, "--bare-server", str(port), "--frame-bytes",
+                str(frame_bytes), "--threads", str(tables * 8 + 16)]),
+        cwd=ROOT, start_new_session=True)
+    try:
+        wait_up(f"http://127.0.0.1:{port}/healthz", proc)
+        results: list[float] = []
+        rlock = threading.Lock()
+
+        def room(r: int) -> None:
+            peers = [simple_websocket.Client.connect(f"ws://127.0.0.1:{port}/r/{r}")
+                     for _ in range(6)]
+            time.sleep(0.5)
+            mine = []
+            for i in range(messages):
+                t = time.perf_counter()
+                peers[i % 5].send('{"type": "command"}')
+                for p in peers:
+                    p.receive(timeout=10)
+                mine.append((time.perf_counter() - t) * 1000)
+                time.sleep(0.002)
+            with rlock:
+                results.extend(mine)
+            for p in peers:
+                p.close()
+
+        threads = [threading.Thread(target=room, args=(r,)) for r in range(tables)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        return results
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
+    ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.bare_server:
+        serve_bare(args.bare_server, args.frame_bytes, args.threads)
+        return 0
+    try:  # clients off the server's core
+        cpus = os.sched_getaffinity(0) - {0}
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+    except (AttributeError, OSError):
+        pass
+    ours = run_companion(args.tables, args.timeout)
+    lat = ours["latencies"]
+    bare = run_bare(args.tables, int(ours["frame_bytes"]), messages=max(20, len(lat)
+                                                                         // args.tables))
+    p50, p99 = pct(lat, 50), pct(lat, 99)
+    b50, b99 = pct(bare, 50), pct(bare, 99)
+    print(f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
+          f"({'taskset' if shutil.which('taskset') else 'not pinned'})")
+    print(f"games: {args.tables - ours['unfinished']}/{args.tables} finished, "
+          f"{ours['commands']} player commands acknowledged in {ours['elapsed']:.1f} s")
+    print(f"lock-in -> reveal at all 6 clients: n={len(lat)} p50={p50:.1f} ms "
+          f"p99={p99:.1f} ms max={max(lat) if lat else float('nan'):.1f} ms")
+    print(f"bare flask-sock broadcast ({int(ours['frame_bytes'])} B to 6 clients): "
+          f"n={len(bare)} p50={b50:.1f} ms p99={b99:.1f} ms")
+    print(f"ratio p99 companion / bare: {p99 / b99:.2f}")
+    print(f"server RSS: worker {ours['worker_rss']:.0f} MB, master+worker {ours['rss']:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
