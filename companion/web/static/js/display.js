@@ -157,14 +157,6 @@ function renderSeats(view) {
         "div",
         { class: "seat-head" },
         chip(s.id, { class: "big" }),
-        badges.length ? h("span", { class: "seat-badges" }, badges) : null,
-        p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
-      ),
-      h(
-        "div",
-        { class: "seat-line" },
-        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-        h("span", { class: "conn-text" }, connectionText(s)),
         waiting === undefined
           ? null
           : h(
@@ -172,16 +164,18 @@ function renderSeats(view) {
               { class: `bid-status ${waiting ? "waiting" : "done"}` },
               waiting ? t("display.thinking") : `✓ ${t(doneKey)}`,
             ),
+        p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
       ),
-      p
-        ? h(
-            "div",
-            { class: "seat-stats" },
-            h("span", {}, `${t("display.huts")} ${p.huts ?? 0}`),
-            h("span", {}, `${t("display.dice")} ${p.dice ?? 0}`),
-            h("span", {}, `${t("display.cubes")} ${Math.max(0, (view.profile?.cubes ?? 9) - (p.cubes_used ?? 0))}`),
-          )
-        : null,
+      h(
+        "div",
+        { class: "seat-line" },
+        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        h("span", { class: "conn-text" }, connectionText(s)),
+        p ? h("span", { class: "stat" }, `${t("display.huts")} ${p.huts ?? 0}`) : null,
+        p ? h("span", { class: "stat" }, `${t("display.dice")} ${p.dice ?? 0}`) : null,
+        p ? h("span", { class: "stat" }, `${t("display.cubes")} ${Math.max(0, (view.profile?.cubes ?? 9) - (p.cubes_used ?? 0))}`) : null,
+        badges,
+      ),
     );
   });
   const max = frame.table?.seats_max ?? 5;
@@ -212,7 +206,7 @@ function renderPhase(view) {
     return;
   }
   const parts = [];
-  if (view.mode) {
+  if (view.mode && !view.finished) {
     const lb = leaderBox(view);
     // R2.3: the round's mode is the colour of the leader's box at the start of the round.
     const startBox = roundStartLeaderBox() ?? lb;
@@ -279,8 +273,8 @@ function renderOffer(view) {
   const box = document.getElementById("offer");
   if (!box) return;
   const panel = document.getElementById("offer-panel");
-  if (panel) panel.hidden = !view || !view.round;
-  if (!view || !view.round) return;
+  if (panel) panel.hidden = !view || !view.round || view.finished;
+  if (!view || !view.round || view.finished) return;
   const prof = view.profile || {};
   const drink = prof.drink || [];
   const [d1, d2] = drink[Math.min(view.round, drink.length) - 1] || [0, 0];
@@ -306,8 +300,8 @@ function renderOffer(view) {
       "div",
       { class: "offer-item" },
       h("div", { class: "offer-label" }, t("display.city_die")),
-      h("span", { class: "die black" }, "?"),
-      h("div", { class: "offer-note" }, `${t("display.huts")}: ${Math.max(0, free)}`),
+      h("span", { class: "die black" }, "●"),
+      h("div", { class: "offer-note" }, t("display.huts_free", { n: Math.max(0, free) })),
     ),
     h(
       "div",
@@ -467,7 +461,7 @@ function renderPyramid(view) {
               )
             : h("span", { class: "cell" }, ""),
         ),
-        h("span", { class: "pyr-bonus" }, t("display.row_bonus", { n: bonuses[r] ?? "" })),
+        h("span", { class: "pyr-bonus", title: t("display.row_bonus", { n: bonuses[r] ?? "" }) }, `+${bonuses[r] ?? ""}`),
       ),
     );
   }

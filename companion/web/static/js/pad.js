@@ -36,6 +36,7 @@ let sending = null; // id of the command waiting for its ack
 let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
+let submitted = null; // key of the step whose command was sent (acked or in flight)
 
 // ---------- storage ----------
 
@@ -204,6 +205,7 @@ function onFrame(f) {
   } else if (f.type === "error") {
     if (f.id === sending || !f.id) {
       sending = null;
+      submitted = null;
       const key = `pad.err.${f.code}`;
       lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
       render();
@@ -215,8 +217,23 @@ function onFrame(f) {
 
 function send(command) {
   lastError = "";
+  submitted = stepKey(frame?.game?.view, command.type);
+  if (command.type === "bid") clearSavedDraft();
   sending = conn.command(command, nextId());
   render();
+}
+
+/** Identifies one question of the game (so an acked answer is not offered again). */
+function stepKey(view, type) {
+  return `${frame?.game?.id}:${frame?.seq}:${view?.round}:${view?.step}:${view?.station}:${type}`;
+}
+
+function clearSavedDraft() {
+  try {
+    sessionStorage.removeItem(`${storageKey}:draft`);
+  } catch {
+    /* ignore */
+  }
 }
 
 // ---------- rendering ----------
@@ -354,7 +371,8 @@ function bidsFromDraft() {
 function renderTask(view) {
   const pend = myPending();
   const task = document.getElementById("task");
-  const kinds = new Set(pend.map((p) => p.type));
+  // An answer already sent for this very question is not asked again while its view is due.
+  const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   document.body.dataset.task = [...kinds][0] || "none";
   if (kinds.has("sacrifice")) return fill(task, sacrificeTask(view), error);
@@ -665,7 +683,7 @@ function renderDeck(view) {
   const deck = mine.deck || [];
   const used = new Set(mine.used || []);
   const inDraft = draftCards();
-  const bidding = myPending().some((p) => p.type === "bid") && !reviewing && !sending;
+  const bidding = document.body.dataset.task === "bid" && !reviewing && !sending;
   fill(
     "deck",
     h("h2", {}, t("pad.your_cards")),

@@ -1,0 +1,88 @@
+"""The bid pad's steps, its languages, the keep-awake fallback and the display's language."""
+
+from __future__ import annotations
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.pads import act, join
+from tests.web.browser.test_reconnect import seat_three
+
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+
+
+def test_pad_language_follows_the_browser_and_the_switch_is_remembered(server, browser):
+    page = browser.new_context(**PHONE, locale="de-DE").new_page()
+    page.goto(server.join_url())
+    page.wait_for_selector("#screen-join:not([hidden])")
+    assert page.locator("#join-form button[type=submit]").inner_text() == "Platz nehmen"
+    assert page.evaluate("document.documentElement.lang") == "de"
+    page.select_option("#lang", "it")
+    page.wait_for_function("document.documentElement.lang === 'it'")
+    assert page.locator("#join-form button[type=submit]").inner_text() == "Prendi posto"
+    page.reload()
+    page.wait_for_selector("#screen-join:not([hidden])")
+    assert page.locator("#join-form button[type=submit]").inner_text() == "Prendi posto"
+
+
+def test_display_uses_the_language_the_host_chooses(server, browser):
+    display = browser.new_context(**DISPLAY, locale="en-GB").new_page()
+    display.goto(f"{server.base}/t/1/")
+    display.wait_for_selector(".players-panel h2")
+    assert display.locator(".players-panel h2").inner_text().lower() == "players"
+    host = browser.new_context().new_page()
+    host.goto(server.host_url())
+    host.wait_for_selector("#display-lang option[value=nl]", state="attached")
+    host.select_option("#display-lang", "nl")
+    display.wait_for_function("document.documentElement.lang === 'nl'")
+    assert display.locator(".players-panel h2").inner_text().lower() == "spelers"
+
+
+def test_keep_awake_uses_the_video_fallback_over_plain_http(server, browser):
+    """table.lan over http is not a secure context: no Wake Lock API, so the pad plays the
+    muted inline NoSleep video while it asks something, and stops it afterwards."""
+    phones, _host = seat_three(server, browser)
+    ana = phones[0]
+    assert ana.evaluate("window.isSecureContext") is False
+    assert ana.evaluate("window.__keepAwake.technique()") == "video"
+    ana.locator("#task .hand .card-btn").first.tap()  # a tap, as browsers may want one
+    ana.wait_for_function("window.__keepAwake.isAwake()")
+    assert ana.evaluate("document.querySelector('video.keep-awake-video').muted") is True
+    ana.locator("#lock-in").tap()
+    ana.wait_for_function("document.body.dataset.task === 'none'")
+    ana.wait_for_function("!window.__keepAwake.isAwake()")
+
+
+def test_bid_review_lock_in_and_used_cards(server, browser, artifacts):
+    phones, _host = seat_three(server, browser)
+    display = browser.new_context(**DISPLAY).new_page()
+    display.goto(f"{server.base}/t/1/")
+    for page in phones:
+        assert act(page) == "sacrifice"
+    ana = phones[0]
+    ana.wait_for_function("document.body.dataset.task === 'bid'")
+    # Red round (box 0 is red, R2.3): twelve slots, two per station.
+    assert ana.locator("#task button.slot").count() == 12
+    ana.locator("#deck .card-btn[data-card='7']").tap()
+    first = ana.locator("#task button.slot[data-slot='0']")
+    assert first.inner_text() == "7"
+    assert ana.locator("#deck .card-btn[data-card='7']").is_disabled()
+    first.tap()  # tapping a filled slot empties it
+    assert first.inner_text() == ""
+    assert not ana.locator("#deck .card-btn[data-card='7']").is_disabled()
+    assert ana.locator("#review").is_disabled()
+    for card in range(1, 13):
+        ana.locator(f"#deck .card-btn[data-card='{card}']").tap()
+    ana.locator("#review").tap()
+    ana.wait_for_selector(".stations.reviewing")
+    ana.screenshot(path=str(artifacts / "phone-review.png"), full_page=True)
+    # Station 1 got the first two cards tapped.
+    assert ana.locator(".station-row[data-station='1'] .slot").all_inner_texts() == ["1", "2"]
+    ana.locator("#lock-in").tap()
+    ana.wait_for_function("document.body.dataset.task === 'none'")
+    # Every card of the deck is now used this round and shown greyed out.
+    assert ana.locator("#deck .card-btn.used").count() == 12
+    # The display knows that Ana has bid, never what.
+    display.wait_for_selector("#seats li[data-seat=ana] .bid-status.done")
+    assert display.locator("#seats li[data-seat=ben] .bid-status.waiting").count() == 1
+    view = display.evaluate("window.__display.frame().game.view")
+    assert view["players"]["ana"]["bids"] is None
+    display.screenshot(path=str(artifacts / "display-bidding.png"))
