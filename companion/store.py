@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 import sqlite3
 import threading
 import time
@@ -96,6 +97,8 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._queue: queue.Queue[_Write | None] = queue.Queue()
+        self._committer: threading.Thread | None = None
         self._db = sqlite3.connect(
             str(self.path), check_same_thread=False, isolation_level=None, timeout=30
         )
@@ -106,25 +109,73 @@ class Store:
         self._db.executescript(SCHEMA)
 
     def close(self) -> None:
+        if self._committer is not None:
+            self._queue.put(None)
+            self._committer.join(timeout=5)
         with self._lock:
             self._db.close()
 
     # -- transactions -------------------------------------------------------------------
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[int | None]:
-        """Run statements in one transaction; returns each statement's lastrowid."""
-        ids: list[int | None] = []
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run statements atomically and return once they are durable.
+
+        Group commit: writes that queue up while a commit is on disk go into the next
+        transaction together, each in its own savepoint (a failing one is rolled back alone
+        and raises here), so busy tables share one fsync instead of waiting in line for one
+        each. Nothing returns before its COMMIT has completed (synchronous=FULL).
+        """
+        if self._committer is None:
+            with self._lock:
+                if self._committer is None:
+                    self._committer = threading.Thread(target=self._commit_loop,
+                                                       name="store-commit", daemon=True)
+                    self._committer.start()
+        job = _Write(statements)
+        self._queue.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+
+    def _commit_loop(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            jobs = [job]
+            while True:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                jobs.append(more)
+            self._commit(jobs)
+
+    def _commit(self, jobs: list[_Write]) -> None:
         with self._lock:
             cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             try:
-                for sql, params in statements:
-                    cur.execute(sql, params)
-                    ids.append(cur.lastrowid)
+                cur.execute("BEGIN IMMEDIATE")
+                for job in jobs:
+                    cur.execute("SAVEPOINT job")
+                    try:
+                        for sql, params in job.statements:
+                            cur.execute(sql, params)
+                        cur.execute("RELEASE job")
+                    except sqlite3.Error as exc:
+                        cur.execute("ROLLBACK TO job")
+                        cur.execute("RELEASE job")
+                        job.error = exc
                 cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-        return ids
+            except BaseException as exc:  # the whole transaction failed: nobody is durable
+                if self._db.in_transaction:
+                    cur.execute("ROLLBACK")
+                for job in jobs:
+                    job.error = job.error or exc
+        for job in jobs:
+            job.done.set()
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -186,24 +237,16 @@ class Store:
     def create_game(self, table_name: str, document: dict[str, Any],
                     seats: list[dict[str, Any]], decks: list[list[Any]], dice: str) -> int:
         """Store a new game and make it the table's current one, in one transaction."""
-        with self._lock:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                cur.execute(
-                    "INSERT INTO games (table_name, status, created, document, seats, decks,"
-                    " dice) VALUES (?, 'playing', ?, ?, ?, ?, ?)",
-                    (table_name, time.time(), json.dumps(document), json.dumps(seats),
-                     json.dumps(decks), dice),
-                )
-                game_id = int(cur.lastrowid or 0)
-                cur.execute("UPDATE tables SET current_game = ? WHERE name = ?",
-                            (game_id, table_name))
-                cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-        return game_id
+        self._write([
+            ("INSERT INTO games (table_name, status, created, document, seats, decks, dice)"
+             " VALUES (?, 'playing', ?, ?, ?, ?, ?)",
+             (table_name, time.time(), json.dumps(document), json.dumps(seats),
+              json.dumps(decks), dice)),
+            ("UPDATE tables SET current_game = (SELECT MAX(id) FROM games WHERE table_name = ?)"
+             " WHERE name = ?", (table_name, table_name)),
+        ])
+        rows = self._read("SELECT current_game FROM tables WHERE name = ?", (table_name,))
+        return int(rows[0]["current_game"])
 
     def game(self, game_id: int) -> StoredGame | None:
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -272,6 +315,15 @@ class Store:
     def mark_undone(self, game_id: int, n: int) -> None:
         self._write([("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?",
                       (game_id, n))])
+
+
+class _Write:
+    """Statements waiting for the committer, and how their commit went."""
+
+    def __init__(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        self.statements = statements
+        self.done = threading.Event()
+        self.error: BaseException | None = None
 
 
 def _game(row: sqlite3.Row) -> StoredGame:
