@@ -18,7 +18,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import apply, new_game, replay_document, view, visible_events
+from companion.engine import (
+    apply,
+    new_game,
+    replay_document,
+    track_colour,
+    view,
+    visible_events,
+)
 from companion.randomplay import random_command, random_players
 
 MAX_COMMANDS = 2_000
@@ -50,6 +57,12 @@ class Tracker:
 def check_invariants(state: dict[str, Any]) -> None:
     prof = state["profile"]
     assert state["round"] <= prof["max_rounds"]  # R2.1
+    for entry in state["pending"]:  # SCENARIO.md: host inputs carry no player
+        if entry["type"] in ("harvest", "improvements"):
+            assert "player" not in entry
+        else:
+            assert entry["player"] in state["players"]
+    assert (state["pending"] == []) == state["finished"]
     owned: dict[str, int] = {p: 0 for p in state["players"]}
     for row in state["pyramid"]:
         for owner in row:
@@ -123,6 +136,10 @@ def play(seed: int, k: int, check_views: bool = True) -> tuple[dict, dict, int]:
         document["commands"].append(command)
         tracker.see(events)
         check_invariants(state)
+        for e in events:
+            if e["type"] == "round_started":  # R2.3: the leader's box colour
+                leader = max(ps["score"] for ps in state["players"].values())
+                assert e["mode"] == state["mode"] == track_colour(state["profile"], leader)
         if check_views:
             check_secrecy(state, events, tracker)
         steps += 1

@@ -185,6 +185,15 @@ CASES: dict[str, Case] = {
     "red bid extra station": (red_bid, {"type": "bid", "player": "ana",
                                         "bids": RED_EVEN | {"7": [1, 2]}},
                               ("red", "six stations"), RuleViolation),
+    "red bid wrong station names": (red_bid, {"type": "bid", "player": "ana", "bids": {
+        str(int(k) - 1): v for k, v in RED_EVEN.items()}}, ("red", "six stations"),
+        RuleViolation),
+    "red bid station as a number": (red_bid, {"type": "bid", "player": "ana", "bids": {
+        int(k): v for k, v in RED_EVEN.items()}}, ("red", "six stations"), RuleViolation),
+    "red bid cards not a list": (red_bid, {"type": "bid", "player": "ana", "bids": RED_EVEN | {
+        "2": 13}}, ("two cards",), RuleViolation),
+    "improvements bool card": (setup_phase, {"type": "improvements", "cards": [13, False]},
+                               ("False",), RuleViolation),
     "red bid one card": (red_bid, {"type": "bid", "player": "ana", "bids": RED_EVEN | {
         "3": [3]}}, ("two cards",), RuleViolation),
     "red bid three cards": (red_bid, {"type": "bid", "player": "ana", "bids": RED_EVEN | {
