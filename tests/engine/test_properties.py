@@ -112,14 +112,17 @@ def check_secrecy(state: dict[str, Any], events: list[dict[str, Any]], tracker: 
                 assert field not in e, (seat, e)
 
 
-def play(seed: int, k: int, check_views: bool = True) -> tuple[dict, dict, int]:
+def play(seed: int, k: int, check_views: bool = True,
+         profile: dict[str, Any] | None = None) -> tuple[dict, dict, int]:
     """A whole random game through ``apply``; returns its document, final state, step count."""
     rng = random.Random(seed)
     players = random_players(k)
     stack = list(players)
     rng.shuffle(stack)
-    state = new_game(players, stack)
-    document = {"players": players, "stack": stack, "commands": []}
+    state = new_game(players, stack, profile)
+    document: dict[str, Any] = {"players": players, "stack": stack, "commands": []}
+    if profile is not None:
+        document["profile"] = profile
     tracker = Tracker()
     steps = 0
     while not state["finished"]:
@@ -213,3 +216,32 @@ def test_replay_cli_rebuilds_random_games(tmp_path: Path) -> None:
         for p, ps in state["players"].items():
             for key in ("score", "deck", "huts", "dice", "cubes_used", "sacrifice", "final"):
                 assert printed["players"][p][key] == ps[key], (p, key)
+
+
+pairs_of = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list), min_size=1,
+                    max_size=8)
+profiles = st.fixed_dictionaries({}, optional={
+    "track_colors": st.lists(st.sampled_from(["gold", "red", "green"]), min_size=1, max_size=5),
+    "end_score": st.integers(1, 60),
+    "max_rounds": st.integers(1, 9),
+    "cubes": st.integers(1, 10),
+    "hut_spaces": st.integers(0, 8),
+    "pyramid_rows": st.lists(st.tuples(st.integers(1, 6), st.integers(0, 6)).map(list),
+                             min_size=1, max_size=5),
+    "drink": pairs_of,
+    "drink_penalty": st.integers(0, 4),
+    "tachli_last_round": st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list),
+    "chocolatl_points": st.integers(0, 3),
+    "improvement_decks": st.lists(st.lists(st.integers(0, 99), min_size=1, max_size=6),
+                                  min_size=2, max_size=2),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(3, 5), profile=profiles)
+def test_random_games_under_any_valid_profile(seed: int, k: int, profile: dict) -> None:
+    """SCENARIO.md "Profile": any valid table profile plays to a correct end (R2.1, R6.3)."""
+    document, state, _ = play(seed, k, check_views=False, profile=profile)
+    assert state["finished"] and state["round"] <= state["profile"]["max_rounds"]
+    replayed, _ = replay_document(json.loads(json.dumps(document)))
+    assert dump(replayed) == dump(state)
