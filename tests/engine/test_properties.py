@@ -156,6 +156,9 @@ def test_random_games_keep_every_invariant(seed: int, k: int) -> None:
     secret views and events, pure apply; the game ends and has winners."""
     document, state, _steps = play(seed, k)
     assert state["finished"] and state["pending"] == []
+    # R1.5 / R2.2: one city die a round never exceeds the supply of 7 black dice.
+    replayed, events = replay_document(document)
+    assert len([e for e in events if e["type"] == "die"]) <= 7
     assert state["last_round"] and 1 <= state["round"] <= state["profile"]["max_rounds"]
     assert state["winners"] and set(state["winners"]) <= set(state["players"])
     for ps in state["players"].values():
