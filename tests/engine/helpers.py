@@ -30,11 +30,11 @@ def dump(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-def pairs(*sums_and_cards: tuple[int, int]) -> Pairs:
+def pairs(*stations: tuple[int, int]) -> Pairs:
     """Six (card, card) pairs, one per station 1..6, checked to use 6 x 2 different cards."""
-    cards = [c for pair in sums_and_cards for c in pair]
-    assert len(sums_and_cards) == 6 and len(set(cards)) == 12, sums_and_cards
-    return [tuple(p) for p in sums_and_cards]  # type: ignore[misc]
+    cards = [c for pair in stations for c in pair]
+    assert len(stations) == 6 and len(set(cards)) == 12, stations
+    return [tuple(p) for p in stations]  # type: ignore[misc]
 
 
 def paired(deck: list[int]) -> Pairs:
