@@ -523,10 +523,35 @@ function renderBoard() {
   const simulated = board && (board.mode === "simulated" || board.simulated);
   leds.hidden = !(simulated && Array.isArray(pixels) && pixels.length);
   if (leds.hidden) return;
-  fill(
-    "leds",
-    pixels.map((c) => h("span", { class: "led", style: { background: ledColour(c) } })),
+  const dot = (i) => h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
+  const layout = board.layout;
+  if (!layout) {
+    fill("leds", h("div", { class: "led-strip" }, pixels.map((_, i) => dot(i))));
+    return;
+  }
+  // The simulated board drawn like the real one: track boxes, pyramid rows, status lights.
+  const track = h(
+    "div",
+    { class: "led-track" },
+    (layout.track || []).map((group, b) => h("span", { class: "led-box", title: String(b) }, group.map(dot))),
   );
+  const pyramid = h(
+    "div",
+    { class: "led-pyramid", title: t("display.pyramid") },
+    (layout.pyramid || [])
+      .slice()
+      .reverse()
+      .map((row) => h("div", { class: "led-row" }, row.map(dot))),
+  );
+  const st = layout.status || {};
+  const lights = h(
+    "div",
+    { class: "led-status", title: t("board.status_lights") },
+    st.mode !== undefined ? h("div", { class: "led-row" }, dot(st.mode)) : null,
+    st.round ? h("div", { class: "led-row" }, st.round.map(dot)) : null,
+    st.station ? h("div", { class: "led-row" }, st.station.map(dot)) : null,
+  );
+  fill("leds", track, pyramid, lights);
 }
 
 function ledColour(c) {
@@ -550,7 +575,8 @@ async function main() {
     },
   });
   conn.start();
-  window.__display = { frame: () => frame, conn };
+  // Tests and the host's preview feed frames through the same path as the socket.
+  window.__display = { frame: () => frame, conn, inject: (f) => onFrame(f) };
   render();
 }
 
