@@ -53,7 +53,7 @@ class LiveServer:
     def start(self, timeout: float = 30) -> LiveServer:
         cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--data", str(self.data),
-               "--tables", str(self.tables), "--threads", "64", *self.extra]
+               "--tables", str(self.tables), "--threads", "256", *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"
@@ -120,6 +120,10 @@ class Peer:
         self.frames: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
         self.closed = False
+        if url.endswith("/ws/display"):
+            # simple-websocket's client leaves a frame that shares the TCP read with the
+            # handshake response in its buffer until more data comes; the pong brings it.
+            self.send({"type": "ping", "t": 0})
 
     def send(self, obj: Any) -> None:
         self.ws.send(obj if isinstance(obj, str) else json.dumps(obj))
