@@ -99,6 +99,17 @@ class Server:
         self._reap_group()
         self.proc = None
 
+    def interrupt(self) -> None:
+        """Ctrl-C in the server's terminal (SIGINT), the usual way a host stops it."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._reap_group()
+        self.proc = None
+
     def kill(self) -> None:
         """A power cut: SIGKILL to the server's whole process group (master and workers)."""
         if self.proc:

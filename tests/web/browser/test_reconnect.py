@@ -104,7 +104,7 @@ def test_second_device_takes_the_seat_and_the_first_can_take_it_back(server, bro
 def test_table_closed_is_its_own_screen(server, browser, artifacts):
     phones, _host = seat_three(server, browser)
     ana = phones[0]
-    server.stop()  # a clean stop: the server tells every page the table is closed
+    server.interrupt()  # Ctrl-C: the server tells every page the table is closed (4410)
     ana.wait_for_function(
         "['closed', 'reconnecting'].includes(document.body.dataset.conn)", timeout=30000)
     ana.screenshot(path=str(artifacts / "phone-closed.png"))

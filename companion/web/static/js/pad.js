@@ -191,6 +191,8 @@ function onFrame(f) {
       if (ev.type === "round_started") events = [];
       events.push(ev);
     }
+    // A newer view answers for itself: the guard against re-asking is only for the stale one.
+    if (submitted && f.seq !== frame?.seq) submitted = null;
     frame = f;
     render();
   } else if (f.type === "ack") {

@@ -1,0 +1,82 @@
+"""Host controls in a real browser: track colours, table dice and cards typed in, undo, end
+game, the game log download and a new game."""
+
+from __future__ import annotations
+
+import requests
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.pads import act, join
+
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+
+
+def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
+    url = server.join_url()
+    phones = []
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        page = browser.new_context(**PHONE).new_page()
+        join(page, url, name, colour)
+        phones.append(page)
+    display = browser.new_context(**DISPLAY).new_page()
+    display.goto(f"{server.base}/t/1/")
+    host = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    host.goto(server.host_url())
+    host.wait_for_selector("#start:not([disabled])")
+
+    # Correct the track colours: box 0 gold (R2.3 mode of round 1 follows it).
+    host.select_option("#track-boxes select[data-box='0']", "gold")
+    host.click("#track-save")
+    host.wait_for_selector("#host-message >> text=Done.")
+    host.check("input[name=dice][value=table]")
+    host.click("#start")
+    for page in phones:
+        page.wait_for_function("document.body.dataset.task === 'sacrifice'")
+
+    # Undo a sacrifice (it revealed nothing): Ana is asked again.
+    assert act(phones[0]) == "sacrifice"
+    phones[0].wait_for_function("document.body.dataset.task === 'none'")
+    host.wait_for_selector("#undo:not([disabled])")
+    host.click("#undo")
+    phones[0].wait_for_function("document.body.dataset.task === 'sacrifice'")
+    for page in phones:
+        assert act(page) == "sacrifice"
+
+    # Real dice and cards: the host types them in.
+    host.wait_for_selector("#host-inputs:not([hidden]) form.host-input")
+    forms = host.locator("#inputs form.host-input")
+    harvest = forms.nth(0)
+    for i, v in enumerate((6, 5, 4)):
+        harvest.locator("select").nth(i).select_option(str(v))
+    harvest.locator("button").click()
+    host.wait_for_function("document.querySelectorAll('#inputs form.host-input').length === 1")
+    cards = host.locator("#inputs form.host-input").first
+    cards.locator("input").nth(0).fill("13")
+    cards.locator("input").nth(1).fill("10")
+    cards.locator("button").click()
+    host.screenshot(path=str(artifacts / "host-table-dice.png"), full_page=True)
+
+    display.wait_for_function("window.__display.frame()?.game?.view?.phase === 'bid'")
+    view = display.evaluate("window.__display.frame().game.view")
+    assert view["harvest"] == [6, 5, 4]
+    assert sorted(view["improvements"]) == [10, 13]
+    assert view["mode"] == "gold"
+    assert display.locator("#mode").inner_text() == "Gold round"
+    assert display.locator("#offer .dice-row .die").all_inner_texts() == ["6", "5", "4"]
+    phones[0].wait_for_function("document.body.dataset.task === 'bid'")
+    assert phones[0].locator("#task button.slot").count() == 2  # gold: one station, two cards
+
+    # End the game: the display says so; the log can be downloaded; a new game opens the lobby.
+    host.once("dialog", lambda d: d.accept())
+    host.click("#end-game")
+    display.wait_for_function("window.__display.frame()?.game?.status === 'ended'")
+    link = host.locator("#games a").first
+    link.wait_for()
+    log_url = link.get_attribute("href")
+    doc = requests.get(server.local + log_url, timeout=5).json()
+    assert doc["players"] == ["ana", "ben", "cleo"]
+    assert any(c["type"] == "harvest" and c["dice"] == [6, 5, 4] for c in doc["commands"])
+    host.once("dialog", lambda d: d.accept())
+    host.click("#new-game")
+    display.wait_for_function("window.__display.frame()?.game === null")
+    phones[1].wait_for_selector("#screen-lobby:not([hidden])")
