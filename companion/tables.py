@@ -9,7 +9,6 @@ the autopilot (skipped seats) answer in the same step and the same transaction.
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -19,8 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from companion import autopilot, dealer
-from companion.engine import IllegalCommand, apply, new_game, view, visible_events
+from companion.engine import IllegalCommand, apply, new_game, views, visible_events
 from companion.leds.palette import PLAYER_COLOURS
 from companion.store import Store, token_hash
 
@@ -59,7 +60,7 @@ class Connection:
 
     def send(self, frame: dict[str, Any] | str) -> bool:
         """Send one frame; a failure marks the connection dead instead of raising."""
-        text = frame if isinstance(frame, str) else json.dumps(frame)
+        text = frame if isinstance(frame, str) else orjson.dumps(frame).decode()
         if not self.alive:
             return False
         try:
@@ -270,30 +271,51 @@ class Table:
 
     def _frame(self, role: str, seat: str | None, reason: str, events: list[dict[str, Any]],
                history: bool) -> dict[str, Any]:
+        return self._frames([(role, seat)], reason, events, history)[(role, seat)]
+
+    def _frames(self, targets: list[tuple[str, str | None]], reason: str,
+                events: list[dict[str, Any]], history: bool
+                ) -> dict[tuple[str, str | None], dict[str, Any]]:
+        """The view frame of every (role, seat) in ``targets``. What all of them share (the
+        public view, seats, summaries, history) is built once per broadcast."""
         g = self.game
-        frame: dict[str, Any] = {
-            "type": "view", "seq": g.seq if g else 0, "reason": reason,
-            "table": self.summary(with_join=role != "seat"), "seats": self._seats_info(),
-            "you": None, "game": None, "events": visible_events(events, seat),
-        }
-        if g is not None:
-            in_game = seat in g.state["players"]
-            frame["game"] = {"id": g.id, "status": g.status, "dice": g.dice,
-                             "view": view(g.state, seat if in_game else None)}
-        if role == "seat" and seat is not None:
-            s = self._seat(seat)
-            mine = [dict(e) for e in g.state["pending"] if e.get("player") == seat] if g else []
-            frame["you"] = {"seat": seat, "name": s.name if s else seat,
-                            "colour": s.colour if s else None,
-                            "hex": PLAYER_COLOURS.get(s.colour) if s else None,
-                            "pending": mine}
-        if history:
-            frame["history"] = visible_events(self._history(), seat)
-        if role != "seat":
-            frame["board"] = self.board_status
-        if role == "host":
-            frame["host"] = self._host_info()
-        return frame
+        seats_info = self._seats_info()
+        summaries: dict[bool, dict[str, Any]] = {}
+        game_seats: dict[str | None, str | None] = {}
+        for _role, seat in targets:
+            game_seats[seat] = seat if g is not None and seat in g.state["players"] else None
+        game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}
+        whole_history = self._history() if history else []
+        host_info = self._host_info() if any(r == "host" for r, _ in targets) else None
+        frames: dict[tuple[str, str | None], dict[str, Any]] = {}
+        for role, seat in targets:
+            with_join = role != "seat"
+            if with_join not in summaries:
+                summaries[with_join] = self.summary(with_join=with_join)
+            frame: dict[str, Any] = {
+                "type": "view", "seq": g.seq if g else 0, "reason": reason,
+                "table": summaries[with_join], "seats": seats_info,
+                "you": None, "game": None, "events": visible_events(events, seat),
+            }
+            if g is not None:
+                frame["game"] = {"id": g.id, "status": g.status, "dice": g.dice,
+                                 "view": game_views[game_seats[seat]]}
+            if role == "seat" and seat is not None:
+                s = self._seat(seat)
+                mine = ([dict(e) for e in g.state["pending"] if e.get("player") == seat]
+                        if g else [])
+                frame["you"] = {"seat": seat, "name": s.name if s else seat,
+                                "colour": s.colour if s else None,
+                                "hex": PLAYER_COLOURS.get(s.colour) if s else None,
+                                "pending": mine}
+            if history:
+                frame["history"] = visible_events(whole_history, seat)
+            if role != "seat":
+                frame["board"] = self.board_status
+            if role == "host":
+                frame["host"] = host_info
+            frames[(role, seat)] = frame
+        return frames
 
     def _host_info(self) -> dict[str, Any]:
         possible, why = self._undo_check()
@@ -325,13 +347,12 @@ class Table:
         """Send every live connection its own view (under the lock, so frames keep order)."""
         events = events or []
         with self.lock:
-            cache: dict[tuple[str, str | None], str] = {}
-            for conn in list(self.connections):
-                key = (conn.role, conn.seat)
-                if key not in cache:
-                    cache[key] = json.dumps(self._frame(conn.role, conn.seat, reason, events,
-                                                        history))
-                if not conn.send(cache[key]):
+            conns = list(self.connections)
+            frames = self._frames(list({(c.role, c.seat) for c in conns}), reason, events,
+                                  history)
+            texts = {key: orjson.dumps(frame).decode() for key, frame in frames.items()}
+            for conn in conns:
+                if not conn.send(texts[(conn.role, conn.seat)]):
                     self._drop(conn)
 
     # -- connections --------------------------------------------------------------------

@@ -30,14 +30,14 @@ from companion.engine.explain import describe
 from companion.engine.flow import apply_in_place
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
 from companion.engine.state import Event, State, new_game
-from companion.engine.views import _copy, projection, view, visible_events
+from companion.engine.views import _copy, projection, view, views, visible_events
 
 __all__ = [
     "DEFAULT_PROFILE", "PLACEHOLDERS", "Event", "IllegalCommand", "InvalidSetup",
     "MalformedCommand", "NotAwaited", "ReplayError", "RuleViolation", "State", "apply",
     "apply_in_place", "copy_state", "describe", "game_from_document", "make_profile",
     "new_game", "pending",
-    "projection", "replay_document", "track_colour", "view", "visible_events",
+    "projection", "replay_document", "track_colour", "view", "views", "visible_events",
 ]
 
 

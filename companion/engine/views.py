@@ -37,44 +37,68 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
     >>> mine["players"]["ana"]["sacrifice"], theirs["players"]["ana"]["sacrifice"]
     (5, None)
     """
-    if seat is not None and seat not in state["players"]:
-        raise ValueError(f"unknown seat {seat!r}")
-    out: dict[str, Any] = {k: _copy(state[k]) for k in PUBLIC_KEYS}
-    out["me"] = seat
+    return views(state, [seat])[seat]
+
+
+def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, Any]]:
+    """:func:`view` for several seats at once, for a broadcast: the public part is built once
+    and shared by the returned views, so treat them as read-only (serialise them, for example).
+    """
+    for seat in seats:
+        if seat is not None and seat not in state["players"]:
+            raise ValueError(f"unknown seat {seat!r}")
     over = state["finished"]
-    players: dict[str, Any] = {}
-    for p, ps in state["players"].items():
-        mine = over or p == seat
-        players[p] = {
-            "score": ps["score"], "huts": ps["huts"], "dice": ps["dice"],
-            "cubes_used": ps["cubes_used"], "final": _copy(ps["final"]),
-            "deck_size": len(ps["deck"]),
-            # The deck would give the sacrifice away (13 cards minus one), so it is private.
-            "deck": list(ps["deck"]) if mine else None,
-            "sacrifice": ps["sacrifice"] if mine else None,
-            "used": list(ps["used"]) if p == seat else None,
-            "bids": _copy(ps["bids"]) if p == seat else None,
-        }
-    out["players"] = players
+    # The profile never changes during a game, so views share it rather than copy it.
+    base: dict[str, Any] = {k: (state[k] if k == "profile" else _copy(state[k]))
+                            for k in PUBLIC_KEYS}
+    public_players = {p: _player_view(ps, over) for p, ps in state["players"].items()}
     awaited = {e.get("player") for e in state["pending"] if e["type"] == "bid"}
-    out["bid_status"] = ({p: p not in awaited for p in state["players"]}
-                         if state["phase"] == "bid" else None)
+    base["bid_status"] = ({p: p not in awaited for p in state["players"]}
+                          if state["phase"] == "bid" else None)
     window = state["dice_window"]
-    if window is not None and state["phase"] in ("dice", "roll"):
-        decided = window["choices"]
-        out["dice_window"] = {
-            "station": window["station"],
-            "decided": {p: p in decided for p in state["players"] if state["players"][p]["dice"]
-                        or p in decided},
-            # Choices are shown once everyone has decided (R3.2); before that only one's own.
-            "choices": dict(decided) if state["phase"] == "roll" else
-            ({seat: decided[seat]} if seat in decided else {}),
-            "rolls": _copy(window["rolls"]),
-        }
-    else:
-        out["dice_window"] = None
-    out["projection"] = None if over else projection(state, seat)
+    dice_open = window is not None and state["phase"] in ("dice", "roll")
+    public_projection = None if over else projection(state, None)
+    out: dict[str | None, dict[str, Any]] = {}
+    for seat in seats:
+        v = dict(base)
+        v["me"] = seat
+        if seat is None:
+            v["players"] = public_players
+        else:
+            v["players"] = {**public_players,
+                            seat: _player_view(state["players"][seat], True, own=True)}
+        v["dice_window"] = _dice_view(state, seat) if dice_open else None
+        v["projection"] = (public_projection if seat is None or over
+                           else projection(state, seat))
+        out[seat] = v
     return out
+
+
+def _player_view(ps: dict[str, Any], visible: bool, own: bool = False) -> dict[str, Any]:
+    return {
+        "score": ps["score"], "huts": ps["huts"], "dice": ps["dice"],
+        "cubes_used": ps["cubes_used"], "final": _copy(ps["final"]),
+        "deck_size": len(ps["deck"]),
+        # The deck would give the sacrifice away (13 cards minus one), so it is private.
+        "deck": list(ps["deck"]) if visible else None,
+        "sacrifice": ps["sacrifice"] if visible else None,
+        "used": list(ps["used"]) if own else None,
+        "bids": _copy(ps["bids"]) if own else None,
+    }
+
+
+def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
+    window = state["dice_window"]
+    decided = window["choices"]
+    players = state["players"]
+    return {
+        "station": window["station"],
+        "decided": {p: p in decided for p in players if players[p]["dice"] or p in decided},
+        # Choices are shown once everyone has decided (R3.2); before that only one's own.
+        "choices": dict(decided) if state["phase"] == "roll" else
+        ({seat: decided[seat]} if seat in decided else {}),
+        "rolls": _copy(window["rolls"]),
+    }
 
 
 def projection(state: State, seat: str | None) -> dict[str, dict[str, Any]]:
