@@ -22,17 +22,22 @@ def test_a_whole_game_ends_in_the_final_scoring(server, browser, artifacts):
     host.screenshot(path=str(artifacts / "host-playing.png"), full_page=True)
     (artifacts / "display-mid.png").unlink(missing_ok=True)
     steps_seen: set[str] = set()
+    shots: set[str] = set()
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if ana.locator("#screen-final").is_visible():
             break
         view = ana.evaluate("window.__pad.frame()?.game?.view || null")
         step = str(view.get("step")) if view else ""
+        before = ana.evaluate("document.body.dataset.task || ''")
+        label = step if step in ("all", "first", "second") else "station"
+        shot = f"phone-step-{label}.png" if before == "bid" else f"phone-task-{before}.png"
+        if before not in ("", "none") and shot not in shots:
+            shots.add(shot)
+            ana.screenshot(path=str(artifacts / shot), full_page=True)
         kind = act(ana)
         if kind == "bid":
-            label = step if step in ("all", "first", "second") else "station"
-            if label not in steps_seen:
-                steps_seen.add(label)
+            steps_seen.add(label)
         if not kind:
             time.sleep(0.15)
         if display.evaluate("window.__display.frame()?.game?.view?.round || 0") >= 2 and \

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.web.browser.conftest import PHONE
-from tests.web.browser.pads import act, join
+from tests.web.browser.pads import act
 from tests.web.browser.test_reconnect import seat_three
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
