@@ -512,8 +512,11 @@ function bidOffer(view) {
   return items.length ? h("div", { class: "offers" }, items) : null;
 }
 
-/** The revealed bids of the station being resolved, so decisions are made with them in view. */
+/** The revealed bids of the station being resolved, so decisions are made with them in view:
+ * the ranking with every bid's parts once it exists, else the revealed cards. */
 function revealedTable(view, station) {
+  const ranking = events.filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
+  if (ranking) return rankingTable(ranking, view);
   const cards = view.revealed?.[String(station)] || {};
   const rows = Object.entries(cards).map(([p, c]) =>
     h("tr", {}, h("td", {}, chip(p)), h("td", { class: "num" }, c.join(" + ")), h("td", { class: "num strong" }, String(c.reduce((a, b) => a + b, 0)))),
@@ -524,6 +527,36 @@ function revealedTable(view, station) {
     h("h3", {}, `${t("pad.revealed_bids")} — ${stationLabel(station)}`),
     h("p", { class: "stake" }, stakeText(station, view)),
     h("table", { class: "mini" }, h("tbody", {}, rows)),
+  );
+}
+
+/** A station's ranking: place, player, cards, modifiers (huts, old man, dice), total, ties. */
+function rankingTable(ranking, view) {
+  return h(
+    "div",
+    { class: "revealed" },
+    h("h3", {}, stationLabel(ranking.station)),
+    h("p", { class: "stake" }, stakeText(ranking.station, view)),
+    h(
+      "table",
+      { class: "mini" },
+      h(
+        "tbody",
+        {},
+        ranking.entries.map((e) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, `${e.place}.`),
+            h("td", {}, chip(e.player)),
+            h("td", { class: "num" }, e.cards.join(" + ")),
+            h("td", { class: "num" }, [e.huts ? signed(e.huts) : "", e.old_man ? signed(e.old_man) : "", e.dice?.length ? `+${e.dice.join("+")}` : ""].filter(Boolean).join(" ")),
+            h("td", { class: "num strong" }, String(e.total)),
+          ),
+        ),
+      ),
+    ),
+    rankingTies(ranking).map((x) => h("p", { class: "tie" }, x)),
   );
 }
 
@@ -649,33 +682,7 @@ function waitTask(view) {
     h("h2", { class: "waiting" }, bidDone ? t("pad.locked") : t("pad.nothing")),
     waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
     host.length ? h("p", {}, host.join(" · ")) : null,
-    ranking
-      ? h(
-          "div",
-          { class: "revealed" },
-          h("h3", {}, stationLabel(ranking.station)),
-          h(
-            "table",
-            { class: "mini" },
-            h(
-              "tbody",
-              {},
-              ranking.entries.map((e) =>
-                h(
-                  "tr",
-                  {},
-                  h("td", {}, `${e.place}.`),
-                  h("td", {}, chip(e.player)),
-                  h("td", { class: "num" }, e.cards.join(" + ")),
-                  h("td", { class: "num" }, [e.huts ? signed(e.huts) : "", e.old_man ? signed(e.old_man) : "", e.dice?.length ? `+${e.dice.join("+")}` : ""].filter(Boolean).join(" ")),
-                  h("td", { class: "num strong" }, String(e.total)),
-                ),
-              ),
-            ),
-          ),
-          rankingTies(ranking).map((x) => h("p", { class: "tie" }, x)),
-        )
-      : null,
+    ranking ? rankingTable(ranking, view) : null,
     events.length ? h("p", { class: "last-event" }, eventText(events.at(-1), view)) : null,
   ];
 }
