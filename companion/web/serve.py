@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,7 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
             "loglevel": "warning",
             "proc_name": "companion",
             "worker_exit": _worker_exit,
+            "post_worker_init": _post_worker_init,
         }
         for key, value in options.items():
             self.cfg.set(key, value)
@@ -140,11 +142,33 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
 _APPS: list[Any] = []
 
 
-def _worker_exit(server: Any, worker: Any) -> None:
-    """Tell every display and phone the table is closing."""
+def _close_tables() -> None:
+    """Tell every display and phone the table is closing (idempotent)."""
     for app in _APPS:
         try:
             app.extensions["cafe"].close()
-            app.extensions["cafe"].store.close()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("closing the café")
+
+
+def _post_worker_init(worker: Any) -> None:
+    """On SIGTERM (systemd stop, kill) close the tables at once: gunicorn would otherwise wait
+    for the open websockets until its graceful timeout and then kill the worker, and phones
+    would see a plain drop instead of "table closed"."""
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum: int, frame: Any) -> None:
+        _close_tables()
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+
+def _worker_exit(server: Any, worker: Any) -> None:
+    _close_tables()
+    for app in _APPS:
+        try:
+            app.extensions["cafe"].store.close()
+        except Exception:  # noqa: BLE001
+            logging.getLogger(__name__).exception("closing the store")

@@ -25,6 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 STATIONS = ("1", "2", "3", "4", "5", "6")
 
 
+def die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies, so no server outlives a killed run."""
+    import ctypes
+
+    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -60,7 +67,8 @@ class LiveServer:
         log = self.log_path.open("a")
         # Own process group: kill9 takes gunicorn's worker down with its master.
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                     text=True, env=env, start_new_session=True)
+                                     text=True, env=env, start_new_session=True,
+                                     preexec_fn=die_with_parent)
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
