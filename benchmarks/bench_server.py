@@ -7,7 +7,14 @@ engine, no database, no per-seat views: one frame of the same size to the same s
 message) as the floor. The server is held to one CPU core with ``taskset -c 0``; the clients
 run on the other core(s). Prints the figures; asserts nothing.
 
+Players think before each move: ``--think-ms T`` (default 300) makes every phone wait a random
+0.5T..1.5T before answering, far quicker than people but not all at once; the bare broadcast is
+paced the same way, with the same number of messages per table and the companion's mean frame
+size, so both runs carry the same messages. ``--think-ms 0`` is a flood: every phone answers
+at once, which saturates the one core and measures queueing rather than a reveal.
+
     .venv/bin/python benchmarks/bench_server.py --tables 20
+    .venv/bin/python benchmarks/bench_server.py --tables 20 --think-ms 0
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -140,8 +148,12 @@ def move(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, An
 class Client(threading.Thread):
     """One phone (seat given) or the display (seat None) of a table."""
 
-    def __init__(self, base: str, table: str, seat: dict | None, sink: TableLog) -> None:
+    def __init__(self, base: str, table: str, seat: dict | None, sink: TableLog,
+                 think_s: float = 0.0) -> None:
         super().__init__(daemon=True)
+        self.think_s = think_s
+        self.rng = random.Random(hash((table, seat["seat"] if seat else None)))
+        self.due: float | None = None  # when this phone sends its next move
         path = "ws/seat" if seat else "ws/display"
         self.ws = simple_websocket.Client.connect(f"ws://{base}/t/{table}/{path}")
         self.seat = seat
@@ -157,12 +169,14 @@ class Client(threading.Thread):
     def run(self) -> None:
         try:
             while not self.sink.done.is_set():
-                raw = self.ws.receive(timeout=0.5)
+                wait = 0.5 if self.due is None else max(0.0, self.due - time.perf_counter())
+                raw = self.ws.receive(timeout=wait)
                 now = time.perf_counter()
-                if raw is None:
-                    continue
-                frame = json.loads(raw)
-                self.handle(frame, now, len(raw))
+                if raw is not None:
+                    self.handle(json.loads(raw), now, len(raw))
+                if self.due is not None and time.perf_counter() >= self.due:
+                    self.due = None
+                    self.send_move()
         except simple_websocket.ConnectionClosed:
             pass
 
@@ -182,15 +196,27 @@ class Client(threading.Thread):
             game = frame["game"]
             if game and game["status"] != "playing":
                 self.sink.finished()
-        if self.seat and self.view and self.outstanding is None and not self.stale:
-            pending = self.view["you"]["pending"] if self.view["you"] else []
-            if pending:
-                self.counter += 1
-                self.outstanding = f"{self.seat['seat']}-{self.counter}"
-                cmd = move(self.view, self.seat["seat"], pending[0])
-                self.sent_at = time.perf_counter()
-                self.ws.send(json.dumps({"type": "command", "token": self.seat["token"],
-                                         "id": self.outstanding, "command": cmd}))
+        if self.seat and self.due is None and self.pending():
+            self.due = now + self.think_s * self.rng.uniform(0.5, 1.5)
+            if self.think_s == 0:
+                self.due = None
+                self.send_move()
+
+    def pending(self) -> list[dict[str, Any]]:
+        if not self.view or self.outstanding is not None or self.stale:
+            return []
+        return self.view["you"]["pending"] if self.view["you"] else []
+
+    def send_move(self) -> None:
+        pending = self.pending()
+        if not pending:
+            return
+        self.counter += 1
+        self.outstanding = f"{self.seat['seat']}-{self.counter}"
+        cmd = move(self.view, self.seat["seat"], pending[0])
+        self.sent_at = time.perf_counter()
+        self.ws.send(json.dumps({"type": "command", "token": self.seat["token"],
+                                 "id": self.outstanding, "command": cmd}))
 
 
 class TableLog:
@@ -234,7 +260,7 @@ class TableLog:
         return out
 
 
-def run_companion(tables: int, timeout: float) -> dict[str, Any]:
+def run_companion(tables: int, timeout: float, think_s: float) -> dict[str, Any]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))
     log = (data / "server.log").open("w")
@@ -263,7 +289,7 @@ def run_companion(tables: int, timeout: float) -> dict[str, Any]:
             for n, c in zip(NAMES, COLOURS, strict=True):
                 seat = requests.post(f"http://{base}/t/{name}/api/join", timeout=5,
                                      json={"secret": secret, "name": n, "colour": c}).json()
-                clients.append(Client(base, name, seat, sink))
+                clients.append(Client(base, name, seat, sink, think_s))
             clients.append(Client(base, name, None, sink))
         for c in clients:
             c.start()
@@ -340,7 +366,7 @@ def serve_bare(port: int, frame_bytes: int, threads: int) -> None:
     Bare().run()
 
 
-def run_bare(tables: int, frame_bytes: int, messages: int) -> list[float]:
+def run_bare(tables: int, frame_bytes: int, messages: int, think_s: float) -> list[float]:
     port = free_port()
     proc = subprocess.Popen(
         pinned([sys.executable, __file__, "--bare-server", str(port), "--frame-bytes",
@@ -356,13 +382,14 @@ def run_bare(tables: int, frame_bytes: int, messages: int) -> list[float]:
                      for _ in range(6)]
             time.sleep(0.5)
             mine = []
+            rng = random.Random(r)
             for i in range(messages):
+                time.sleep(think_s * rng.uniform(0.5, 1.5) if think_s else 0.002)
                 t = time.perf_counter()
                 peers[i % 5].send('{"type": "command"}')
                 for p in peers:
                     p.receive(timeout=10)
                 mine.append((time.perf_counter() - t) * 1000)
-                time.sleep(0.002)
             with rlock:
                 results.extend(mine)
             for p in peers:
@@ -383,6 +410,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--think-ms", type=float, default=300,
+                    help="mean think time of a phone before each move (0 = flood)")
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -396,12 +425,14 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
-    ours = run_companion(args.tables, args.timeout)
+    think_s = args.think_ms / 1000
+    ours = run_companion(args.tables, args.timeout, think_s)
     lat = ours["latencies"]
-    bare = run_bare(args.tables, int(ours["frame_bytes"]), messages=max(20, len(lat)
-                                                                         // args.tables))
+    bare = run_bare(args.tables, int(ours["frame_bytes"]),
+                    messages=max(20, ours["commands"] // args.tables), think_s=think_s)
     p50, p99 = pct(lat, 50), pct(lat, 99)
     b50, b99 = pct(bare, 50), pct(bare, 99)
+    print(f"think time: {'flood (none)' if not think_s else f'{args.think_ms:g} ms mean'}")
     print(f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
           f"({'taskset' if shutil.which('taskset') else 'not pinned'})")
     print(f"games: {args.tables - ours['unfinished']}/{args.tables} finished, "
