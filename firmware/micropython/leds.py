@@ -69,7 +69,7 @@ class Strip:
             total += r + gr + b
             p += 3
         ma = estimate_ma(total, self.count)
-        self.limited = ma > self.budget
+        self.limited = ma > self.budget and total > 0
         if self.limited:
             # Scale every channel by k/1024 so the estimate fits the budget (POWER.md).
             lit_budget = self.budget - self.count * IDLE_MA_PER_LED

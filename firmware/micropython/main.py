@@ -1,10 +1,10 @@
 # Chocolatl LED board firmware entry point (hardware/FIRMWARE.md). MicroPython runs this file at
 # boot; the simulated board (companion/board/simboard.py) calls main() with its own stream.
-import machine
-import neopixel
 import time
 
 import config
+import machine
+import neopixel
 from app import Firmware
 from leds import Strip
 

@@ -1,3 +1,3 @@
-"""The scenarios and stand-ins run inside MicroPython, not under pytest's CPython."""
+"""mp_suite.py and the stand-ins run inside MicroPython, not under pytest's CPython."""
 
-collect_ignore_glob = ["scenarios/*.py", "standins/*.py"]
+collect_ignore_glob = ["mp_suite.py", "standins/*.py"]

@@ -1,52 +1,42 @@
-# Stand-in for MicroPython's machine module: records what the firmware asks of the hardware.
-
-WDT_FEEDS = [0]
-TIMERS = []
+# Stand-in for MicroPython's machine module in the firmware tests: records what the firmware
+# does with pins, the watchdog and resets instead of touching hardware.
 
 
 class Pin:
-    IN = 0
     OUT = 1
-    PULL_UP = 2
+    IN = 0
 
-    def __init__(self, pin_id, mode=-1, pull=-1):
-        self.id = pin_id
-        self._value = 1
+    def __init__(self, pin, mode=-1):
+        self.pin = pin
+        self.mode = mode
+        self.values = []
 
     def value(self, v=None):
         if v is None:
-            return self._value
-        self._value = v
+            return self.values[-1] if self.values else 0
+        self.values.append(v)
+        return None
 
 
 class WDT:
-    instances = []
+    created = []
 
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
-        WDT.instances.append(self)
+        WDT.created.append(self)
 
     def feed(self):
         self.feeds += 1
 
 
-class Timer:
-    PERIODIC = 1
-    ONE_SHOT = 0
+class ResetCalled(Exception):
+    pass
 
-    def __init__(self, id=-1):
-        self.callback = None
-        self.period = None
-        TIMERS.append(self)
 
-    def init(self, period=1000, mode=1, callback=None):
-        self.period = period
-        self.callback = callback
-
-    def deinit(self):
-        self.callback = None
+resets = []
 
 
 def reset():
-    raise SystemExit("machine.reset")
+    resets.append(1)
+    raise ResetCalled()

@@ -1,4 +1,5 @@
-# Stand-in for MicroPython's neopixel module with the same buffer layout (GRB, ORDER).
+# Stand-in for MicroPython's neopixel module: the same buffer layout (GRB, ORDER, bpp) as the
+# real driver, with write() counted instead of clocked out on a pin.
 
 
 class NeoPixel:
