@@ -8,8 +8,11 @@ import neopixel
 from app import Firmware
 from leds import Strip
 
+firmware = None  # the running Firmware, for the REPL and the simulated board
+
 
 def main(stream=None):
+    global firmware
     np = neopixel.NeoPixel(machine.Pin(config.STRIP_PIN, machine.Pin.OUT), config.LED_COUNT)
     strip = Strip(np, config.LED_COUNT, config.GAMMA, config.BRIGHTNESS, config.BUDGET_MA)
     if stream is None:
@@ -21,6 +24,7 @@ def main(stream=None):
     except (ValueError, TypeError):
         status_led = None
     fw = Firmware(stream, strip, time.ticks_ms, make_wdt, status_led)
+    firmware = fw
     try:
         fw.run()
     except KeyboardInterrupt:
