@@ -104,6 +104,7 @@ class BoardLink:
         self._ready = False
         self._config_needed = True
         self._board_generation = -1     # picture generation the board holds
+        self._sent_generation = -1      # last picture generation written to the port
         self._last_hello = 0.0
         self._last_sent = 0.0
         self._last_heard = 0.0
@@ -213,6 +214,7 @@ class BoardLink:
         self._ready = False
         self._config_needed = True
         self._board_generation = -1
+        self._sent_generation = -1
         self._last_hello = 0.0
         self._last_heard = time.monotonic()
         self._set(device=device, state="searching", last_error=None)
@@ -352,16 +354,16 @@ class BoardLink:
             if now - out.sent < self.ack_timeout:
                 return  # stop-and-wait: one frame in flight
             self._outstanding = None  # no answer in time: fall through and send again
-            if out.type == T.PICTURE:
-                self._count("frames_resent")
         if self._config_needed:
             self._send(T.CONFIG, self.config_payload)
             return
         with self._lock:
             picture, generation = self._picture, self._generation
         if picture is not None and generation != self._board_generation:
+            resend = generation == self._sent_generation
             self._send(T.PICTURE, picture, generation)
-            self._count("frames_sent")
+            self._sent_generation = generation
+            self._count("frames_resent" if resend else "frames_sent")
             return
         if now - self._last_sent >= self.heartbeat:
             self._send(T.PING)

@@ -67,13 +67,16 @@ class FirmwareImage:
 class PtyStream:
     """The firmware's stream interface (readinto / write / wait) on the pty master."""
 
-    def __init__(self, fd: int, stop: threading.Event) -> None:
+    def __init__(self, fd: int, stop: threading.Event, board: SimBoard) -> None:
         self.fd = fd
         self.stop = stop
+        self.board = board
 
     def readinto(self, buf: bytearray) -> int:
         if self.stop.is_set():
             raise SimStopped
+        if self.board.hung:
+            return 0
         ready, _, _ = select.select([self.fd], [], [], 0)
         if not ready:
             return 0
@@ -81,6 +84,9 @@ class PtyStream:
             data = os.read(self.fd, len(buf))
         except (BlockingIOError, OSError):
             return 0
+        if self.board.corrupt_reads > 0 and len(data) > 2:
+            self.board.corrupt_reads -= 1
+            data = bytes((data[0], data[1] ^ 0x40)) + data[2:]  # line noise on the cable
         buf[:len(data)] = data
         return len(data)
 
@@ -117,6 +123,8 @@ class SimBoard:
         self.path = os.path.join(self._dir, STABLE_NAME)
         self.boots = 0
         self.last_error: str | None = None
+        self.corrupt_reads = 0  # flip a bit in this many of the next reads (tests, demos)
+        self.hung = False  # the firmware stops reading (a hung board; tests)
         self._lock = threading.Lock()
         self._master: int | None = None
         self._slave: int | None = None
@@ -157,6 +165,7 @@ class SimBoard:
                         os.close(fd)
             self._master = self._slave = None
             self._image = None
+            self.hung = False
 
     def replug(self) -> SimBoard:
         self.unplug()
@@ -169,6 +178,14 @@ class SimBoard:
                 return
             self._stop_thread()
             self._start_thread()
+
+    def hang(self, hung: bool = True) -> None:
+        """The firmware stops reading its port (as a crashed loop would) or reads again."""
+        self.hung = hung
+
+    def inject_noise(self, reads: int = 1) -> None:
+        """Corrupts one byte in each of the next ``reads`` reads of the firmware."""
+        self.corrupt_reads = reads
 
     def close(self) -> None:
         self.unplug()
@@ -219,7 +236,7 @@ class SimBoard:
             self._image = image
             self.boots += 1
             try:
-                image.load("main").main(PtyStream(fd, stop))
+                image.load("main").main(PtyStream(fd, stop, self))
             except SimReset:
                 continue  # machine.reset(): boot again on the same port
             except SimStopped:

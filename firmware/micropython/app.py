@@ -105,7 +105,7 @@ class Firmware:
 
     def handle(self, mtype, seq, length):
         self.last_host = self.clock()
-        if self.wdt is None:
+        if self.wdt is None and mtype != proto.STOP:
             self.wdt = self.make_wdt()  # the first host frame starts the watchdog
         if self.host_lost:
             self.host_lost = False
