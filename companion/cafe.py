@@ -15,12 +15,17 @@ log = logging.getLogger(__name__)
 class Cafe:
     """Tables by name, loaded (and unfinished games replayed) when the server starts."""
 
-    def __init__(self, store: Store, tables: list[TableConfig], base_url: str) -> None:
+    def __init__(self, store: Store, tables: list[TableConfig], base_url: str,
+                 with_boards: bool = True) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
+        self.boards: list[Any] = []
         for cfg in tables:
-            self.tables[cfg.name] = Table(cfg.name, store, base_url, title=cfg.title,
-                                          dice=cfg.dice, board=cfg.board)
+            table = Table(cfg.name, store, base_url, title=cfg.title, dice=cfg.dice,
+                          board=cfg.board)
+            self.tables[cfg.name] = table
+            if with_boards and cfg.board != "none":
+                self.boards.append(_board_for(table, cfg.board))
 
     def get(self, name: str) -> Table | None:
         return self.tables.get(name)
@@ -29,8 +34,32 @@ class Cafe:
         return [t.summary(with_join=False) for t in self.tables.values()]
 
     def close(self) -> None:
+        for board in self.boards:
+            try:
+                board.close()
+            except Exception:  # noqa: BLE001 - closing must reach every board and table
+                log.exception("closing a board")
+        self.boards = []
         for table in self.tables.values():
             try:
                 table.close()
             except Exception:  # noqa: BLE001 - closing must reach every table
                 log.exception("closing table %s", table.name)
+
+
+def _board_for(table: Table, port: str) -> Any:
+    """The table's LED board (one port per table; ``sim`` runs the simulated board). A board
+    that cannot start never stops the table: its status says why."""
+    from companion.tableboard import TableBoard
+
+    try:
+        return TableBoard(table, port).start()
+    except Exception as exc:  # noqa: BLE001
+        log.exception("table %s: LED board %s did not start", table.name, port)
+        table.board_status = {"mode": "serial", "connected": False, "detail": str(exc)}
+        return _NoBoard()
+
+
+class _NoBoard:
+    def close(self) -> None:
+        pass

@@ -33,8 +33,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", metavar="FILE",
                         help='JSON file with named tables: {"tables": [{"name": "oak", '
                              '"title": "Oak", "board": "sim", "dice": "digital"}]}')
-    parser.add_argument("--board", default="none", metavar="PORT|sim|none",
-                        help="LED board of table 1: a serial port, sim (simulated) or none")
+    parser.add_argument("--board", default="sim", metavar="PORT|sim|none",
+                        help="LED board of table 1: a serial port (a /dev/serial/by-id path or "
+                             "usb:VID:PID[:SERIAL]), sim (a simulated board, the default) or "
+                             "none")
     parser.add_argument("--dice", default="digital", choices=["digital", "table"],
                         help="default for new games: the companion rolls (digital) or the "
                              "host types in the real dice and cards (table)")
@@ -67,7 +69,7 @@ def announce(config: ServerConfig) -> list[str]:
     base = config.public_url or public_base(config.host, config.port)
     store = Store(config.database)
     try:
-        cafe = Cafe(store, config.tables, base)
+        cafe = Cafe(store, config.tables, base, with_boards=False)  # the worker drives them
         lines = [f"Chocolatl companion on {base}  (data: {config.data})"]
         for t in cafe.tables.values():
             lines.append(f"Table {t.name} display: {base}/t/{t.name}/")

@@ -1,0 +1,119 @@
+"""The table's LED board follows the game: every committed command reaches the (simulated)
+board as the picture of the public view, and pulling the board out mid-game loses nothing."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.engine import view
+from companion.leds import assign_colours, load_layout, render
+from companion.randomplay import random_command
+from companion.store import Store
+from companion.tableboard import TableBoard
+from companion.tables import Table
+
+LAYOUT = load_layout()
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    """Poll ``check`` until it holds (a wait with a generous deadline, not a speed check)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.02)
+    return check()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    store = Store(tmp_path / "db.sqlite3")
+    t = Table("1", store, "http://127.0.0.1:1")
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        t.join(t.join_secret, name, colour)
+    try:
+        yield t
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def board(table: Table) -> Iterator[TableBoard]:
+    b = TableBoard(table, "sim").start()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def expected_picture(table: Table) -> bytes:
+    state = table.game.state
+    chosen = {s.seat: s.colour for s in table.seats}
+    colours = assign_colours(list(state["players"]), chosen, LAYOUT.player_colours)
+    # Three players never share a box beyond its three LEDs and stay on the first lap here,
+    # so the picture does not depend on the time.
+    return render(view(state, None), LAYOUT, colours, 0.0, [])
+
+
+def play(table: Table, rng: random.Random, commands: int) -> None:
+    for n in range(commands):
+        state = table.game.state
+        if state["finished"]:
+            return
+        mine = [e for e in state["pending"] if "player" in e]
+        cmd = random_command({**state, "pending": mine}, rng)
+        table.submit("seat:" + cmd["player"], f"c{rng.random()}-{n}", cmd)
+
+
+def test_the_board_shows_the_public_view_after_every_step(table: Table,
+                                                          board: TableBoard) -> None:
+    table.start("digital")
+    rng = random.Random(5)
+    for _ in range(6):
+        play(table, rng, 4)
+        assert max(p["score"] for p in table.game.state["players"].values()) < LAYOUT.boxes
+        want = expected_picture(table)
+        assert wait_for(lambda w=want: board.service.simulated_pixels() == w)
+
+
+def test_the_display_gets_the_board_status_with_the_simulated_leds(table: Table,
+                                                                   board: TableBoard) -> None:
+    table.start("digital")
+    play(table, random.Random(2), 8)
+    want = expected_picture(table)
+
+    def shown() -> bool:
+        status = table.board_status or {}
+        pixels = status.get("pixels") or []
+        return pixels == [f"#{want[i]:02x}{want[i + 1]:02x}{want[i + 2]:02x}"
+                          for i in range(0, len(want), 3)]
+
+    assert wait_for(shown)
+    status = table.board_status
+    assert status["mode"] == "simulated" and status["connected"] is True
+    assert status["layout"]["led_count"] == LAYOUT.led_count
+    assert len(status["layout"]["track"]) == LAYOUT.boxes
+    # Nothing in the status changes by itself (no counters), so no frame per second.
+    assert set(status["link"]) <= {"state", "port", "firmware", "version", "last_error"}
+
+
+def test_unplugging_mid_game_loses_nothing_and_the_picture_comes_back(
+        table: Table, board: TableBoard) -> None:
+    table.start("digital")
+    rng = random.Random(9)
+    play(table, rng, 6)
+    assert wait_for(lambda: board.service.simulated_pixels() == expected_picture(table))
+    board.service.unplug()
+    assert wait_for(lambda: not (table.board_status or {}).get("connected", True))
+    seq_before = table.game.seq
+    play(table, rng, 10)  # the game goes on without the board
+    assert table.game.seq > seq_before
+    board.service.replug()
+    want = expected_picture(table)
+    assert wait_for(lambda: board.service.simulated_pixels() == want)
+    assert wait_for(lambda: (table.board_status or {}).get("connected") is True)
