@@ -77,9 +77,10 @@ def test_encoder_reproduces_vector(vector):
 
 
 def test_hand_checked_hello_bytes():
-    # type 01, seq 01, length 00 01, payload 01 -> every 0x01 escaped as DB 21; CRC 0x9ec5.
+    # type 01, seq 01, length 00 01, payload 01 -> every 0x01 escaped as DB 21; CRC 0xeef9.
     body = bytes((1, 1, 0, 1, 1))
     crc = crc16_bitwise(body)
+    assert crc == 0xEEF9
     expected = bytes((0xC0, 0xDB, 0x21, 0xDB, 0x21, 0x00, 0xDB, 0x21, 0xDB, 0x21,
                       crc >> 8, crc & 0xFF, 0xC0))
     assert p.encode(p.MessageType.HELLO, 1, b"\x01") == expected
