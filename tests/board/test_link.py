@@ -242,3 +242,26 @@ def test_simulation_only_calls_refused_for_hardware():
     with pytest.raises(BoardError, match="only possible on the simulated board"):
         svc.unplug()
     assert svc.simulated_pixels() is None
+
+
+def test_missing_ack_makes_the_link_resend(sim):
+    sim.plug()
+    link = BoardLink(sim.path, LEDS).start()
+    try:
+        assert link.wait_shown(link.show(picture(20)), DEADLINE_S)
+        sim.hang()  # the board stops answering: no ACK comes back
+        pic = picture(21)
+        gen = link.show(pic)
+        wait_until(lambda: link.status()["frames_resent"] >= 1, "a resend after the timeout")
+        sim.hang(False)
+        assert link.wait_shown(gen, DEADLINE_S)
+        assert sim.picture() == pic
+    finally:
+        link.stop()
+
+
+def test_heartbeat_brings_the_board_status(service):
+    assert service.wait_shown(service.show(picture(22)), DEADLINE_S)
+    board = wait_until(lambda: service.status()["board"], "a STATUS answer to the heartbeat")
+    assert board["frames"] >= 1 and board["budget_ma"] == 3000 and not board["host_lost"]
+    assert board["brightness"] == 255
