@@ -355,4 +355,18 @@ def _():
             "frames": fw.frames, "limited": fw.strip.limited}
 
 
+@case("usbstream")
+def _():
+    # The real USB stream on the port's own stdin/stdout: nothing waiting reads 0 bytes without
+    # blocking, and write(buf, n) sends exactly n bytes (no slice is made).
+    from usbstream import UsbStream
+
+    s = UsbStream()
+    n = s.readinto(bytearray(16))
+    s.wait(1)
+    s.write(bytearray(b"USBSTREAM-OK-not-this"), 12)
+    s.write(bytearray(b"\n"), 1)
+    return {"ok": n == 0, "read": n}
+
+
 print("RESULT " + json.dumps(results))

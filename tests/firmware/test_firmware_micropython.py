@@ -45,7 +45,9 @@ def _run_suite() -> dict:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, proc.stdout + proc.stderr
-    return json.loads(lines[-1][len("RESULT "):])
+    out = json.loads(lines[-1][len("RESULT "):])
+    out["stdout"] = proc.stdout.splitlines()
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +205,10 @@ def test_no_allocation_per_frame(suite):
         pytest.skip(out["skipped"])
     assert out["alloc_5_frames"] == 0 and out["alloc_100_frames"] == 0
     assert out["frames"] >= 105 and out["limited"]
+
+
+def test_usb_stream_reads_without_blocking_and_writes_exactly_n_bytes(suite):
+    out = result(suite, "usbstream")
+    assert out["read"] == 0
+    assert "USBSTREAM-OK" in suite["stdout"]
+    assert not any("not-this" in line for line in suite["stdout"])
