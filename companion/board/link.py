@@ -167,13 +167,18 @@ class BoardLink:
         if self._thread.is_alive():
             self._thread.join(timeout=3)
         self._close(None)
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        wake_r, wake_w = self._wake_r, self._wake_w
+        self._wake_r = self._wake_w = -1  # never write into a reused descriptor
+        for fd in (wake_r, wake_w):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
     def _wake(self) -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self._wake_w, b"\0")
+        fd = self._wake_w
+        if fd >= 0:
+            with contextlib.suppress(BlockingIOError, OSError):
+                os.write(fd, b"\0")
 
     # -- link thread ----------------------------------------------------------------------
     def _set(self, **fields: Any) -> None:

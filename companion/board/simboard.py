@@ -27,6 +27,7 @@ from companion.board.standins import SimReset, SimStopped, make_modules
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
 FIRMWARE_MODULES = ("config", "proto", "leds", "app", "main")
 STABLE_NAME = "usb-Chocolatl_LED_board_sim-if00"
+IDLE_WAIT_MS = 20
 
 
 class FirmwareImage:
@@ -104,7 +105,9 @@ class PtyStream:
     def wait(self, timeout_ms: int) -> None:
         if self.stop.is_set():
             raise SimStopped
-        select.select([self.fd], [], [], timeout_ms / 1000)
+        # Data wakes the select at once; the longer idle timeout only spares the CPU (the
+        # host-lost timer does not need 2 ms steps).
+        select.select([self.fd], [], [], max(timeout_ms, IDLE_WAIT_MS) / 1000)
 
 
 class SimBoard:
