@@ -28,9 +28,10 @@ from companion.engine.errors import (
 )
 from companion.engine.explain import describe
 from companion.engine.flow import apply_in_place
+from companion.engine.jsondata import clone
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
 from companion.engine.state import Event, State, new_game
-from companion.engine.views import _copy, projection, view, views, visible_events
+from companion.engine.views import projection, view, views, visible_events
 
 __all__ = [
     "DEFAULT_PROFILE", "PLACEHOLDERS", "Event", "IllegalCommand", "InvalidSetup",
@@ -44,7 +45,7 @@ __all__ = [
 def copy_state(state: State) -> State:
     """A deep copy of the state; the profile is shared (the engine never changes it)."""
     profile = state["profile"]
-    out = {k: (v if k == "profile" else _copy(v)) for k, v in state.items()}
+    out = {k: (v if k == "profile" else clone(v)) for k, v in state.items()}
     out["profile"] = profile
     return out
 

@@ -19,6 +19,7 @@ from importlib.resources import files
 from typing import Any
 
 from companion.engine.errors import InvalidSetup
+from companion.engine.jsondata import clone
 
 _DATA = json.loads(files(__package__).joinpath("profile.json").read_text(encoding="utf-8"))
 
@@ -78,18 +79,10 @@ def make_profile(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
         raise InvalidSetup("profile must be an object")
     for key, value in overrides.items():
         _check(key, value)
-    merged = _clone(DEFAULT_PROFILE)
-    merged.update(_clone(overrides))
+    merged = clone(DEFAULT_PROFILE)
+    merged.update(clone(overrides))
     return merged
 
-
-def _clone(value: Any) -> Any:
-    """A copy of plain JSON data (lists and dicts copied, numbers and strings shared)."""
-    if isinstance(value, dict):
-        return {k: _clone(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clone(v) for v in value]
-    return value
 
 
 def track_colour(profile: dict[str, Any], box: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.explain import describe
+from companion.engine.jsondata import clone
 from companion.engine.scoring import score_lines
 from companion.engine.state import Event, State
 
@@ -17,14 +18,6 @@ PUBLIC_KEYS = ("round", "mode", "last_round", "last_round_reason", "finished", "
                "chocolatl", "old_man", "returning", "track", "pyramid", "winners", "seats",
                "profile", "phase", "step", "station", "harvest", "improvements", "revealed",
                "decision")
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -49,7 +42,7 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
             raise ValueError(f"unknown seat {seat!r}")
     over = state["finished"]
     # The profile never changes during a game, so views share it rather than copy it.
-    base: dict[str, Any] = {k: (state[k] if k == "profile" else _copy(state[k]))
+    base: dict[str, Any] = {k: (state[k] if k == "profile" else clone(state[k]))
                             for k in PUBLIC_KEYS}
     public_players = {p: _player_view(ps, over) for p, ps in state["players"].items()}
     awaited = {e.get("player") for e in state["pending"] if e["type"] == "bid"}
@@ -77,13 +70,13 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
 def _player_view(ps: dict[str, Any], visible: bool, own: bool = False) -> dict[str, Any]:
     return {
         "score": ps["score"], "huts": ps["huts"], "dice": ps["dice"],
-        "cubes_used": ps["cubes_used"], "final": _copy(ps["final"]),
+        "cubes_used": ps["cubes_used"], "final": clone(ps["final"]),
         "deck_size": len(ps["deck"]),
         # The deck would give the sacrifice away (13 cards minus one), so it is private.
         "deck": list(ps["deck"]) if visible else None,
         "sacrifice": ps["sacrifice"] if visible else None,
         "used": list(ps["used"]) if own else None,
-        "bids": _copy(ps["bids"]) if own else None,
+        "bids": clone(ps["bids"]) if own else None,
     }
 
 
@@ -97,7 +90,7 @@ def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
         # Choices are shown once everyone has decided (R3.2); before that only one's own.
         "choices": dict(decided) if state["phase"] == "roll" else
         ({seat: decided[seat]} if seat in decided else {}),
-        "rolls": _copy(window["rolls"]),
+        "rolls": clone(window["rolls"]),
     }
 
 
