@@ -26,6 +26,7 @@ from companion.leds import (
     prune,
     render,
 )
+from companion.leds.vision import screen_hex
 
 if TYPE_CHECKING:
     from companion.tables import Table
@@ -139,8 +140,7 @@ class TableBoard:
         if self.simulated:
             pixels = self.service.simulated_pixels()
             if pixels is not None:
-                out["pixels"] = [f"#{pixels[i]:02x}{pixels[i + 1]:02x}{pixels[i + 2]:02x}"
-                                 for i in range(0, len(pixels), 3)]
+                out["pixels"] = screen_hex(pixels, self.layout.brightness_cap)
                 out["layout"] = layout_summary(self.layout)
         return out
 

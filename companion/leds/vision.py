@@ -39,6 +39,27 @@ def srgb_to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
+def linear_to_srgb(c: float) -> float:
+    """Linear light in 0..1 -> one sRGB channel in 0..1 (the inverse of srgb_to_linear)."""
+    return c * 12.92 if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
+
+
+def screen_hex(pixels: bytes, brightness_cap: float) -> list[str]:
+    """A pixel buffer (linear light under the brightness cap) as the screen colours it stands
+    for, so a simulated strip on a display looks like the lit LEDs rather than dim ones.
+
+    >>> screen_hex(bytes([round(0.35 * 255), 0, 0]), 0.35)
+    ['#ff0000']
+    """
+    scale = 1 / (255 * brightness_cap)
+    out = []
+    for i in range(0, len(pixels) - 2, 3):
+        r, g, b = (round(255 * linear_to_srgb(min(1.0, v * scale)))
+                   for v in pixels[i:i + 3])
+        out.append(f"#{r:02x}{g:02x}{b:02x}")
+    return out
+
+
 def hex_to_linear(hex_colour: str) -> Vec:
     """``"#rrggbb"`` (a screen colour) -> linear RGB, the light an LED must emit to match it."""
     h = hex_colour.lstrip("#")

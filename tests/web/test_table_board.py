@@ -12,6 +12,7 @@ import pytest
 
 from companion.engine import view
 from companion.leds import assign_colours, load_layout, render
+from companion.leds.vision import screen_hex
 from companion.randomplay import random_command
 from companion.store import Store
 from companion.tableboard import TableBoard
@@ -90,8 +91,8 @@ def test_the_display_gets_the_board_status_with_the_simulated_leds(table: Table,
     def shown() -> bool:
         status = table.board_status or {}
         pixels = status.get("pixels") or []
-        return pixels == [f"#{want[i]:02x}{want[i + 1]:02x}{want[i + 2]:02x}"
-                          for i in range(0, len(want), 3)]
+        # The display gets the screen colours the lit LEDs stand for (cap and light undone).
+        return pixels == screen_hex(want, LAYOUT.brightness_cap)
 
     assert wait_for(shown)
     status = table.board_status
