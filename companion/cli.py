@@ -1,4 +1,4 @@
-"""Command line: ``companion replay|simulate|serve|flash``.
+"""The Chocolatl companion: serve a table, replay game logs, simulate games, flash the board.
 
 Each subcommand lives with the concern it drives; this module only wires argparse to them and
 imports them lazily so ``replay`` starts fast and never loads Flask.
