@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import queue
 import sqlite3
 import threading
 import time
@@ -97,8 +96,9 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._queue: queue.Queue[_Write | None] = queue.Queue()
-        self._committer: threading.Thread | None = None
+        self._cond = threading.Condition()
+        self._pending: list[_Write] = []
+        self._leading = False
         self._db = sqlite3.connect(
             str(self.path), check_same_thread=False, isolation_level=None, timeout=30
         )
@@ -109,9 +109,6 @@ class Store:
         self._db.executescript(SCHEMA)
 
     def close(self) -> None:
-        if self._committer is not None:
-            self._queue.put(None)
-            self._committer.join(timeout=5)
         with self._lock:
             self._db.close()
 
@@ -119,39 +116,32 @@ class Store:
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         """Run statements atomically and return once they are durable.
 
-        Group commit: writes that queue up while a commit is on disk go into the next
-        transaction together, each in its own savepoint (a failing one is rolled back alone
-        and raises here), so busy tables share one fsync instead of waiting in line for one
-        each. Nothing returns before its COMMIT has completed (synchronous=FULL).
+        Group commit without a hand-off: the first writer becomes the leader and commits
+        every write queued so far in one transaction, each in its own savepoint (a failing one
+        is rolled back alone and raises here); writes that arrive meanwhile wait and go
+        together into the next leader's transaction. Busy tables share one fsync, a lone
+        write commits on its own thread at once. Nothing returns before its COMMIT has
+        completed (synchronous=FULL).
         """
-        if self._committer is None:
-            with self._lock:
-                if self._committer is None:
-                    self._committer = threading.Thread(target=self._commit_loop,
-                                                       name="store-commit", daemon=True)
-                    self._committer.start()
         job = _Write(statements)
-        self._queue.put(job)
-        job.done.wait()
+        with self._cond:
+            self._pending.append(job)
+            while self._leading and not job.done.is_set():
+                self._cond.wait()
+            if job.done.is_set():
+                jobs: list[_Write] = []
+            else:
+                self._leading = True
+                jobs, self._pending = self._pending, []
+        if jobs:
+            try:
+                self._commit(jobs)
+            finally:
+                with self._cond:
+                    self._leading = False
+                    self._cond.notify_all()
         if job.error is not None:
             raise job.error
-
-    def _commit_loop(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job is None:
-                return
-            jobs = [job]
-            while True:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)
-                    break
-                jobs.append(more)
-            self._commit(jobs)
 
     def _commit(self, jobs: list[_Write]) -> None:
         with self._lock:
