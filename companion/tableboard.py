@@ -70,8 +70,7 @@ class TableBoard:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        profile = DEFAULT_PROFILE
-        self._view: dict[str, Any] = idle_view(profile["track_colors"], profile["pyramid_rows"])
+        self._view: dict[str, Any] = self._idle()
         self._colours: dict[str, str] = {}
         self._animations: list[Animation] = []
         self._dirty = True
@@ -98,6 +97,19 @@ class TableBoard:
             self._dirty = True
         self._wake.set()
 
+    def _idle(self) -> dict[str, Any]:
+        colours = self.table.settings.get("track_colors") or DEFAULT_PROFILE["track_colors"]
+        return idle_view(colours, DEFAULT_PROFILE["pyramid_rows"])
+
+    def _back_to_lobby(self) -> None:
+        """No game at the table (a new one not started yet): an empty track and pyramid."""
+        with self._lock:
+            if self._view.get("players"):
+                self._view = self._idle()
+                self._colours = {}
+                self._animations = []
+                self._dirty = True
+
     def _picture(self, now: float) -> tuple[bytes, bool]:
         with self._lock:
             current, chosen = self._view, self._colours
@@ -116,6 +128,8 @@ class TableBoard:
             self._wake.clear()
             now = time.monotonic()
             try:
+                if self.table.game is None:
+                    self._back_to_lobby()
                 if self._dirty or moving:
                     pixels, moving = self._picture(now)
                     self.service.show(pixels)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import view
+from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import assign_colours, load_layout, render
 from companion.leds.vision import screen_hex
 from companion.randomplay import random_command
 from companion.store import Store
-from companion.tableboard import TableBoard
+from companion.tableboard import TableBoard, idle_view
 from companion.tables import Table
 
 LAYOUT = load_layout()
@@ -118,3 +118,17 @@ def test_unplugging_mid_game_loses_nothing_and_the_picture_comes_back(
     want = expected_picture(table)
     assert wait_for(lambda: board.service.simulated_pixels() == want)
     assert wait_for(lambda: (table.board_status or {}).get("connected") is True)
+
+
+def test_a_new_game_clears_the_board_back_to_the_empty_track(table: Table,
+                                                             board: TableBoard) -> None:
+    table.start("digital")
+    play(table, random.Random(4), 6)
+    assert wait_for(lambda: board.service.simulated_pixels() == expected_picture(table))
+    table.end_game()
+    table.new_game()
+    assert table.game is None
+    empty = render(idle_view(DEFAULT_PROFILE["track_colors"], DEFAULT_PROFILE["pyramid_rows"]),
+                   LAYOUT, {}, 0.0, [])
+    assert any(empty)  # the empty track still shows its dimmed box colours
+    assert wait_for(lambda: board.service.simulated_pixels() == empty)
