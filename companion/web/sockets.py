@@ -7,6 +7,10 @@ request to its table; the table answers through :class:`WsConnection`.
 from __future__ import annotations
 
 import logging
+import socket
+import threading
+import time
+from collections import deque
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -27,21 +31,87 @@ CLOSE_BAD_TOKEN = 4401
 
 
 class WsConnection(Connection):
-    """A table's view of one flask-sock websocket."""
+    """A table's view of one flask-sock websocket.
+
+    Frames go out through an outbox drained by the connection's own writer thread, so the
+    table (which sends under its lock) never waits on a phone's network. A phone that stops
+    reading (asleep with its socket open) leaves frames waiting; after ``STALLED_S`` it is
+    dropped, and it reconnects when it wakes and gets its whole view back.
+    """
+
+    STALLED_S = 10.0  # a frame waiting this long means the peer stopped reading
+    MAX_BACKLOG = 1000  # frames, whatever their age (memory bound)
 
     def __init__(self, ws: Any, role: str, seat: str | None = None) -> None:
         super().__init__(role, seat)
         self.ws = ws
+        self._outbox: deque[tuple[float, str | tuple[int, str]]] = deque()
+        self._ready = threading.Condition()
+        self._writer: threading.Thread | None = None
+        self._busy = False
 
     def _send(self, text: str) -> None:
-        self.ws.send(text)
+        self._post(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after the frames already sent are out (the reason frame comes first)."""
+        self._post((code, reason))
         self.alive = False
+
+    def _post(self, item: str | tuple[int, str]) -> None:
+        now = time.monotonic()
+        with self._ready:
+            if self._outbox and (now - self._outbox[0][0] > self.STALLED_S
+                                 or len(self._outbox) >= self.MAX_BACKLOG):
+                self._outbox.clear()
+                self.alive = False
+                self._abort()
+            else:
+                self._outbox.append((now, item))
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, daemon=True,
+                                                name=f"ws-out-{self.role}-{self.seat}")
+                self._writer.start()
+            self._ready.notify()
+
+    def _drain(self) -> None:
+        item: str | tuple[int, str] | None = None
         try:
-            self.ws.close(reason=code, message=reason)
-        except Exception:  # noqa: BLE001 - already closed
-            pass
+            while True:
+                with self._ready:
+                    self._busy = False
+                    self._ready.notify_all()
+                    while not self._outbox:
+                        self._ready.wait()
+                    _queued, item = self._outbox.popleft()
+                    self._busy = True
+                if isinstance(item, tuple):
+                    self.ws.close(reason=item[0], message=item[1])
+                    return
+                self.ws.send(item)
+        except Exception:  # noqa: BLE001 - a broken socket ends this writer
+            self.alive = False
+        finally:
+            with self._ready:
+                self._outbox.clear()
+                self._busy = False
+                self._writer_done = True
+                self._ready.notify_all()
+
+    def flush(self, timeout: float = 2.0) -> None:
+        """Wait until the frames sent so far are out (the handler's end closes the socket)."""
+        with self._ready:
+            self._ready.wait_for(lambda: getattr(self, "_writer_done", False)
+                                 or (not self._outbox and not self._busy), timeout)
+
+    def _abort(self) -> None:
+        """Unblock a writer stuck in a send to a peer that stopped reading."""
+        sock_ = getattr(self.ws, "sock", None)
+        if sock_ is not None:
+            try:
+                sock_.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 @bp.before_request
@@ -90,56 +160,62 @@ def _table_or_close(conn: WsConnection, name: str) -> Table | None:
 @sock.route("/t/<name>/ws/display", bp=bp)
 def display_socket(ws: Any, name: str) -> None:
     conn = WsConnection(ws, "display")
-    table = _table_or_close(conn, name)
-    if table is None:
-        return
-    table.attach(conn)
     try:
-        for msg in _messages(conn):
-            if msg["type"] == "ping":
-                conn.send({"type": "pong", "t": msg.get("t")})
-            else:
-                conn.send({"type": "error", "code": "unknown_type",
-                           "reason": "the display only sends ping"})
-    except ConnectionClosed:
-        pass
+        table = _table_or_close(conn, name)
+        if table is None:
+            return
+        table.attach(conn)
+        try:
+            for msg in _messages(conn):
+                if msg["type"] == "ping":
+                    conn.send({"type": "pong", "t": msg.get("t")})
+                else:
+                    conn.send({"type": "error", "code": "unknown_type",
+                               "reason": "the display only sends ping"})
+        except ConnectionClosed:
+            pass
+        finally:
+            table.detach(conn)
     finally:
-        table.detach(conn)
+        conn.flush()  # the frames sent so far go out before the socket closes
 
 
 @sock.route("/t/<name>/ws/seat", bp=bp)
 def seat_socket(ws: Any, name: str) -> None:
     conn = WsConnection(ws, "seat")
-    table = _table_or_close(conn, name)
-    if table is None:
-        return
-    attached = False
     try:
-        for msg in _messages(conn):
-            kind = msg["type"]
-            if not attached:
-                if kind != "hello":
-                    _error(conn, "not_hello", "say hello with your seat and token first")
+        table = _table_or_close(conn, name)
+        if table is None:
+            return
+        attached = False
+        try:
+            for msg in _messages(conn):
+                kind = msg["type"]
+                if not attached:
+                    if kind != "hello":
+                        _error(conn, "not_hello", "say hello with your seat and token first")
+                        continue
+                    if not table.check_seat(msg.get("seat"), msg.get("token")):
+                        _error(conn, "bad_token", "this seat token is not valid (seat released "
+                               "or never joined); join again")
+                        conn.close(CLOSE_BAD_TOKEN, "bad token")
+                        return
+                    conn.seat = msg["seat"]
+                    table.attach(conn)
+                    attached = True
                     continue
-                if not table.check_seat(msg.get("seat"), msg.get("token")):
-                    _error(conn, "bad_token", "this seat token is not valid (seat released "
-                           "or never joined); join again")
+                if not table.check_seat(conn.seat, msg.get("token")):
+                    _error(conn, "bad_token", "this seat token is not valid", msg.get("id"))
                     conn.close(CLOSE_BAD_TOKEN, "bad token")
                     return
-                conn.seat = msg["seat"]
-                table.attach(conn)
-                attached = True
-                continue
-            if not table.check_seat(conn.seat, msg.get("token")):
-                _error(conn, "bad_token", "this seat token is not valid", msg.get("id"))
-                conn.close(CLOSE_BAD_TOKEN, "bad token")
-                return
-            _seat_message(table, conn, msg)
-    except ConnectionClosed:
-        pass
+                _seat_message(table, conn, msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            if attached:
+                table.detach(conn)
     finally:
-        if attached:
-            table.detach(conn)
+        conn.flush()  # the frames sent so far go out before the socket closes
 
 
 def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
@@ -190,30 +266,33 @@ def _language(lang: Any) -> str:
 @sock.route("/t/<name>/ws/host", bp=bp)
 def host_socket(ws: Any, name: str) -> None:
     conn = WsConnection(ws, "host")
-    table = _table_or_close(conn, name)
-    if table is None:
-        return
-    attached = False
     try:
-        for msg in _messages(conn):
-            kind = msg["type"]
-            if not table.check_host(msg.get("token")):
-                _error(conn, "bad_token", "the host token is missing or wrong", msg.get("id"))
-                conn.close(CLOSE_BAD_TOKEN, "bad token")
-                return
-            if not attached:
-                if kind != "hello":
-                    _error(conn, "not_hello", "say hello with the host token first")
+        table = _table_or_close(conn, name)
+        if table is None:
+            return
+        attached = False
+        try:
+            for msg in _messages(conn):
+                kind = msg["type"]
+                if not table.check_host(msg.get("token")):
+                    _error(conn, "bad_token", "the host token is missing or wrong", msg.get("id"))
+                    conn.close(CLOSE_BAD_TOKEN, "bad token")
+                    return
+                if not attached:
+                    if kind != "hello":
+                        _error(conn, "not_hello", "say hello with the host token first")
+                        continue
+                    table.attach(conn)
+                    attached = True
                     continue
-                table.attach(conn)
-                attached = True
-                continue
-            _host_message(table, conn, msg)
-    except ConnectionClosed:
-        pass
+                _host_message(table, conn, msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            if attached:
+                table.detach(conn)
     finally:
-        if attached:
-            table.detach(conn)
+        conn.flush()  # the frames sent so far go out before the socket closes
 
 
 def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
