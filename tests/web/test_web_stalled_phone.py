@@ -45,12 +45,12 @@ def test_sending_to_a_phone_that_stopped_reading_never_blocks_and_drops_it() -> 
     frame = "x" * 4096
     started = time.monotonic()
     results = []
-    while time.monotonic() - started < 3.0 and (not results or results[-1]):
+    while time.monotonic() - started < 10.0 and (not results or results[-1]):
         t = time.monotonic()
         results.append(conn.send(frame))
-        # Every send returns at once even though the phone reads nothing (a blocked send to
-        # a full socket would never return here).
-        assert time.monotonic() - t < 0.25
+        # Every send returns even though the phone reads nothing (a blocked send to a full
+        # socket would never return; the bound is generous, this is no speed check).
+        assert time.monotonic() - t < 2.0
         time.sleep(0.01)
     assert results[0] is True
     assert results[-1] is False and not conn.alive  # dropped after its frames waited 0.5 s
