@@ -343,11 +343,12 @@ class Table:
             return self._frame(role, seat, "hello", [], history=True)
 
     def broadcast(self, reason: str, events: list[dict[str, Any]] | None = None,
-                  history: bool = False) -> None:
-        """Send every live connection its own view (under the lock, so frames keep order)."""
+                  history: bool = False, roles: tuple[str, ...] | None = None) -> None:
+        """Send every live connection (of ``roles``, default all) its own view, under the lock
+        so frames keep their order."""
         events = events or []
         with self.lock:
-            conns = list(self.connections)
+            conns = [c for c in self.connections if roles is None or c.role in roles]
             frames = self._frames(list({(c.role, c.seat) for c in conns}), reason, events,
                                   history)
             texts = {key: orjson.dumps(frame).decode() for key, frame in frames.items()}
@@ -735,7 +736,7 @@ class Table:
         with self.lock:
             if status != self.board_status:
                 self.board_status = status
-                self.broadcast("board")
+                self.broadcast("board", roles=("display", "host"))  # phones don't show it
 
     # -- logs ---------------------------------------------------------------------------
     def log_document(self, game_id: int) -> dict[str, Any]:

@@ -132,3 +132,26 @@ def test_a_new_game_clears_the_board_back_to_the_empty_track(table: Table,
                    LAYOUT, {}, 0.0, [])
     assert any(empty)  # the empty track still shows its dimmed box colours
     assert wait_for(lambda: board.service.simulated_pixels() == empty)
+
+
+def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
+    from companion.tables import Connection
+
+    class Recorder(Connection):
+        def __init__(self, role: str, seat: str | None = None) -> None:
+            super().__init__(role, seat)
+            self.reasons: list[str] = []
+
+        def _send(self, text: str) -> None:
+            import json
+
+            frame = json.loads(text)
+            if frame["type"] == "view":
+                self.reasons.append(frame["reason"])
+
+    display, phone = Recorder("display"), Recorder("seat", table.seats[0].seat)
+    table.attach(display)
+    table.attach(phone)
+    table.set_board_status({"mode": "simulated", "connected": True, "detail": "simulated"})
+    assert display.reasons.count("board") == 1
+    assert "board" not in phone.reasons  # a phone does not show the board

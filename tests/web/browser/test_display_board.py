@@ -15,6 +15,14 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
     display.wait_for_function("window.__display && window.__display.frame()")
     layout = layout_summary(load_layout())
     count = layout["led_count"]
+    # The server's own simulated board comes up first (its status settles once the link has
+    # shaken hands); its LEDs are drawn from the real frames.
+    display.wait_for_function(
+        "n => { const b = window.__display.frame()?.board;"
+        " return b && b.connected === true && (b.pixels || []).length === n; }", arg=count)
+    display.wait_for_selector("#leds-panel:not([hidden])")
+    assert display.locator("#leds .led").count() == count
+    # Then frames injected into the page check the drawing LED by LED.
     pixels = ["#000000"] * count
     for led in layout["track"][0]:
         pixels[led] = "#e69f00"  # box 0 lit in orange
