@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion import datadir
+from companion.tables import TableError
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -44,6 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="base URL for the QR code (default http://<LAN address>:<port>)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another origin allowed to open websockets (repeatable)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name phones may use to reach this server (the "
+                             "public URL's name, localhost and this machine's addresses are "
+                             "always allowed; repeatable)")
     parser.add_argument("--threads", type=int, default=256,
                         help="worker threads = most open websockets (default 256)")
 
@@ -57,7 +64,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
               else tables_from_count(args.tables, board=args.board, dice=args.dice))
     return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
                         public_url=args.public_url.rstrip("/") if args.public_url else None,
-                        allowed_origins=list(args.allow_origin), threads=args.threads)
+                        allowed_origins=list(args.allow_origin),
+                        allowed_hosts=list(args.allow_host), threads=args.threads)
 
 
 def announce(config: ServerConfig) -> list[str]:
@@ -81,12 +89,20 @@ def announce(config: ServerConfig) -> list[str]:
     return lines
 
 
+_DATA_LOCK: datadir.DataDirLock | None = None
+
+
 def run(args: argparse.Namespace) -> int:
+    global _DATA_LOCK
     try:
         config = config_from_args(args)
-        Path(config.data).mkdir(parents=True, exist_ok=True)
-        lines = announce(config)
-    except (ConfigError, OSError) as exc:
+        datadir.prepare(config.data)
+        _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
+        try:
+            lines = announce(config)
+        except (sqlite3.Error, OSError, TableError) as exc:
+            raise datadir.database_problem(config.database, exc) from None
+    except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     for line in lines:
