@@ -132,7 +132,29 @@ class LiveServer:
             except ProcessLookupError:
                 pass
             self.proc.wait()
+            self._wait_unlocked()
         self.proc = None
+
+    def _wait_unlocked(self, timeout: float = 10.0) -> None:
+        """Until the worker (killed with the master, but not our child) has let go of the
+        data directory's lock, so a restart is not refused as a second server."""
+        import fcntl
+
+        path = self.data / "companion.lock"
+        if not path.exists():
+            return
+        deadline = time.monotonic() + timeout
+        with path.open("a") as f:
+            while True:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(f, fcntl.LOCK_UN)
+                    return
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the server's worker still holds the data "
+                                           "directory") from None
+                    time.sleep(0.02)
 
     def kill9(self) -> None:
         assert self.proc is not None
