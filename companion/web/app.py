@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import Flask
 
 from companion.cafe import Cafe
 from companion.store import Store
 from companion.web.config import ServerConfig
+from companion.web.mdns import Announcer, local_addresses
+from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
 
 
@@ -15,7 +19,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     from companion.web import pages, sockets
 
     app = Flask(__name__)
-    base = config.public_url or public_base(config.host, config.port)
+    base = base_url(config)
     if cafe is None:
         cafe = Cafe(Store(config.database), config.tables, base)
     app.config["COMPANION"] = config
@@ -39,6 +43,35 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         return response
 
     return app
+
+
+def base_url(config: ServerConfig) -> str:
+    """Base of the QR code and links: ``--public-url``, else ``http://<mdns>.local``, else the
+    LAN address."""
+    if config.public_url:
+        return config.public_url
+    if config.mdns:
+        return mdns_base(config.mdns, config.port)
+    return public_base(config.host, config.port)
+
+
+def start_mdns(app: Flask) -> None:
+    """Announce ``<mdns>.local`` (in the server's worker, on a thread: probing the name takes
+    a few seconds and the tables must not wait). When multicast DNS cannot run, the tables'
+    links fall back to the plain address rather than to a name nobody answers."""
+    config: ServerConfig = app.config["COMPANION"]
+    if not config.mdns:
+        return
+    announcer = Announcer(config.mdns, config.port, local_addresses(config.host))
+    app.extensions["mdns"] = announcer
+
+    def run() -> None:
+        if not announcer.start() and not config.public_url:
+            fallback = public_base(config.host, config.port)
+            for table in cafe_of(app).tables.values():
+                table.base_url = fallback
+
+    threading.Thread(target=run, name="mdns", daemon=True).start()
 
 
 def cafe_of(app: Flask) -> Cafe:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.tables import DICE_MODES, TABLE_NAME
+from companion.web.wifi import WifiConfig
 
 
 class ConfigError(ValueError):
@@ -47,6 +48,8 @@ class ServerConfig:
     rate: float = 20.0  # messages per second per connection ...
     burst: int = 40  # ... with this burst
     ping_interval: float = 25.0  # websocket pings find dead phones
+    mdns: str | None = None  # announce <mdns>.local on the LAN and use it in links
+    wifi: WifiConfig | None = None  # a second QR code on the lobby display: join this network
 
     @property
     def database(self) -> Path:

@@ -65,8 +65,9 @@ def catalogue(lang: str) -> Response:
 def display_page(name: str) -> str:
     table = _table(name)
     summary = table.summary(with_join=True)
+    wifi = current_app.config["COMPANION"].wifi
     return render_template("display.html", table=summary, urls=summary["urls"],
-                           colours=_colours())
+                           colours=_colours(), wifi_ssid=wifi.ssid if wifi else None)
 
 
 @bp.get("/t/<name>/join/<secret>")
@@ -105,6 +106,16 @@ def host_page(name: str) -> Response | tuple[str, int]:
 def qr_image(name: str) -> Response:
     table = _table(name)
     return _no_store(Response(qr_svg(table.join_url()), mimetype="image/svg+xml"))
+
+
+@bp.get("/wifi.svg")
+def wifi_qr() -> Response:
+    """The ``WIFI:`` QR code of ``--wifi`` (shown in the lobby, so phones join the network
+    before they scan the table's join code)."""
+    wifi = current_app.config["COMPANION"].wifi
+    if wifi is None:
+        abort(404, description="no Wi-Fi network is configured (companion serve --wifi)")
+    return _no_store(Response(qr_svg(wifi.uri()), mimetype="image/svg+xml"))
 
 
 @bp.post("/t/<name>/api/join")

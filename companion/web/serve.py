@@ -20,7 +20,9 @@ from companion.web.config import (
     tables_from_count,
     tables_from_file,
 )
+from companion.web.mdns import check_name
 from companion.web.netaddr import public_base
+from companion.web.wifi import WifiConfig
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +48,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="another origin allowed to open websockets (repeatable)")
     parser.add_argument("--threads", type=int, default=256,
                         help="worker threads = most open websockets (default 256)")
+    parser.add_argument("--mdns", metavar="NAME",
+                        help="announce NAME.local on the LAN (multicast DNS) and use it in the "
+                             "QR code and links; the plain address is the fallback")
+    parser.add_argument("--wifi", metavar="SSID",
+                        help="show a second QR code in the lobby that joins this Wi-Fi network")
+    parser.add_argument("--wifi-password", metavar="PASSWORD", help="the Wi-Fi password")
+    parser.add_argument("--wifi-security", default="WPA", choices=["WPA", "WEP", "nopass"],
+                        help="the network's security (default WPA; nopass for an open one)")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -55,9 +65,18 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError("--threads must be at least 8")
     tables = (tables_from_file(args.config) if args.config
               else tables_from_count(args.tables, board=args.board, dice=args.dice))
+    try:
+        mdns = check_name(args.mdns) if args.mdns else None
+        wifi = (WifiConfig(args.wifi, args.wifi_password, args.wifi_security)
+                if args.wifi is not None else None)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if wifi is None and args.wifi_password:
+        raise ConfigError("--wifi-password needs --wifi SSID")
     return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
                         public_url=args.public_url.rstrip("/") if args.public_url else None,
-                        allowed_origins=list(args.allow_origin), threads=args.threads)
+                        allowed_origins=list(args.allow_origin), threads=args.threads,
+                        mdns=mdns, wifi=wifi)
 
 
 def announce(config: ServerConfig) -> list[str]:
@@ -65,12 +84,15 @@ def announce(config: ServerConfig) -> list[str]:
     tables' secrets in the database if this is its first start."""
     from companion.cafe import Cafe
     from companion.store import Store
+    from companion.web.app import base_url
 
-    base = config.public_url or public_base(config.host, config.port)
+    base = base_url(config)
     store = Store(config.database)
     try:
         cafe = Cafe(store, config.tables, base, with_boards=False)  # the worker drives them
         lines = [f"Chocolatl companion on {base}  (data: {config.data})"]
+        if config.mdns and not config.public_url:
+            lines.append(f"  (by address: {public_base(config.host, config.port)})")
         for t in cafe.tables.values():
             lines.append(f"Table {t.name} display: {base}/t/{t.name}/")
             lines.append(f"Table {t.name} host:    {base}/t/{t.name}/host?token={t.host_token}")
@@ -134,10 +156,11 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from companion.web.app import create_app
+        from companion.web.app import create_app, start_mdns
 
         self.app = create_app(self.config_)
         _APPS.append(self.app)
+        start_mdns(self.app)
         return self.app
 
 
@@ -169,6 +192,10 @@ def _post_worker_init(worker: Any) -> None:
 
 def _worker_exit(server: Any, worker: Any) -> None:
     _close_tables()
+    for app in _APPS:
+        announcer = app.extensions.get("mdns")
+        if announcer is not None:
+            announcer.close()  # phones forget the name at once
     for app in _APPS:
         try:
             app.extensions["cafe"].store.close()

@@ -18,6 +18,33 @@ from companion.board.protocol import FLAG, Decoder, Frame, crc16, encode  # noqa
 from companion.board.protocol import MessageType as T  # noqa: E402
 from companion.board.protocol import stuff as _stuff  # noqa: E402
 
+GAME_SEED = 3
+GAME_PICTURES = 500
+
+
+def largest_game_picture() -> bytes:
+    """The picture of real 5-player games whose PICTURE frame is longest on the wire."""
+    import random
+
+    from companion.engine import apply, new_game, view
+    from companion.leds import animations_from_events, assign_colours, load_layout, render
+    from companion.randomplay import random_command, random_players
+
+    layout = load_layout()
+    rng = random.Random(GAME_SEED)
+    pictures: list[bytes] = []
+    now = 0.0
+    while len(pictures) < GAME_PICTURES:
+        state = new_game(random_players(5))
+        colours = assign_colours(list(state["players"]), {}, layout.player_colours)
+        while not state["finished"] and len(pictures) < GAME_PICTURES:
+            state, events = apply(state, random_command(state, rng))
+            now += 0.7
+            pictures.append(render(view(state, None), layout, colours, now,
+                                   animations_from_events(events, now)))
+    return max(pictures, key=lambda pic: len(encode(T.PICTURE, 7, pic)))
+
+
 vectors = []
 def ev(events):
     out = []
@@ -49,6 +76,7 @@ small = bytes([89, 0, 0, 0, 89, 0, 0, 0, 89])
 valid("picture_3_leds", "host_to_board", "PICTURE seq 3: LED 0 red 89, LED 1 green 89, LED 2 blue 89 (the rest of the strip dark)", T.PICTURE, 3, small)
 full = bytes((i * 7) % 90 for i in range(624))
 valid("picture_208_leds", "host_to_board", "PICTURE seq 4: 208 LEDs (624 bytes), value of byte i = (7 i) mod 90", T.PICTURE, 4, full)
+valid("game_picture_largest", "host_to_board", f"PICTURE seq 7: the largest frame on the wire of {GAME_PICTURES} pictures of 5-player games (seed {GAME_SEED}, default layout)", T.PICTURE, 7, largest_game_picture())
 valid("picture_escapes", "host_to_board", "PICTURE seq 5 whose bytes need escaping: 01 02 03 04 05 C0 DB, then 00 06 DC E0", T.PICTURE, 5, bytes([1, 2, 3, 4, 5, 0xC0, 0xDB, 0, 6, 0xDC, 0xE0, 0x20]))
 valid("seq_escaped", "host_to_board", "PING with seq 3 (Ctrl-C value): the sequence byte is escaped as DB 23", T.PING, 3)
 valid("ping", "host_to_board", "PING seq 6 (heartbeat)", T.PING, 6)
