@@ -190,7 +190,7 @@ class LiveServer:
     def join_url(self, table: str = "1") -> str:
         """The join URL the display page shows (what the QR code holds)."""
         html = requests.get(f"{self.local}/t/{table}/", timeout=5).text
-        m = re.search(r'id="join-url" class="join-url">([^<]+)<', html)
+        m = re.search(r'id="join-url"[^>]*>([^<]+)<', html)
         assert m, "the display page shows no join URL"
         return m.group(1).strip()
 
