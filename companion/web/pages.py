@@ -99,7 +99,7 @@ def host_page(name: str) -> Response | tuple[str, int]:
     summary = table.summary(with_join=True)
     return _no_store(Response(render_template(
         "host.html", table=summary, urls=summary["urls"], host_token=token,
-        colours=_colours())))
+        colours=_colours(), webhooks=len(current_app.config["COMPANION"].webhooks))))
 
 
 @bp.get("/t/<name>/qr.svg")
