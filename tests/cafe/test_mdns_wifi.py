@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 import requests
-from browser_check import with_chromium
 from live_server import ROOT, LiveServer
 
 from companion.web.qr import qr_svg
 from companion.web.wifi import WifiConfig, escape
+
+from .browser_check import with_chromium
 
 HERE = Path(__file__).resolve().parent
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import requests
-from browser_check import with_chromium
 from live_server import Host, LiveServer, Peer, free_port, play, seat_phones
+
+from .browser_check import with_chromium
 
 SECRET = "café-secret"
 

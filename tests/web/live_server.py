@@ -80,7 +80,7 @@ class LiveServer:
                 if (len(self.host_tokens) >= self.tables
                         and requests.get(self.base + "/healthz", timeout=1).ok):
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or the worker still booting
                 pass
             time.sleep(0.05)
         raise RuntimeError("server did not start:\n" + self.log())
