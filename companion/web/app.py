@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import threading
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from companion.cafe import Cafe
 from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
+from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
@@ -32,6 +34,18 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     }
     app.extensions["cafe"] = cafe
     app.extensions["outbox"] = _outbox(config, cafe)
+    app.extensions["guesses"] = GuessThrottle()
+    names = allowed_host_names(config, base)
+
+    @app.before_request
+    def _check_host():  # type: ignore[no-untyped-def]
+        # DNS rebinding: a page on another site whose name now points here would read the
+        # join URL from /api/state. Only our own addresses and names are served.
+        if not host_allowed(request.headers.get("Host"), names):
+            return Response("this server does not answer to that host name; start it with "
+                            "--allow-host NAME to allow it", status=403, mimetype="text/plain")
+        return None
+
     app.register_blueprint(pages.bp)
     app.register_blueprint(cafe_pages.bp)
     app.register_blueprint(sockets.bp)
@@ -46,6 +60,27 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         return response
 
     return app
+
+
+def allowed_host_names(config: ServerConfig, base: str) -> set[str]:
+    """Names (not addresses: those are checked against the machine's own) that requests may
+    carry in ``Host``: localhost, the public URL's and bind address's names, --allow-host."""
+    import socket
+
+    names = {"localhost", "localhost.localdomain", config.host.lower()}
+    for url in (base, config.public_url or ""):
+        host = urlsplit(url).hostname
+        if host:
+            names.add(host.lower())
+    try:
+        hostname = socket.gethostname().lower()
+        names |= {hostname, f"{hostname}.local"}
+    except OSError:
+        pass
+    names |= {h.lower() for h in config.allowed_hosts}
+    if config.mdns:
+        names.add(f"{config.mdns}.local")
+    return names
 
 
 def base_url(config: ServerConfig) -> str:

@@ -43,6 +43,7 @@ class ServerConfig:
     tables: list[TableConfig] = field(default_factory=lambda: [TableConfig("1")])
     public_url: str | None = None  # base of the join URLs; found from the LAN address if None
     allowed_origins: list[str] = field(default_factory=list)
+    allowed_hosts: list[str] = field(default_factory=list)  # extra names for the Host header
     threads: int = 256  # one per open websocket, plus page requests
     max_message: int = 4096  # bytes per client message (PROTOCOL.md section 3)
     rate: float = 20.0  # messages per second per connection ...

@@ -11,11 +11,14 @@ import argparse
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion import datadir
+from companion.tables import TableError
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -48,6 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="base URL for the QR code (default http://<LAN address>:<port>)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another origin allowed to open websockets (repeatable)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name phones may use to reach this server (the "
+                             "public URL's name, localhost and this machine's addresses are "
+                             "always allowed; repeatable)")
     parser.add_argument("--threads", type=int, default=256,
                         help="worker threads = most open websockets (default 256)")
     parser.add_argument("--mdns", metavar="NAME",
@@ -96,7 +103,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError("--webhook-retry must be from 0.1 to 3600 seconds")
     return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
                         public_url=args.public_url.rstrip("/") if args.public_url else None,
-                        allowed_origins=list(args.allow_origin), threads=args.threads,
+                        allowed_origins=list(args.allow_origin),
+                        allowed_hosts=list(args.allow_host), threads=args.threads,
                         mdns=mdns, wifi=wifi, webhooks=list(dict.fromkeys(args.webhook)),
                         webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry)
 
@@ -125,12 +133,20 @@ def announce(config: ServerConfig) -> list[str]:
     return lines
 
 
+_DATA_LOCK: datadir.DataDirLock | None = None
+
+
 def run(args: argparse.Namespace) -> int:
+    global _DATA_LOCK
     try:
         config = config_from_args(args)
-        Path(config.data).mkdir(parents=True, exist_ok=True)
-        lines = announce(config)
-    except (ConfigError, OSError) as exc:
+        datadir.prepare(config.data)
+        _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
+        try:
+            lines = announce(config)
+        except (sqlite3.Error, OSError, TableError) as exc:
+            raise datadir.database_problem(config.database, exc) from None
+    except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     for line in lines:
