@@ -757,5 +757,7 @@ class Table:
             if stored.status == "playing":
                 raise TableError("bad_state", "the game is still running: its log holds "
                                  "unrevealed bids and sacrifices; end it first")
-            return {**stored.document,
+            from companion.results import meta  # the log says where, when and who (SCENARIO.md)
+
+            return {**stored.document, "meta": meta(self.name, stored.created, stored.seats),
                     "commands": [c.command for c in self.store.commands(game_id)]}

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
+from companion.history import admin_token
 from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
@@ -19,7 +20,7 @@ from companion.web.netaddr import public_base
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     """A ready app. The café (tables, store, replayed games) is built here unless given."""
-    from companion.web import cafe_pages, pages, sockets
+    from companion.web import admin, cafe_pages, pages, sockets
 
     app = Flask(__name__)
     base = base_url(config)
@@ -34,6 +35,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     }
     app.extensions["cafe"] = cafe
     app.extensions["outbox"] = _outbox(config, cafe)
+    app.extensions["admin_token"] = admin_token(config.database)
     app.extensions["guesses"] = GuessThrottle()
     names = allowed_host_names(config, base)
 
@@ -48,6 +50,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(cafe_pages.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
 
@@ -98,7 +101,8 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
     host ends is found by the sender's reconciling within seconds)."""
     outbox = Outbox(config.database, config.webhooks, config.webhook_secret,
                     titles={name: t.title for name, t in cafe.tables.items()},
-                    first_retry=config.webhook_retry)
+                    first_retry=config.webhook_retry, retention_days=config.retention_days,
+                    delete_games=cafe.store.delete_games)
 
     def on_commit(table: object, state: dict, events: list[dict]) -> None:
         if state.get("finished"):

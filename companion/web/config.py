@@ -54,6 +54,7 @@ class ServerConfig:
     webhooks: list[str] = field(default_factory=list)  # results are POSTed here
     webhook_secret: str | None = None  # signs them (HMAC-SHA256)
     webhook_retry: float = 5.0  # first retry after this many seconds, then doubling
+    retention_days: int | None = None  # delete games that ended longer ago (None: keep all)
 
     @property
     def database(self) -> Path:
