@@ -14,6 +14,7 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
+	bash scripts/ensure-systemd
 	$(BIN)/python -m pytest $(ARGS)
 
 lint: $(VENV)/.installed-test

@@ -14,6 +14,7 @@ import sys
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("companion.replay", "apply game logs and print the resulting states as JSON"),
     "simulate": ("companion.simulate", "play random legal games (engine fuzzer and benchmark)"),
+    "arena": ("companion.arena", "play companion players against each other and measure them"),
     "serve": ("companion.web.serve", "start the table server (display, phone pads, LED board)"),
     "flash": ("companion.board.flash", "copy the MicroPython firmware to a board with mpremote"),
 }

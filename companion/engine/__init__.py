@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 
+# SCENARIO.md "Document": ``meta`` is for readers of the log and never changes the game.
+DOCUMENT_KEYS = frozenset({"players", "stack", "profile", "commands", "meta"})
+
+
 def copy_state(state: State) -> State:
     """A deep copy of the state; the profile is shared (the engine never changes it)."""
     profile = state["profile"]
@@ -71,6 +75,12 @@ def game_from_document(document: Any) -> State:
     """The starting state of a SCENARIO.md document (players, stack, profile)."""
     if not isinstance(document, dict):
         raise InvalidSetup("a game document must be a JSON object")
+    unknown = sorted(set(document) - DOCUMENT_KEYS)
+    if unknown:  # SCENARIO.md: a misspelt key must not pass silently
+        raise InvalidSetup(f"unknown top-level key {unknown[0]!r} (allowed: "
+                           f"{', '.join(sorted(DOCUMENT_KEYS))})")
+    if "meta" in document and not isinstance(document["meta"], dict):
+        raise InvalidSetup("meta must be a JSON object")
     return new_game(document.get("players"), document.get("stack"), document.get("profile"))
 
 

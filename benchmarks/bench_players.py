@@ -1,0 +1,68 @@
+"""Strength of the companion players, measured with the arena (issue goals in brackets):
+
+- ``strong`` against three ``random`` (wins >= 85 %),
+- ``good`` against three ``random`` (wins >= 70 %),
+- ``strong`` against three ``good`` (wins >= 40 %; a fair share is 25 %),
+
+4-player games, 200 games each by default, seating rotated, one process on one core (run it
+with ``nice``: it is CPU-heavy). For each match it prints the arena's table: win share with its
+95 % interval, mean final score and the decision time p50/p95 of each kind, plus the number of
+playouts ``strong`` managed per second (the basis of the Raspberry Pi estimate in the README).
+
+Run: ``nice .venv/bin/python benchmarks/bench_players.py [--games N] [--seed S]
+[--match strong,random,random,random ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from companion import arena
+from companion.engine import apply_in_place, new_game, view
+from companion.players import strong
+from companion.randomplay import random_command
+
+MATCHES = ("strong,random,random,random", "good,random,random,random",
+           "strong,good,good,good")
+
+
+def playouts_per_second(samples: int = 40) -> float:
+    """Strong's search speed on this machine: playouts a second over mid-game decisions."""
+    done = 0
+    spent = 0.0
+    rng = random.Random(0)
+    while done < samples:
+        state = new_game(["ana", "ben", "cleo", "dev"])
+        for _ in range(rng.randrange(4, 60)):
+            apply_in_place(state, random_command(state, rng))
+        seat = next((e["player"] for e in state["pending"]
+                     if e.get("player") and e["type"] == "bid"), None)
+        if seat is None:
+            continue
+        start = time.perf_counter()
+        strong.choose(view(state, seat), rng, rollouts=strong.ROLLOUTS, time_limit=None)
+        spent += time.perf_counter() - start
+        done += 1
+    return samples * strong.ROLLOUTS / spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--match", nargs="*", default=list(MATCHES))
+    args = parser.parse_args()
+    for match in args.match:
+        kinds = arena.parse_kinds(match)
+        start = time.perf_counter()
+        results = [arena.play_game(kinds, args.seed, g) for g in range(args.games)]
+        print(arena.report(kinds, results, time.perf_counter() - start), flush=True)
+        print(flush=True)
+    print(f"strong: {playouts_per_second():,.0f} playouts/s on bid decisions "
+          f"(budget {strong.ROLLOUTS} playouts, time limit {strong.TIME_LIMIT} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""The random player: a uniformly random legal command (the baseline every kind must beat)."""
+
+from __future__ import annotations
+
+import random
+
+from companion.players.common import Command, View, awaited, bid_keys, free_cards
+
+
+def choose(view: View, rng: random.Random) -> Command | None:
+    return decide(view, view["me"], rng)
+
+
+def decide(view: View, seat: str, rng: random.Random) -> Command | None:
+    kind = awaited(view, seat)
+    if kind is None:
+        return None
+    ps = view["players"][seat]
+    if kind == "sacrifice":
+        return {"type": "sacrifice", "player": seat, "card": rng.choice(ps["deck"])}
+    if kind == "bid":
+        free = free_cards(ps)
+        rng.shuffle(free)
+        keys, per = bid_keys(view)
+        return {"type": "bid", "player": seat,
+                "bids": {k: [free.pop() for _ in range(per)] for k in keys}}
+    if kind == "dice":
+        return {"type": "dice", "player": seat, "count": rng.randint(0, ps["dice"])}
+    if kind == "city":
+        return {"type": "city", "player": seat, "choice": rng.choice(["hut", "die"])}
+    d = view["decision"]
+    return {"type": "pyramid", "player": seat, "first": rng.choice([d["first"], d["second"]])}

@@ -1,0 +1,65 @@
+"""Where companion players think at a table: a separate low-priority process.
+
+A table must never wait for a bot: the server hands the seat's view to this pool, goes on
+serving, and submits the answer like a phone's command when it arrives (checking that the game
+has not moved on). The search runs in its own process with a raised nice value, so on a busy
+core the operating system serves the tables first, and it never holds a table's lock or the
+server's interpreter lock.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from companion.players import chooser
+from companion.players.hints import suggest
+
+NICE = 10
+
+
+def _lower_priority(nice: int) -> None:
+    try:
+        os.nice(nice)
+    except OSError:  # pragma: no cover - not allowed here: run at the same priority
+        pass
+
+
+def decide(kind: str, view: dict[str, Any], seed: int) -> dict[str, Any] | None:
+    """One decision (runs in the pool's process)."""
+    return chooser(kind)(view, random.Random(seed))
+
+
+def hint(level: str, view: dict[str, Any], seed: int) -> dict[str, Any] | None:
+    """One learning-mode suggestion (runs in the pool's process)."""
+    return suggest(view, level, random.Random(seed))
+
+
+class Thinker:
+    """A pool of ``workers`` processes for bot decisions and hints."""
+
+    def __init__(self, workers: int = 1, nice: int = NICE) -> None:
+        self._pool = ProcessPoolExecutor(max_workers=workers,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_lower_priority, initargs=(nice,))
+
+    def submit(self, fn: Callable[..., Any], *args: Any,
+               done: Callable[[Any, BaseException | None], None] | None = None) -> Future:
+        """Run ``fn(*args)`` in the pool; ``done(result, error)`` is called when it ends
+        (on a pool thread: it must take its own locks)."""
+        future = self._pool.submit(fn, *args)
+        if done is not None:
+            def finished(f: Future) -> None:
+                if f.cancelled():
+                    return
+                error = f.exception()
+                done(None if error else f.result(), error)
+            future.add_done_callback(finished)
+        return future
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
