@@ -361,6 +361,26 @@ class Store:
     def undone_stmts(self, game_id: int, n: int) -> Statements:
         return [("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?", (game_id, n))]
 
+    # -- retention ----------------------------------------------------------------------
+    def delete_games(self, game_ids: list[int]) -> list[int]:
+        """Delete games that are over (with their commands), in one transaction; a table's
+        current game is never deleted. Returns the ids deleted."""
+        if not game_ids:
+            return []
+        marks = ",".join("?" * len(game_ids))
+        rows = self._read(
+            f"SELECT id FROM games WHERE id IN ({marks}) AND status != 'playing' AND id NOT IN"
+            " (SELECT current_game FROM tables WHERE current_game IS NOT NULL)",
+            tuple(game_ids))
+        ids = [int(r["id"]) for r in rows]
+        stmts: list[tuple[str, tuple[Any, ...]]] = []
+        for gid in ids:
+            stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
+        if stmts:
+            self._write(stmts)
+        return ids
+
 
 class _Write:
     """Statements waiting for the committer, and how their commit went."""

@@ -54,6 +54,7 @@ class Links:
 
 
 def status(snap: Snapshot) -> str:
+    """``lobby`` | ``playing`` | ``finished`` (PROTOCOL.md section 4)."""
     if snap.game is None:
         return "lobby"
     return "playing" if snap.game.status == "playing" else "finished"

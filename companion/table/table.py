@@ -153,6 +153,12 @@ class Table:
     def playing(self) -> bool:
         return self.game is not None and self.game.status == "playing"
 
+    def status(self) -> str:
+        """``lobby`` | ``playing`` | ``finished`` (PROTOCOL.md section 4)."""
+        if self.game is None:
+            return "lobby"
+        return "playing" if self.game.status == "playing" else "finished"
+
     # -- what the views are made from ----------------------------------------------------
     def snapshot(self, with_host: bool = False) -> Snapshot:
         """Everything a frame may show, taken under the lock (frames.py renders it)."""
@@ -596,9 +602,12 @@ class Table:
             if stored.status == "playing":
                 raise TableError("bad_state", "the game is still running: its log holds "
                                  "unrevealed bids and sacrifices; end it first")
+            from companion.results import meta  # the log says where, when and who (SCENARIO.md)
+
             commands = [c.command for c in self.store.commands(game_id)]
             colors = [c["colors"] for c in commands if c["type"] == TRACK_COLORS]
             document = dict(stored.document)
             if colors:
                 document["profile"] = {**document["profile"], "track_colors": colors[-1]}
-            return {**document, "commands": [c for c in commands if c["type"] != TRACK_COLORS]}
+            return {**document, "meta": meta(self.name, stored.created, stored.seats),
+                    "commands": [c for c in commands if c["type"] != TRACK_COLORS]}

@@ -8,6 +8,8 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
+from companion.history import admin_token
+from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
@@ -19,7 +21,7 @@ from companion.web.netaddr import public_base
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     """A ready app. The café (tables, store, replayed games) is built here unless given."""
-    from companion.web import pages, sockets
+    from companion.web import admin, cafe_pages, pages, sockets
 
     app = Flask(__name__)
     base = base_url(config)
@@ -33,6 +35,8 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         "ping_interval": config.ping_interval,
     }
     app.extensions["cafe"] = cafe
+    app.extensions["outbox"] = _outbox(config, cafe)
+    app.extensions["admin_token"] = admin_token(config.database)
     app.extensions["guesses"] = GuessThrottle()
     names = allowed_host_names(config, base)
 
@@ -46,6 +50,8 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         return None
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(cafe_pages.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
     # Each table's connections; its links come from the app's URL map (url_for's builder).
@@ -92,6 +98,30 @@ def base_url(config: ServerConfig) -> str:
     if config.mdns:
         return mdns_base(config.mdns, config.port)
     return public_base(config.host, config.port)
+
+
+def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
+    """Results and webhook deliveries; a finished game wakes the sender at once (a game the
+    host ends is found by the sender's reconciling within seconds)."""
+    outbox = Outbox(config.database, config.webhooks, config.webhook_secret,
+                    titles={name: t.title for name, t in cafe.tables.items()},
+                    first_retry=config.webhook_retry, retention_days=config.retention_days,
+                    delete_games=cafe.store.delete_games)
+
+    def on_commit(table: object, state: dict, events: list[dict]) -> None:
+        if state.get("finished"):
+            outbox.notify()
+
+    for table in cafe.tables.values():
+        table.observers.append(on_commit)
+    return outbox
+
+
+def start_background(app: Flask) -> None:
+    """What runs beside the requests in the server's worker: the outbox's sender and the
+    mDNS announcement."""
+    app.extensions["outbox"].start()
+    start_mdns(app)
 
 
 def start_mdns(app: Flask) -> None:

@@ -33,6 +33,10 @@ class ServerConfig:
     ping_interval: float = 25.0  # websocket pings find dead phones
     mdns: str | None = None  # announce <mdns>.local on the LAN and use it in links
     wifi: WifiConfig | None = None  # a second QR code on the lobby display: join this network
+    webhooks: list[str] = field(default_factory=list)  # results are POSTed here
+    webhook_secret: str | None = None  # signs them (HMAC-SHA256)
+    webhook_retry: float = 5.0  # first retry after this many seconds, then doubling
+    retention_days: int | None = None  # delete games that ended longer ago (None: keep all)
 
     @property
     def database(self) -> Path:

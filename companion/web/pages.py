@@ -124,7 +124,7 @@ def host_page(name: str) -> Response | tuple[str, int]:
     summary = hub.summary(with_join=True)
     return _no_store(Response(render_template(
         "host.html", table=summary, urls=summary["urls"], host_token=token,
-        colours=_colours())))
+        colours=_colours(), webhooks=len(current_app.config["COMPANION"].webhooks))))
 
 
 @bp.get("/t/<name>/qr.svg")
