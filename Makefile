@@ -1,6 +1,6 @@
 # Two commands on a fresh machine:  `make run`  starts the companion,  `make test`  runs every test.
-# Each installs what it needs the first time (a virtual environment in .venv, the MicroPython
-# WebAssembly interpreter in node_modules, Debian's Chromium for the browser tests).
+# Each installs what it needs the first time (a virtual environment in .venv, the RP2040
+# emulator rp2040js in node_modules, Debian's Chromium for the browser tests).
 
 PYTHON ?= python3
 VENV := .venv

@@ -136,7 +136,17 @@ class Store:
         if jobs:
             try:
                 self._commit(jobs)
+            except BaseException as exc:  # whatever broke, no job of this batch is durable
+                for j in jobs:
+                    if not j.done.is_set():
+                        j.error = j.error or exc
+                raise
             finally:
+                # Every job of the batch is answered and the next writer may lead, even
+                # when the commit itself raised: a follower must never take silence for
+                # success, nor wait for a leader that is gone.
+                for j in jobs:
+                    j.done.set()
                 with self._cond:
                     self._leading = False
                     self._cond.notify_all()
@@ -160,12 +170,13 @@ class Store:
                         job.error = exc
                 cur.execute("COMMIT")
             except BaseException as exc:  # the whole transaction failed: nobody is durable
-                if self._db.in_transaction:
-                    cur.execute("ROLLBACK")
                 for job in jobs:
                     job.error = job.error or exc
-        for job in jobs:
-            job.done.set()
+                if self._db.in_transaction:
+                    try:
+                        cur.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the connection rolls back itself when it can
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -305,6 +316,26 @@ class Store:
     def mark_undone(self, game_id: int, n: int) -> None:
         self._write([("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?",
                       (game_id, n))])
+
+    # -- retention ----------------------------------------------------------------------
+    def delete_games(self, game_ids: list[int]) -> list[int]:
+        """Delete games that are over (with their commands), in one transaction; a table's
+        current game is never deleted. Returns the ids deleted."""
+        if not game_ids:
+            return []
+        marks = ",".join("?" * len(game_ids))
+        rows = self._read(
+            f"SELECT id FROM games WHERE id IN ({marks}) AND status != 'playing' AND id NOT IN"
+            " (SELECT current_game FROM tables WHERE current_game IS NOT NULL)",
+            tuple(game_ids))
+        ids = [int(r["id"]) for r in rows]
+        stmts: list[tuple[str, tuple[Any, ...]]] = []
+        for gid in ids:
+            stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
+        if stmts:
+            self._write(stmts)
+        return ids
 
 
 class _Write:

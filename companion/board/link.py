@@ -366,7 +366,7 @@ class BoardLink:
             picture, generation = self._picture, self._generation
         if picture is not None and generation != self._board_generation:
             resend = generation == self._sent_generation
-            self._send(T.PICTURE, picture, generation)
+            self._send(T.PICTURE, p.picture_payload(picture), generation)
             self._sent_generation = generation
             self._count("frames_resent" if resend else "frames_sent")
             return

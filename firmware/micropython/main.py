@@ -2,9 +2,10 @@
 # boot; the simulated board (companion/board/simboard.py) calls main() with its own stream.
 import time
 
-import config
 import machine
 import neopixel
+
+import config
 from app import Firmware
 from leds import Strip
 

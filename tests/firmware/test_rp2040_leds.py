@@ -31,7 +31,7 @@ class Host:
 
     def show(self, picture: bytes) -> bytes:
         """PICTURE, its ACK, then the next WS2812 frame written after it arrived."""
-        answer, at = self.request(T.PICTURE, picture)
+        answer, at = self.request(T.PICTURE, p.picture_payload(picture))
         assert answer == p.Frame(T.ACK, self.seq, bytes((T.PICTURE,)))
         sent = self.board.cycle_of_out(at)
         _, frame = self.board.event("leds", 0, match=lambda e: e["cycle"] >= sent)
