@@ -16,7 +16,10 @@ DEADLINE_S = 60.0  # wall time on a shared machine; the emulator runs slower tha
 
 def test_the_link_plays_a_short_game_on_the_emulated_board(rp2040, tmp_path):
     bridge = em.PtyBridge(rp2040, tmp_path)
-    link = BoardLink(bridge.path, LEDS, brightness=1.0, milliamp_budget=3000).start()
+    # The emulator runs several times slower than a real board (and slower still on a busy
+    # machine), so the wall-clock ACK timeout gets room; the default is for real hardware.
+    link = BoardLink(bridge.path, LEDS, brightness=1.0, milliamp_budget=3000,
+                     ack_timeout=1.0).start()
     try:
         pictures = em.game_pictures(seed=21, players=5, limit=30)
         for picture in pictures:
