@@ -85,13 +85,17 @@ def test_escape_leaves_ordinary_text_alone() -> None:
     (["--wifi-password", "sesame-open"], "--wifi-password needs --wifi SSID"),
     (["--wifi", "x" * 33, "--wifi-password", "sesame-open"], "1 to 32 bytes"),
     (["--mdns", "Bad Name"], "lower-case letters"),
+    (["--retention-days", "0"], "--retention-days must be from 1"),
+    (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
+    (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
 ])
 def test_bad_settings_are_refused_before_anything_starts(tmp_path: Path, args: list[str],
                                                          message: str) -> None:
     data = tmp_path / "data"
     done = subprocess.run([sys.executable, "-m", "companion", "serve", "--data", str(data),
                            "--port", "1", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+                          cwd=ROOT, env={k: v for k, v in os.environ.items()
+                                         if k != "CHOCOLATL_WEBHOOK_SECRET"})
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not data.exists(), "a refused start writes nothing"
 
