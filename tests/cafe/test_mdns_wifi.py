@@ -34,13 +34,7 @@ def _netns_available() -> bool:
 def test_table_is_found_by_name_over_mdns() -> None:
     """Only loopback exists in the namespace, with multicast routed to it: the announcement
     and the query are real multicast DNS packets that never reach any other network."""
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && exec \"$0\" \"$@\"")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
-    done = subprocess.run(["unshare", "--net", "sh", "-c", setup, sys.executable,
-                           str(HERE / "mdns_probe.py"), "test-table"],
-                          capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = _in_netns([sys.executable, str(HERE / "mdns_probe.py"), "test-table"])
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["resolved"] and found["addresses"] == ["127.0.0.1"]
     assert found["service"]["server"] == "test-table.local."
@@ -49,6 +43,26 @@ def test_table_is_found_by_name_over_mdns() -> None:
     assert found["join"].startswith(f"http://test-table.local:{port}/t/1/join/")
     assert found["banner"][0].startswith(f"Chocolatl companion on http://test-table.local:{port}")
     assert f"by address: http://127.0.0.1:{port}" in found["banner"][1]
+
+
+@pytest.mark.skipif(not _netns_available(),
+                    reason="needs root, unshare and ip to make a private network namespace")
+def test_a_new_address_is_announced_under_the_same_name() -> None:
+    """After a new DHCP lease (here 127.0.0.1 -> 127.0.0.2) the name follows the address."""
+    done = _in_netns([sys.executable, str(HERE / "mdns_refresh_probe.py")])
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found == {"started": True, "first": ["127.0.0.1"], "changed": True,
+                     "unchanged": False, "second": ["127.0.0.2"]}
+
+
+def _in_netns(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    setup = ("ip link set lo up && ip link set lo multicast on && "
+             "ip route add 224.0.0.0/4 dev lo && exec \"$0\" \"$@\"")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
+    done = subprocess.run(["unshare", "--net", "sh", "-c", setup, *cmd], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
 
 
 @pytest.mark.parametrize(("ssid", "password", "expected"), [
