@@ -245,3 +245,30 @@ def wait_for(pred: Any, what: str, timeout: float = 30.0) -> Any:
             return value
         time.sleep(0.1)
     raise TimeoutError(what)
+
+
+def test_replay_frames_step_event_by_event_without_spoilers() -> None:
+    """One frame per event; the view changes only with a command's last event, and every
+    frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
+    from companion.engine import apply, new_game, view, visible_events
+    from companion.web.admin import replay_frames
+
+    doc = random_document(random.Random(4), 3)
+    seats = [{"seat": p, "name": p.title(), "colour": c}
+             for p, c in zip(doc["players"], ["orange", "sky", "green"], strict=True)]
+    frames = replay_frames(table="1", title="T", lang="en", game_id=9, document=doc,
+                           seats=seats, commands=doc["commands"], status="finished")
+    state = new_game(doc["players"], doc["stack"])
+    expected_views = [view(state, None)]
+    for command in doc["commands"]:
+        before = view(state, None)
+        state, events = apply(state, command)
+        after = view(state, None)
+        expected_views += [before] * (len(events) - 1) + [after] if events else [after]
+    assert [f["game"]["view"] for f in frames] == expected_views
+    assert frames[-1]["game"]["status"] == "finished"
+    assert frames[-1]["game"]["view"]["winners"] == state["winners"]
+    assert all(f["game"]["status"] == "playing" for f in frames[:-1])
+    for f in frames:
+        assert f["history"] == visible_events(f["history"], None)
+        assert f["you"] is None and f["board"] is None
