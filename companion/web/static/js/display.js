@@ -187,7 +187,7 @@ function renderSeats(view) {
         : h("span", { class: `bid-status ${waiting ? "waiting" : "done"}` }, waiting ? t("display.thinking") : `✓ ${t(doneKey)}`);
     return h(
       "li",
-      { class: `seat state-${s.state} ${s.connected ? "on" : "off"}`, dataset: { seat: s.id }, style: { "--seat": s.hex || "#888" } },
+      { class: `seat state-${s.state} ${s.connected ? "on" : "off"}`, dataset: { seat: s.id }, style: { "--seat": seat(s.id).hex || "#888" } },
       h("div", { class: "seat-head" }, chip(s.id, { class: "big" })),
       p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
       h(
