@@ -23,9 +23,11 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py
 	$(BIN)/python benchmarks/bench_server.py --tables 20
+	$(BIN)/python benchmarks/bench_board_emulated.py
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
+	$(BIN)/python benchmarks/bench_cafe.py
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -168,7 +168,8 @@ class Outbox:
             game_id=game["id"], status=status, created=game["created"], ended=ended,
             document=json.loads(game["document"]), seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds])
-        urls = self.urls if game["created"] >= since else []
+        # Sent when the game moved on after the outbox existed (not a database's old history).
+        urls = self.urls if last_at >= since else []
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
@@ -329,10 +330,14 @@ class Outbox:
             self._wake.wait(wait)
             self._wake.clear()
 
-    def close(self) -> None:
+    def close(self, wait: float = 2.0) -> None:
+        """Stop the sender. A delivery still in flight after ``wait`` seconds is left to the
+        process exit: its row stays pending and goes out again after the restart."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=TIMEOUT_S + 2)
+            self._thread.join(timeout=wait)
+            if self._thread.is_alive():
+                return
         with self._lock:
             self._db.close()

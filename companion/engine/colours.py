@@ -18,5 +18,18 @@ PLAYER_COLOURS: dict[str, str] = {
     "purple": "#CC79A7",
 }
 
+# The same colours as a phone or TV shows them (sRGB swatches, often small). The LED values
+# above are chosen for emitted light; on screens Okabe-Ito's reddish purple reads as pink and
+# orange, vermilion and yellow sit close together, so screens spread those hues further apart.
+SCREEN_COLOURS: dict[str, str] = {
+    "orange": "#F08C00",
+    "sky": "#56B4E9",
+    "green": "#009E73",
+    "yellow": "#F2E200",
+    "blue": "#0072B2",
+    "vermilion": "#E2401C",
+    "purple": "#9A4DCC",
+}
+
 # Track box colours (R2.3) as shown on screens.
 TRACK_COLOURS: dict[str, str] = {"gold": "#D4A017", "red": "#C0392B", "green": "#2E8B57"}

@@ -7,7 +7,11 @@ forms of colour-blind vision; each also has a name so a colour is never the only
 from __future__ import annotations
 
 # The colours themselves are the engine's (companion/engine/colours.py); the board maps them.
-from companion.engine.colours import PLAYER_COLOURS, TRACK_COLOURS  # noqa: E402,F401
+from companion.engine.colours import (  # noqa: F401
+    PLAYER_COLOURS,
+    SCREEN_COLOURS,
+    TRACK_COLOURS,
+)
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:

@@ -28,9 +28,9 @@ from companion.engine.colours import PLAYER_COLOURS
 from companion.history import History, PeriodError, games_csv, leaderboard_csv, period
 from companion.results import meta
 from companion.table import SEATS_MAX, TableError
-from companion.web.guard import Refused, pong
+from companion.web.guard import RateLimit, Refused, parse, pong
 from companion.web.hub import WsConnection
-from companion.web.sockets import _messages, sock
+from companion.web.sockets import sock
 
 bp = Blueprint("admin", __name__)
 
@@ -229,8 +229,8 @@ def game_log(game_id: int) -> Any:
 
 # -- replay on the display --------------------------------------------------------------------
 class Replay:
-    """One finished game, stepped through on a display page: a view frame per command, with
-    the events of its round so far as ``history`` (the display renders it as on a reload)."""
+    """One finished game, stepped through on a display page: a view frame per event, with the
+    events of its round so far as ``history`` (the display renders it as on a reload)."""
 
     def __init__(self, frames: list[dict[str, Any]]) -> None:
         self.frames = frames
@@ -268,7 +268,9 @@ MAX_REPLAYS = 20
 def replay_frames(*, table: str, title: str, lang: str, game_id: int, document: dict[str, Any],
                   seats: list[dict[str, Any]], commands: list[dict[str, Any]],
                   status: str) -> list[dict[str, Any]]:
-    """The display's view frame before the first command and after each one."""
+    """The display's view frames of a finished game, one per event: the start, then each
+    event of each command in turn. The board (the view) moves on with the command's last event,
+    so no step shows what a later event of the same command reveals."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
     seats_info = [{"id": s["seat"], "name": s["name"], "colour": s["colour"],
                    "hex": PLAYER_COLOURS.get(s["colour"]), "connected": True, "state": "phone"}
@@ -276,27 +278,31 @@ def replay_frames(*, table: str, title: str, lang: str, game_id: int, document: 
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
-    def frame(n: int, events: list[dict[str, Any]]) -> dict[str, Any]:
-        over = n == len(commands)
+    def frame(shown: dict[str, Any], over: bool) -> dict[str, Any]:
         summary = {"name": table, "title": title, "status": "finished" if over else "playing",
                    "dice": "digital", "seats_filled": len(seats), "seats_max": SEATS_MAX,
-                   "game_id": game_id, "round": state["round"], "lang": lang,
+                   "game_id": game_id, "round": shown["round"], "lang": lang,
                    "urls": {"display": f"/t/{table}/", "qr": None, "join": None}}
-        return {"type": "view", "seq": n, "reason": "replay", "table": summary,
+        return {"type": "view", "seq": len(frames), "reason": "replay", "table": summary,
                 "seats": seats_info, "you": None,
                 "game": {"id": game_id, "status": status if over else "playing",
-                         "dice": "digital", "view": views(state, [None])[None]},
+                         "dice": "digital", "view": views(shown, [None])[None]},
                 "events": [], "history": visible_events(list(round_events), None),
                 "board": None}
 
-    frames.append(frame(0, []))
+    frames.append(frame(state, False))
     for n, command in enumerate(commands, start=1):
+        before = state
         state, events = apply(state, command)
-        for e in events:
+        last = n == len(commands)
+        if not events:
+            frames.append(frame(state, last))
+        for j, e in enumerate(events):
             if e["type"] == "round_started":
                 round_events = []
             round_events.append(e)
-        frames.append(frame(n, events))
+            done = j == len(events) - 1
+            frames.append(frame(state if done else before, last and done))
     return frames
 
 
@@ -333,7 +339,7 @@ def _replay(rid: str) -> Replay | None:
 
 @bp.post("/admin/replay/<rid>/step")
 def replay_step(rid: str) -> Any:
-    """Move the replay to step ``to`` (0 = before the first command)."""
+    """Move the replay to step ``to`` (0 = before the first event)."""
     refused = _check()
     if refused:
         return refused
@@ -357,9 +363,15 @@ def replay_socket(ws: Any, rid: str) -> None:
             conn.close(4404, "no such replay")
             return
         replay.attach(conn)
+        config = current_app.config["COMPANION"]
+        limit = RateLimit(config.rate, config.burst)
         try:
-            for msg in _messages(conn):
+            while conn.alive:
+                raw = conn.ws.receive()
                 try:
+                    if not limit.allow():
+                        raise Refused("rate_limited", "too many messages; this one was dropped")
+                    msg = parse(raw, config.max_message)
                     if msg["type"] != "ping":
                         raise Refused("unknown_type", "the replay display only sends ping")
                     conn.send(pong(msg))

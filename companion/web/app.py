@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from urllib.parse import urlsplit
 
@@ -124,6 +125,9 @@ def start_background(app: Flask) -> None:
     start_mdns(app)
 
 
+MDNS_RECHECK_S = 30.0
+
+
 def start_mdns(app: Flask) -> None:
     """Announce ``<mdns>.local`` (in the server's worker, on a thread: probing the name takes
     a few seconds and the tables must not wait). When multicast DNS cannot run, the tables'
@@ -135,10 +139,18 @@ def start_mdns(app: Flask) -> None:
     app.extensions["mdns"] = announcer
 
     def run() -> None:
-        if not announcer.start() and not config.public_url:
-            fallback = public_base(config.host, config.port)
-            for hub in app.extensions["hubs"].values():
-                hub.base_url = fallback
+        if not announcer.start():
+            if not config.public_url:
+                fallback = public_base(config.host, config.port)
+                for hub in app.extensions["hubs"].values():
+                    hub.base_url = fallback
+            return
+        # Follow address changes (a new DHCP lease, the Pi's own hotspot coming up).
+        while not announcer.stopped.wait(MDNS_RECHECK_S):
+            try:
+                announcer.refresh(local_addresses(config.host))
+            except Exception:  # noqa: BLE001 - keep the old announcement
+                logging.getLogger(__name__).exception("mDNS: address refresh failed")
 
     threading.Thread(target=run, name="mdns", daemon=True).start()
 

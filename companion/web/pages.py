@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from companion.engine.colours import PLAYER_COLOURS
+from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
 from companion.table import TableError
 from companion.web import i18n
 from companion.web.hub import Hub
@@ -50,7 +50,13 @@ def _summaries() -> list[dict[str, Any]]:
 
 
 def _colours() -> list[list[str]]:
-    return [[name, hex_] for name, hex_ in PLAYER_COLOURS.items()]
+    return [[name, SCREEN_COLOURS.get(name, hex_)] for name, hex_ in PLAYER_COLOURS.items()]
+
+
+@bp.app_context_processor
+def _screen_colours() -> dict[str, Any]:
+    """Every page gets the screen palette (base.html hands it to the scripts)."""
+    return {"screen_colours": SCREEN_COLOURS}
 
 
 def _no_store(response: Response) -> Response:

@@ -41,7 +41,7 @@ def get(live: LiveServer, path: str, token: str, **params: Any) -> requests.Resp
 def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Two tables: table 1 played a whole game, table 2 has a game running."""
     live = LiveServer(tmp_path_factory.mktemp("data"), tables=2,
-                      extra=["--board", "none"]).start()
+                      extra=["--board", "none", "--retention-days", "400"]).start()
     try:
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
         display = Peer(f"{live.ws_base}/t/1/ws/display")
@@ -126,7 +126,9 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
 def test_tables_overview_and_actions(cafe: Any) -> None:
     live, _, _, others = cafe
     token = admin_token(live)
-    tables = {t["name"]: t for t in get(live, "/admin/api/tables", token).json()["tables"]}
+    overview = get(live, "/admin/api/tables", token).json()
+    assert overview["retention_days"] == 400
+    tables = {t["name"]: t for t in overview["tables"]}
     assert tables["1"]["status"] == "finished" and tables["2"]["status"] == "playing"
     assert [s["name"] for s in tables["2"]["seats"]] == ["Dev", "Eli", "ana"]
     assert all(s["connected"] for s in tables["2"]["seats"])
@@ -245,3 +247,30 @@ def wait_for(pred: Any, what: str, timeout: float = 30.0) -> Any:
             return value
         time.sleep(0.1)
     raise TimeoutError(what)
+
+
+def test_replay_frames_step_event_by_event_without_spoilers() -> None:
+    """One frame per event; the view changes only with a command's last event, and every
+    frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
+    from companion.engine import apply, new_game, view, visible_events
+    from companion.web.admin import replay_frames
+
+    doc = random_document(random.Random(4), 3)
+    seats = [{"seat": p, "name": p.title(), "colour": c}
+             for p, c in zip(doc["players"], ["orange", "sky", "green"], strict=True)]
+    frames = replay_frames(table="1", title="T", lang="en", game_id=9, document=doc,
+                           seats=seats, commands=doc["commands"], status="finished")
+    state = new_game(doc["players"], doc["stack"])
+    expected_views = [view(state, None)]
+    for command in doc["commands"]:
+        before = view(state, None)
+        state, events = apply(state, command)
+        after = view(state, None)
+        expected_views += [before] * (len(events) - 1) + [after] if events else [after]
+    assert [f["game"]["view"] for f in frames] == expected_views
+    assert frames[-1]["game"]["status"] == "finished"
+    assert frames[-1]["game"]["view"]["winners"] == state["winners"]
+    assert all(f["game"]["status"] == "playing" for f in frames[:-1])
+    for f in frames:
+        assert f["history"] == visible_events(f["history"], None)
+        assert f["you"] is None and f["board"] is None
