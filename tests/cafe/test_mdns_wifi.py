@@ -55,9 +55,24 @@ def test_a_new_address_is_announced_under_the_same_name() -> None:
                      "unchanged": False, "second": ["127.0.0.2"]}
 
 
-def _in_netns(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+@pytest.mark.skipif(not _netns_available(),
+                    reason="needs root, unshare and ip to make a private network namespace")
+def test_without_multicast_the_links_fall_back_to_the_address() -> None:
+    """No interface is up, so multicast DNS cannot start: the QR code's join link, which
+    carried the name, carries the address instead (never a name nobody answers)."""
+    done = _in_netns([sys.executable, str(HERE / "mdns_fallback_probe.py")], network=False)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["before"].startswith("http://lost-table.local:8123/t/1/join/")
+    assert found["after"].startswith("http://127.0.0.1:8123/t/1/join/")
+    assert found["after"].rsplit("/", 1)[1] == found["before"].rsplit("/", 1)[1]
+
+
+def _in_netns(cmd: list[str], network: bool = True) -> subprocess.CompletedProcess[str]:
+    """``cmd`` in a new network namespace: loopback with multicast routed to it, or (with
+    ``network=False``) no interface up at all."""
     setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && exec \"$0\" \"$@\"")
+             "ip route add 224.0.0.0/4 dev lo && " if network else "")
+    setup += "exec \"$0\" \"$@\""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
     done = subprocess.run(["unshare", "--net", "sh", "-c", setup, *cmd], capture_output=True,
                           text=True, timeout=120, env=env, cwd=ROOT)
