@@ -23,6 +23,7 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py
 	$(BIN)/python benchmarks/bench_server.py --tables 20
+	$(BIN)/python benchmarks/bench_board_emulated.py
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py

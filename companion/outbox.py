@@ -168,7 +168,8 @@ class Outbox:
             game_id=game["id"], status=status, created=game["created"], ended=ended,
             document=json.loads(game["document"]), seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds])
-        urls = self.urls if game["created"] >= since else []
+        # Sent when the game moved on after the outbox existed (not a database's old history).
+        urls = self.urls if last_at >= since else []
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")

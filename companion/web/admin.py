@@ -19,8 +19,8 @@ from companion.history import History, PeriodError, games_csv, leaderboard_csv, 
 from companion.leds.palette import PLAYER_COLOURS
 from companion.results import meta
 from companion.tables import SEATS_MAX, TableError
-from companion.web.guard import Refused, pong
-from companion.web.sockets import WsConnection, _messages, sock
+from companion.web.guard import RateLimit, Refused, parse, pong
+from companion.web.sockets import WsConnection, sock
 
 bp = Blueprint("admin", __name__)
 
@@ -351,9 +351,15 @@ def replay_socket(ws: Any, rid: str) -> None:
             conn.close(4404, "no such replay")
             return
         replay.attach(conn)
+        config = current_app.config["COMPANION"]
+        limit = RateLimit(config.rate, config.burst)
         try:
-            for msg in _messages(conn):
+            while conn.alive:
+                raw = conn.ws.receive()
                 try:
+                    if not limit.allow():
+                        raise Refused("rate_limited", "too many messages; this one was dropped")
+                    msg = parse(raw, config.max_message)
                     if msg["type"] != "ping":
                         raise Refused("unknown_type", "the replay display only sends ping")
                     conn.send(pong(msg))

@@ -41,7 +41,7 @@ def get(live: LiveServer, path: str, token: str, **params: Any) -> requests.Resp
 def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Two tables: table 1 played a whole game, table 2 has a game running."""
     live = LiveServer(tmp_path_factory.mktemp("data"), tables=2,
-                      extra=["--board", "none"]).start()
+                      extra=["--board", "none", "--retention-days", "400"]).start()
     try:
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
         display = Peer(f"{live.ws_base}/t/1/ws/display")
@@ -126,7 +126,9 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
 def test_tables_overview_and_actions(cafe: Any) -> None:
     live, _, _, others = cafe
     token = admin_token(live)
-    tables = {t["name"]: t for t in get(live, "/admin/api/tables", token).json()["tables"]}
+    overview = get(live, "/admin/api/tables", token).json()
+    assert overview["retention_days"] == 400
+    tables = {t["name"]: t for t in overview["tables"]}
     assert tables["1"]["status"] == "finished" and tables["2"]["status"] == "playing"
     assert [s["name"] for s in tables["2"]["seats"]] == ["Dev", "Eli", "ana"]
     assert all(s["connected"] for s in tables["2"]["seats"])

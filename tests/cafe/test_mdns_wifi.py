@@ -55,9 +55,24 @@ def test_a_new_address_is_announced_under_the_same_name() -> None:
                      "unchanged": False, "second": ["127.0.0.2"]}
 
 
-def _in_netns(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+@pytest.mark.skipif(not _netns_available(),
+                    reason="needs root, unshare and ip to make a private network namespace")
+def test_without_multicast_the_links_fall_back_to_the_address() -> None:
+    """No interface is up, so multicast DNS cannot start: the QR code's join link, which
+    carried the name, carries the address instead (never a name nobody answers)."""
+    done = _in_netns([sys.executable, str(HERE / "mdns_fallback_probe.py")], network=False)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["before"].startswith("http://lost-table.local:8123/t/1/join/")
+    assert found["after"].startswith("http://127.0.0.1:8123/t/1/join/")
+    assert found["after"].rsplit("/", 1)[1] == found["before"].rsplit("/", 1)[1]
+
+
+def _in_netns(cmd: list[str], network: bool = True) -> subprocess.CompletedProcess[str]:
+    """``cmd`` in a new network namespace: loopback with multicast routed to it, or (with
+    ``network=False``) no interface up at all."""
     setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && exec \"$0\" \"$@\"")
+             "ip route add 224.0.0.0/4 dev lo && " if network else "")
+    setup += "exec \"$0\" \"$@\""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
     done = subprocess.run(["unshare", "--net", "sh", "-c", setup, *cmd], capture_output=True,
                           text=True, timeout=120, env=env, cwd=ROOT)
@@ -85,13 +100,17 @@ def test_escape_leaves_ordinary_text_alone() -> None:
     (["--wifi-password", "sesame-open"], "--wifi-password needs --wifi SSID"),
     (["--wifi", "x" * 33, "--wifi-password", "sesame-open"], "1 to 32 bytes"),
     (["--mdns", "Bad Name"], "lower-case letters"),
+    (["--retention-days", "0"], "--retention-days must be from 1"),
+    (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
+    (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
 ])
 def test_bad_settings_are_refused_before_anything_starts(tmp_path: Path, args: list[str],
                                                          message: str) -> None:
     data = tmp_path / "data"
     done = subprocess.run([sys.executable, "-m", "companion", "serve", "--data", str(data),
                            "--port", "1", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+                          cwd=ROOT, env={k: v for k, v in os.environ.items()
+                                         if k != "CHOCOLATL_WEBHOOK_SECRET"})
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not data.exists(), "a refused start writes nothing"
 

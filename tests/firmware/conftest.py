@@ -11,8 +11,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import emulator as em  # tests/firmware is on sys.path (pytest rootdir-less test dir)
 import pytest
+
+from . import emulator as em
 
 
 def _require_emulator() -> None:

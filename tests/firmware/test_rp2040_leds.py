@@ -4,11 +4,12 @@ pictures and for an all-white picture the limiter must cut."""
 
 from __future__ import annotations
 
-import emulator as em
 import pytest
 
 from companion.board import protocol as p
 from companion.leds.power import LIMITER_BUDGET_MA, frame_current_ma
+
+from . import emulator as em
 
 T = p.MessageType
 LEDS = 208

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-import emulator as em
-
 from companion.board.link import BoardLink
+
+from . import emulator as em
 
 LEDS = 208
 DEADLINE_S = 60.0  # wall time on a shared machine; the emulator runs slower than a board

@@ -4,10 +4,11 @@ the REPL"). Emulated time comes from the cycle stamps of the board's events (125
 
 from __future__ import annotations
 
-import emulator as em
 import pytest
 
 from companion.board import protocol as p
+
+from . import emulator as em
 
 T = p.MessageType
 LEDS = 208
