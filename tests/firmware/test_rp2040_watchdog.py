@@ -87,10 +87,16 @@ def test_a_host_frame_ends_the_pattern_and_the_picture_stays(rp2040):
     assert em.ms(lost["cycle"] - sent) >= HOST_LOST_MS - 50
     leds_after(rp2040, sent + 7 * em.HZ, is_lost_pattern)  # 7 s > the 5 s watchdog
     assert resets(rp2040) == []
-    # the next valid frame brings the held picture back
+    # the status LED blinks with the pattern (FIRMWARE.md): on and off while the host is lost
+    blinks = [e["on"] for e in rp2040.events if e["ev"] == "status_led"
+              and lost["cycle"] <= e["cycle"] <= sent + 7 * em.HZ]
+    assert True in blinks and False in blinks and len(blinks) >= 8
+    # the next valid frame brings the held picture back, and the LED stays on
     answer, sent = request(rp2040, T.PING, 3)
     assert answer.type == T.STATUS and not p.parse_status(answer.payload)["host_lost"]
     assert bytes.fromhex(leds_after(rp2040, sent)["grb"]) == em.expected_grb(picture)
+    led = [e for e in rp2040.events if e["ev"] == "status_led"]
+    assert led[-1]["on"] and led[-1]["cycle"] >= sent
 
 
 def test_nothing_is_allocated_per_frame(rp2040):
