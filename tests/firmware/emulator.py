@@ -329,7 +329,7 @@ def firmware_flash_patch(files: dict[str, bytes] | None = None,
             block = bytes.fromhex(hexdata.decode().strip())
             assert len(block) == BLOCK
             records += struct.pack("<II", base + n * BLOCK, BLOCK) + block
-    tmp = target.with_suffix(".tmp")
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")  # concurrent sessions never share it
     tmp.write_bytes(bytes(records))
     tmp.replace(target)
     return target
