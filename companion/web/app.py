@@ -48,6 +48,13 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         if not host_allowed(request.headers.get("Host"), names):
             return Response("this server does not answer to that host name; start it with "
                             "--allow-host NAME to allow it", status=403, mimetype="text/plain")
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            # The worker times out idle request reads quickly (worker.py); an upgraded socket
+            # is idle between frames and its peer answers our pings, so only silence past two
+            # pings ends it.
+            raw = request.environ.get("gunicorn.socket")
+            if raw is not None:
+                raw.settimeout(config.ping_interval * 2 + 5)
         return None
 
     app.register_blueprint(pages.bp)

@@ -26,7 +26,10 @@ class ServerConfig:
     public_url: str | None = None  # base of the join URLs; found from the LAN address if None
     allowed_origins: list[str] = field(default_factory=list)
     allowed_hosts: list[str] = field(default_factory=list)  # extra names for the Host header
-    threads: int = 256  # one per open websocket, plus page requests
+    threads: int = 256  # gthread worker only: one per open websocket, plus page requests
+    worker: str = "gevent"  # "gevent" | "gthread"
+    max_connections: int = 4000  # open connections of the worker (gevent)
+    max_per_address: int = 64  # open connections of one client address
     max_message: int = 4096  # bytes per client message (PROTOCOL.md section 3)
     rate: float = 20.0  # messages per second per connection ...
     burst: int = 40  # ... with this burst

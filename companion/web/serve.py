@@ -55,8 +55,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="another host name phones may use to reach this server (the "
                              "public URL's name, localhost and this machine's addresses are "
                              "always allowed; repeatable)")
+    parser.add_argument("--max-connections", type=int, default=4000, metavar="N",
+                        help="most open connections (websockets and requests; default 4000); "
+                             "see --max-per-address")
+    parser.add_argument("--max-per-address", type=int, default=64, metavar="N",
+                        help="most open connections from one client address (default 64; "
+                             "raise it when many phones reach the server through one NAT)")
+    parser.add_argument("--worker", default="gevent", choices=["gevent", "gthread"],
+                        help="gevent (default: one greenlet per connection) or gthread (one "
+                             "thread per connection, --threads of them; for comparison)")
     parser.add_argument("--threads", type=int, default=256,
-                        help="worker threads = most open websockets (default 256)")
+                        help="with --worker gthread: threads = most open websockets "
+                             "(default 256)")
     parser.add_argument("--mdns", metavar="NAME",
                         help="announce NAME.local on the LAN (multicast DNS) and use it in the "
                              "QR code and links; the plain address is the fallback")
@@ -85,6 +95,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError("--port must be from 1 to 65535")
     if args.threads < 8:
         raise ConfigError("--threads must be at least 8")
+    if not 100 <= args.max_connections <= 100_000:
+        raise ConfigError("--max-connections must be from 100 to 100000")
+    if not 4 <= args.max_per_address <= args.max_connections:
+        raise ConfigError("--max-per-address must be from 4 to --max-connections")
     tables = (tables_from_file(args.config) if args.config
               else tables_from_count(args.tables, board=args.board, dice=args.dice))
     try:
@@ -110,6 +124,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         public_url=args.public_url.rstrip("/") if args.public_url else None,
                         allowed_origins=list(args.allow_origin),
                         allowed_hosts=list(args.allow_host), threads=args.threads,
+                        worker=args.worker, max_connections=args.max_connections,
+                        max_per_address=args.max_per_address,
                         mdns=mdns, wifi=wifi, webhooks=list(dict.fromkeys(args.webhook)),
                         webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry,
                         retention_days=args.retention_days)
@@ -172,7 +188,8 @@ def _gunicorn_base() -> type:
 
 
 class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
-    """gunicorn driven from code: one gthread worker that builds the app after the fork."""
+    """gunicorn driven from code: one worker (gevent by default) that builds the app after
+    the fork."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config_ = config
@@ -185,9 +202,12 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
         options = {
             "bind": f"{host}:{c.port}",
             "workers": 1,  # the tables live in this one process's memory
-            "worker_class": "gthread",
+            # gevent: a connection is a greenlet, so slow clients cost memory, not service
+            # (companion/web/worker.py says why, with the per-address cap and timeouts).
+            "worker_class": ("companion.web.worker.CafeWorker" if c.worker == "gevent"
+                             else "gthread"),
             "threads": c.threads,
-            "worker_connections": c.threads * 4,
+            "worker_connections": c.max_connections,
             "timeout": 60,
             "graceful_timeout": 3,
             "keepalive": 5,
@@ -200,6 +220,10 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
         }
         for key, value in options.items():
             self.cfg.set(key, value)
+        if c.worker == "gevent":
+            from companion.web.worker import CafeWorker
+
+            CafeWorker.max_per_address = c.max_per_address  # read by the forked worker
 
     def load(self) -> Any:
         from companion.web.app import create_app, start_background

@@ -161,7 +161,7 @@ def test_installed_program_runs_as_service_user_and_stops_on_sigterm(scratch: Pa
             try:
                 if requests.get(f"http://127.0.0.1:{port}/healthz", timeout=1).ok:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # refused, or the worker not answering yet
                 pass
             assert time.monotonic() < deadline, "the installed server did not start"
             time.sleep(0.1)

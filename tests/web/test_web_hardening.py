@@ -35,37 +35,6 @@ def _display(server: LiveServer, table: str) -> Peer:
     return peer
 
 
-def test_closed_websockets_leave_no_threads_behind(server: LiveServer, table: str) -> None:
-    """Each closed connection used to leave its writer thread waiting forever (1,000 display
-    cycles: 2 -> 866 threads). Display, seat and host connections that open, get their view
-    and close must leave the worker's thread count where it was."""
-    seat = server.join(table, "Ana", "orange")
-    token = server.host_tokens[table]
-
-    def cycle(kind: str) -> None:
-        if kind == "display":
-            _display(server, table).close()
-        elif kind == "seat":
-            phone = Phone(server, table, seat)
-            phone.hello()
-            phone.close()
-        else:
-            host = Host(server, table, token)
-            host.hello()
-            host.close()
-
-    for kind in ("display", "seat", "host"):  # warm up the worker's thread pool
-        for _ in range(5):
-            cycle(kind)
-    before = server.worker_status()
-    for _ in range(60):
-        for kind in ("display", "seat", "host"):
-            cycle(kind)
-    _wait_for(lambda: server.worker_status()["threads"] <= before["threads"] + 10,
-              what=f"threads back near {before['threads']} "
-                   f"(now {server.worker_status()['threads']})")
-
-
 @pytest.mark.parametrize("kind", ["display", "seat"])
 def test_deep_nesting_and_huge_numbers_get_an_error_and_the_handler_lives(
         server: LiveServer, table: str, kind: str) -> None:
