@@ -11,16 +11,26 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 from simple_websocket import ConnectionClosed
 
 from companion.engine import apply, new_game, views, visible_events
+from companion.engine.colours import PLAYER_COLOURS
 from companion.history import History, PeriodError, games_csv, leaderboard_csv, period
-from companion.leds.palette import PLAYER_COLOURS
 from companion.results import meta
-from companion.tables import SEATS_MAX, TableError
+from companion.table import SEATS_MAX, TableError
 from companion.web.guard import RateLimit, Refused, parse, pong
-from companion.web.sockets import WsConnection, sock
+from companion.web.hub import WsConnection
+from companion.web.sockets import sock
 
 bp = Blueprint("admin", __name__)
 
@@ -76,12 +86,13 @@ def tables_json() -> Any:
         return refused
     outbox = current_app.extensions["outbox"]
     out = []
-    for table in current_app.extensions["cafe"].tables.values():
+    for hub in current_app.extensions["hubs"].values():
+        table = hub.table
         with table.lock:
             g = table.game
             seats = [{"seat": s.seat, "name": s.name, "colour": s.colour,
                       "hex": PLAYER_COLOURS.get(s.colour), "state": s.state,
-                      "connected": s.seat in table.seat_conns} for s in table.seats]
+                      "connected": s.seat in hub.seat_conns} for s in table.seats]
             board = table.board_status
             row: dict[str, Any] = {
                 "name": table.name, "title": table.title, "status": table.status(),
@@ -89,8 +100,9 @@ def tables_json() -> Any:
                 "round": g.state["round"] if g else None, "seats": seats,
                 "board": ({"mode": board.get("mode"), "connected": board.get("connected"),
                            "detail": board.get("detail")} if board else None),
-                "host_url": f"/t/{table.name}/host?token={table.host_token}",
-                "display_url": f"/t/{table.name}/",
+                "host_url": url_for("pages.host_page", name=table.name,
+                                    token=table.host_token),
+                "display_url": url_for("pages.display_page", name=table.name),
             }
             game_id = g.id if g else None
             created = None

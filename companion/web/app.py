@@ -14,6 +14,7 @@ from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
+from companion.web.hub import Hub
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
@@ -26,7 +27,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     app = Flask(__name__)
     base = base_url(config)
     if cafe is None:
-        cafe = Cafe(Store(config.database), config.tables, base)
+        cafe = Cafe(Store(config.database), config.tables)
     app.config["COMPANION"] = config
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.config["SOCK_SERVER_OPTIONS"] = {
@@ -54,6 +55,9 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     app.register_blueprint(admin.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
+    # Each table's connections; its links come from the app's URL map (url_for's builder).
+    urls = app.url_map.bind("localhost")
+    app.extensions["hubs"] = {name: Hub(table, urls, base) for name, table in cafe.tables.items()}
 
     @app.after_request
     def _headers(response):  # type: ignore[no-untyped-def]
@@ -138,8 +142,8 @@ def start_mdns(app: Flask) -> None:
         if not announcer.start():
             if not config.public_url:
                 fallback = public_base(config.host, config.port)
-                for table in cafe_of(app).tables.values():
-                    table.base_url = fallback
+                for hub in app.extensions["hubs"].values():
+                    hub.base_url = fallback
             return
         # Follow address changes (a new DHCP lease, the Pi's own hotspot coming up).
         while not announcer.stopped.wait(MDNS_RECHECK_S):

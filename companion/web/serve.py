@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion import datadir
-from companion.tables import TableError
+from companion.table import TableError
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -126,7 +126,7 @@ def announce(config: ServerConfig) -> list[str]:
     base = base_url(config)
     store = Store(config.database)
     try:
-        cafe = Cafe(store, config.tables, base, with_boards=False)  # the worker drives them
+        cafe = Cafe(store, config.tables, with_boards=False)  # the worker drives them
         lines = [f"Chocolatl companion on {base}  (data: {config.data})"]
         if config.mdns and not config.public_url:
             lines.append(f"  (by address: {public_base(config.host, config.port)})")
