@@ -17,10 +17,11 @@ import responses
 
 from companion.engine import apply_in_place, new_game
 from companion.outbox import Outbox, backoff, body_of
-from companion.randomplay import random_document
+from companion.randomplay import random_command, random_document
 from companion.store import Store
 
 URL = "https://cafe.example/chocolatl"
+COLOURS = ["gold", "red", "green", "green"]
 SECRET = "s3cret"
 SEATS = [{"seat": "ana", "name": "Ana", "colour": "orange"},
          {"seat": "ben", "name": "Ben", "colour": "sky"},
@@ -41,14 +42,24 @@ class Clock:
 def store_game(store: Store, table: str, seed: int, finish: bool = True) -> tuple[int, dict]:
     """A random 4-player game stored as the server stores it: finished, or ended by the host
     after some commands."""
-    doc = random_document(random.Random(seed), 4)
+    rng = random.Random(seed)
+    doc = random_document(rng, 4)
+    # The table logs a track-colour correction before round 1 as its own command (R2.3); the
+    # game is played on the corrected board (the colours decide each round's mode).
+    state = new_game(doc["players"], doc["stack"], {"track_colors": COLOURS})
+    doc["commands"] = []
+    while not state["finished"]:
+        command = random_command(state, rng)
+        apply_in_place(state, command)
+        doc["commands"].append(command)
     if not finish:
         doc["commands"] = doc["commands"][:30]
     if store.table(table) is None:
         store.create_table(table, "join", "host", {"dice": "digital"})
     game_id = store.create_game(table, {"players": doc["players"], "stack": doc["stack"]},
                                 SEATS, [[], []], "digital")
-    store.append(game_id, 0, [(c, "test", None) for c in doc["commands"]],
+    stored = [{"type": "track_colors", "colors": COLOURS}, *doc["commands"]]
+    store.append(game_id, 0, [(c, "test", None) for c in stored],
                  "finished" if finish else None)
     if not finish:
         store.set_game_status(game_id, "ended")
@@ -76,7 +87,7 @@ def test_finished_game_result_is_signed_and_complete(db: Path) -> None:
     assert sent.headers["X-Chocolatl-Signature"] == f"sha256={expected}"
     result = json.loads(body)
     # The engine's own end state of the same commands is the reference.
-    state = new_game(doc["players"], doc["stack"])
+    state = new_game(doc["players"], doc["stack"], {"track_colors": COLOURS})
     for c in doc["commands"]:
         apply_in_place(state, c)
     assert result["status"] == "finished" and result["event"] == "game.finished"
