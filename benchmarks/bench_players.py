@@ -53,7 +53,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--match", nargs="*", default=list(MATCHES))
+    parser.add_argument("--strong-rollouts", type=int, default=strong.ROLLOUTS,
+                        help="playouts per decision (a quarter of the default stands in for "
+                             "a Raspberry Pi 4 within the same time limit)")
     args = parser.parse_args()
+    strong.ROLLOUTS = args.strong_rollouts
     for match in args.match:
         kinds = arena.parse_kinds(match)
         start = time.perf_counter()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from companion.bots import BotDriver
 from companion.store import Store
 from companion.tables import Table
 from companion.web.config import TableConfig
@@ -20,10 +21,16 @@ class Cafe:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.boards: list[Any] = []
+        self.bots = BotDriver()  # companion players of every table think in one pool
         for cfg in tables:
             table = Table(cfg.name, store, base_url, title=cfg.title, dice=cfg.dice,
                           board=cfg.board)
             self.tables[cfg.name] = table
+            table.bots = self.bots
+            table.observers.append(self.bots.observe)
+            with table.lock:  # a restarted server's companions pick up where they were
+                if table.game is not None:
+                    self.bots.observe(table, table.game.state, [])
             if with_boards and cfg.board != "none":
                 self.boards.append(_board_for(table, cfg.board))
 
@@ -40,6 +47,7 @@ class Cafe:
             except Exception:  # noqa: BLE001 - closing must reach every board and table
                 log.exception("closing a board")
         self.boards = []
+        self.bots.close()
         for table in self.tables.values():
             try:
                 table.close()

@@ -35,6 +35,7 @@ HOST_KINDS = ("harvest", "improvements", "roll")  # typed in from the real dice 
 # Events a command may cause and still be undone: nothing secret or scored came out of it.
 UNDOABLE_EVENTS = {"sacrificed", "bid_placed", "dice_decided", "harvest_dice",
                    "improvement_cards", "rolled", "round_started"}
+BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
 
 Observer = Callable[["Table", dict[str, Any], list[dict[str, Any]]], None]
@@ -84,11 +85,19 @@ class Seat:
     name: str
     colour: str
     token_hash: str | None
-    state: str = "phone"  # "phone" | "auto" (skipped) | "vacant" (released)
+    state: str = "phone"  # "phone" | "auto" (skipped) | "bot" (companion) | "vacant"
+    level: str | None = None  # a companion player's kind when state == "bot"
 
     def row(self) -> dict[str, Any]:
+        # The store keeps one state string: "bot:<level>" for a companion player.
+        state = f"bot:{self.level}" if self.state == "bot" else self.state
         return {"seat": self.seat, "name": self.name, "colour": self.colour,
-                "token_hash": self.token_hash, "state": self.state}
+                "token_hash": self.token_hash, "state": state}
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> Seat:
+        state, _, level = r["state"].partition(":")
+        return cls(r["seat"], r["name"], r["colour"], r["token_hash"], state, level or None)
 
 
 @dataclass
@@ -172,8 +181,8 @@ class Table:
         self.host_token: str = row["host_token"]
         self.settings: dict[str, Any] = row["settings"]
         self.title = title or f"Table {name}"
-        self.seats = [Seat(r["seat"], r["name"], r["colour"], r["token_hash"], r["state"])
-                      for r in store.seats(name)]
+        self.seats = [Seat.from_row(r) for r in store.seats(name)]
+        self.bots: Any = None  # the café's BotDriver, if companion players may play here
         self.game: Game | None = None
         if row["current_game"] is not None:
             self.game = self._load_game(row["current_game"])
@@ -249,12 +258,15 @@ class Table:
                 "seats_max": SEATS_MAX, "game_id": g.id if g else None,
                 "round": g.state["round"] if g else None, "urls": self.urls(with_join),
                 "lang": self.settings.get("lang", "en"),
+                "hints": self.settings.get("hints"),
             }
 
     def _seats_info(self) -> list[dict[str, Any]]:
         return [{"id": s.seat, "name": s.name, "colour": s.colour,
                  "hex": PLAYER_COLOURS.get(s.colour), "connected": s.seat in self.seat_conns,
-                 "state": s.state} for s in self.seats]
+                 "state": s.state, "companion": s.state in ("bot", "auto"),
+                 "level": s.level if s.state == "bot" else
+                 ("plain" if s.state == "auto" else None)} for s in self.seats]
 
     def _history(self) -> list[dict[str, Any]]:
         """Events since the start of the current round (or of the game)."""
@@ -472,6 +484,10 @@ class Table:
                     raise TableError("not_allowed", f"a phone cannot send {kind!r} here")
                 if command.get("player", seat) != seat:
                     raise TableError("not_allowed", "a phone can only play for its own seat")
+                s = self._seat(seat)
+                if s is not None and s.state == "bot":
+                    raise TableError("not_allowed", "a companion player plays this seat now; "
+                                     "the host can give it back")
                 command = {**command, "player": seat}
             elif kind not in HOST_KINDS:
                 raise TableError("not_allowed", f"the host cannot send {kind!r}; players "
@@ -632,7 +648,7 @@ class Table:
         _, command, source, _ = g.commands[-1]
         if source == "dealer":
             return False, "the last command was the companion's dice or cards draw"
-        if source == "auto":
+        if source == "auto" or source.startswith("bot:"):
             return False, "the last command was the companion's move for a skipped seat"
         revealing = [e["type"] for e in g.events[-1] if e["type"] not in UNDOABLE_EVENTS]
         if revealing:
@@ -667,11 +683,119 @@ class Table:
     def resume_seat(self, seat_id: Any) -> None:
         with self.lock:
             seat = self._need_seat(seat_id)
-            if seat.state != "auto":
+            if seat.state not in ("auto", "bot"):
                 raise TableError("bad_state", f"{seat.seat} is not skipped")
-            seat.state = "phone"
+            if seat.token_hash is None:
+                raise TableError("bad_state", f"{seat.name} is a companion player with no "
+                                 "phone to give the seat back to; release the seat instead")
+            seat.state, seat.level = "phone", None
             self._save_seats()
             self.broadcast("seats")
+
+    # -- companion players ----------------------------------------------------------------
+    def bot_seats(self) -> list[tuple[str, str]]:
+        """(seat, level) of every seat a companion player plays now (not the plain skip)."""
+        return [(s.seat, s.level or "good") for s in self.seats if s.state == "bot"]
+
+    def add_bot(self, level: Any, name: Any = None) -> None:
+        """Seat a companion player of ``level`` in the lobby (R1.1: 3 to 5 players)."""
+        from companion.players import LEVELS
+
+        if level not in LEVELS:
+            raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        with self.lock:
+            if self.game is not None:
+                raise TableError("bad_state", "companion players join in the lobby; during a "
+                                 "game the host hands a seat to one")
+            if len(self.seats) >= SEATS_MAX:
+                raise TableError("table_full", f"the table has {SEATS_MAX} players already")
+            taken = {s.colour for s in self.seats}
+            colour = next(c for c in PLAYER_COLOURS if c not in taken)
+            names = {s.name for s in self.seats}
+            if name is None:
+                name = next(n for n in BOT_NAMES if n not in names)
+            name = clean_name(name)
+            seat = Seat(seat_id_for(name, {s.seat for s in self.seats}), name, colour, None,
+                        "bot" if level != "plain" else "auto", level if level != "plain"
+                        else None)
+            self.seats.append(seat)
+            self._save_seats()
+            self.broadcast("seats")
+
+    def hand_to_bot(self, seat_id: Any, level: Any) -> None:
+        """A companion player of ``level`` takes the seat of a player who left; the player's
+        token stays valid so the host can give the seat back."""
+        from companion.players import LEVELS
+
+        if level not in LEVELS:
+            raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        with self.lock:
+            seat = self._need_seat(seat_id)
+            if seat.state == "vacant":
+                raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
+            seat.state, seat.level = ("auto", None) if level == "plain" else ("bot", level)
+            self._save_seats()
+            g = self.game
+            if g is not None and g.status == "playing":
+                self._run([])  # the plain autopilot answers at once
+                self._notify([])  # and a thinking companion is asked
+            self.broadcast("seats")
+
+    def bot_answer(self, seat_id: str, key: tuple[Any, ...], command: Any) -> None:
+        """A companion player's answer: submitted like a phone's command if the same decision
+        is still awaited from that companion seat, else dropped (the game moved on)."""
+        from companion.bots import decision_key
+
+        with self.lock:
+            g = self.game
+            seat = self._seat(seat_id)
+            if g is None or g.status != "playing" or seat is None or seat.state != "bot":
+                return
+            if (g.id, *(decision_key(g.state, seat_id) or ())) != key:
+                return
+            for cmd in (command, autopilot.move(g.state, seat_id)):
+                if not isinstance(cmd, dict) or cmd.get("player") != seat_id:
+                    continue
+                try:
+                    self._run([(cmd, f"bot:{seat_id}", None)])
+                    return
+                except TableError as exc:
+                    log.error("table %s: companion %s move refused: %s", self.name, seat_id,
+                              exc.reason)
+
+    def set_hints(self, level: Any) -> None:
+        """Learning mode (off by default): ``None`` or the level whose suggestions pads show."""
+        from companion.players.hints import HINT_LEVELS
+
+        if level is not None and level not in HINT_LEVELS:
+            raise TableError("bad_message", "hints must be off (null), 'good' or 'strong'")
+        with self.lock:
+            self.settings["hints"] = level
+            self.store.save_settings(self.name, self.settings)
+            self.broadcast("settings")
+
+    def hint(self, seat_id: str, conn: Connection, msg_id: Any) -> None:
+        """Ask the hint level's player for a suggestion from this seat's own view; the answer
+        goes to this seat's connection only."""
+        with self.lock:
+            level = self.settings.get("hints")
+            if not level:
+                raise TableError("hints_off", "the host has not turned hints on")
+            g = self.game
+            if g is None or g.status != "playing":
+                raise TableError("no_game", "no game is running at this table")
+            from companion.engine import view
+
+            seen = view(g.state, seat_id)
+            seq = g.seq
+        if self.bots is None:
+            raise TableError("hints_off", "this server runs no companion players")
+
+        def done(result: Any, error: BaseException | None) -> None:
+            conn.send({"type": "hint", "id": msg_id, "seq": seq,
+                       "hint": None if error else result})
+
+        self.bots.hint(level, seen, done)
 
     def release_seat(self, seat_id: Any) -> None:
         """Free a seat for another phone (a player left and someone takes over)."""

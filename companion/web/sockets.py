@@ -231,6 +231,8 @@ def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
             table.leave(conn.seat or "")
         elif kind == "hello":
             conn.send(table.snapshot("seat", conn.seat))
+        elif kind == "hint":
+            table.hint(conn.seat or "", conn, msg_id)
         else:
             raise TableError("unknown_type", f"unknown message type {kind!r}")
     except TableError as exc:
@@ -249,6 +251,9 @@ HOST_ACTIONS = {
     "undo": lambda t, m: t.undo(),
     "skip_seat": lambda t, m: t.skip_seat(m.get("seat")),
     "resume_seat": lambda t, m: t.resume_seat(m.get("seat")),
+    "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),
+    "hand_to_bot": lambda t, m: t.hand_to_bot(m.get("seat"), m.get("level")),
+    "set_hints": lambda t, m: t.set_hints(m.get("level")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
     "end_game": lambda t, m: t.end_game(),
