@@ -265,6 +265,7 @@ class Table:
         return [{"id": s.seat, "name": s.name, "colour": s.colour,
                  "hex": PLAYER_COLOURS.get(s.colour), "connected": s.seat in self.seat_conns,
                  "state": s.state, "companion": s.state in ("bot", "auto"),
+                 "person": s.token_hash is not None,
                  "level": s.level if s.state == "bot" else
                  ("plain" if s.state == "auto" else None)} for s in self.seats]
 

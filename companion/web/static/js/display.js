@@ -97,6 +97,12 @@ function renderStatusBar() {
         : t("round.before"),
     view?.last_round && !view.finished ? h("span", { class: "badge last" }, t("round.last")) : null,
   );
+  const hints = document.getElementById("hints-on");
+  if (hints) {
+    // Learning mode (host option): everybody at the table knows the pads may give hints.
+    hints.hidden = !frame?.table?.hints;
+    hints.textContent = t("hint.on_display");
+  }
   const mode = document.getElementById("mode");
   if (mode) {
     mode.hidden = !view?.mode;
@@ -124,6 +130,7 @@ function renderJoin(inGame) {
 }
 
 function connectionText(s) {
+  if (s.companion) return `${t("common.companion")} · ${t(`level.${s.level}`)}`;
   if (s.state === "auto") return t("display.auto");
   if (s.state === "vacant") return t("display.vacant");
   return s.connected ? t("display.connected") : t("display.not_connected");
@@ -152,7 +159,7 @@ function renderSeats(view) {
     }
     return h(
       "li",
-      { class: `seat state-${s.state} ${s.connected ? "on" : "off"}`, dataset: { seat: s.id } },
+      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id } },
       h(
         "div",
         { class: "seat-head" },

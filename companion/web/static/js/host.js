@@ -58,6 +58,7 @@ function render() {
     view ? h("p", {}, `${t("host.waiting_for")}: ${(view.pending || []).map((p) => (p.player ? nameOf(p.player) : t(`wait.${p.type}`))).join(", ") || "—"}`) : null,
   );
   renderSeats(playing);
+  renderBots(playing);
   renderStart();
   renderInputs();
   renderTrack(view);
@@ -88,12 +89,13 @@ function renderSeats(playing) {
           { dataset: { seat: s.id } },
           chip(s.id),
           h("span", { class: `dot ${s.connected ? "on" : "off"}` }),
-          h("span", { class: "muted" }, s.state === "auto" ? t("display.auto") : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
+          h("span", { class: "muted seat-kind" }, s.companion ? `${t("common.companion")} · ${t(`level.${s.level}`)}` : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
           h(
             "span",
             { class: "seat-actions" },
-            playing && s.state !== "auto" ? h("button", { onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
-            playing && s.state === "auto" ? h("button", { onclick: () => send("resume_seat", { seat: s.id }) }, t("host.resume")) : null,
+            playing && s.state === "phone" ? h("button", { onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
+            playing && s.state === "phone" ? botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })) : null,
+            playing && s.companion && s.person ? h("button", { class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")) : null,
             playing ? h("button", { onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
             !frame.game ? h("button", { onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
           ),
@@ -101,6 +103,23 @@ function renderSeats(playing) {
       ),
     ),
   );
+}
+
+// A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
+function botPicker(labelKey, onPick) {
+  const select = h(
+    "select",
+    { class: "bot-level", "aria-label": t("host.bot_level") },
+    ["strong", "good", "plain"].map((l) => h("option", { value: l }, t(`level.${l}`))),
+  );
+  return h("span", { class: "bot-picker" }, select, h("button", { onclick: () => onPick(select.value) }, t(labelKey)));
+}
+
+function renderBots(playing) {
+  const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
+  fill("host-bots", !frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
+  const hints = document.getElementById("hints-level");
+  if (hints && document.activeElement !== hints) hints.value = frame.table?.hints || "";
 }
 
 function renderStart() {
@@ -235,6 +254,7 @@ function bind() {
     input.addEventListener("change", () => send("set_dice", { dice: input.value }));
   }
   document.getElementById("undo").addEventListener("click", () => send("undo"));
+  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
   document.getElementById("new-game").addEventListener("click", confirmThen(() => send("new_game")));
   document.getElementById("rotate-join").addEventListener("click", confirmThen(() => send("rotate_join")));
