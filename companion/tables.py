@@ -834,13 +834,17 @@ class Table:
             self.broadcast("game")
 
     def new_game(self) -> None:
-        """Back to the lobby with the same seats (released seats are dropped)."""
+        """Back to the lobby with the same seats (released seats are dropped, skipped ones go
+        back to their phones: the host skips again whoever has really left)."""
         with self.lock:
             if self.game is not None and self.game.status == "playing":
                 raise TableError("bad_state", "end the running game first")
             self.game = None
             self.store.set_current_game(self.name, None)
             self.seats = [s for s in self.seats if s.state != "vacant"]
+            for s in self.seats:  # skipped players get their phones back for the new game
+                if s.state == "auto":
+                    s.state = "phone"
             self._save_seats()
             self.broadcast("game", history=True)
 

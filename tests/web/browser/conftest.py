@@ -129,7 +129,7 @@ class Server:
 
     def join_url(self, table: str = "1") -> str:
         html = requests.get(f"{self.local}/t/{table}/", timeout=5).text
-        m = re.search(r'id="join-url" class="join-url">([^<]+)<', html)
+        m = re.search(r'id="join-url"[^>]*>([^<]+)<', html)
         assert m, "the display page shows no join URL"
         return m.group(1).strip()
 

@@ -68,7 +68,11 @@ function render() {
   if (!frame) return;
   const game = frame.game;
   const view = game?.view || null;
-  document.body.classList.toggle("in-game", Boolean(view));
+  const body = document.body.classList;
+  body.toggle("in-game", Boolean(view));
+  body.toggle("lobby", !view);
+  body.toggle("seat-free", (frame.seats || []).some((s) => s.state === "vacant"));
+  document.body.style.setProperty("--n", String(Math.max(3, (frame.seats || []).length)));
   renderJoin(Boolean(view));
   renderSeats(view);
   renderPhase(view);
@@ -79,6 +83,21 @@ function render() {
   renderLog(view);
   renderFinal(view);
   renderBoard();
+  fitOptional();
+}
+
+/** What is optional is dropped until every panel fits the screen (nothing clips or scrolls):
+ * the oldest log lines, then the earliest rankings of the round. */
+function fitOptional() {
+  const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
+  const log = document.getElementById("log-panel");
+  const items = document.querySelectorAll("#log li");
+  for (let i = items.length - 1; i >= 0 && over(log); i -= 1) items[i].remove();
+  const reveal = document.getElementById("reveal-panel");
+  const past = [...document.querySelectorAll("#reveal .past-list li")];
+  while (past.length && over(reveal)) past.pop().remove();
+  const prev = document.querySelector("#reveal .previous-round");
+  if (prev && over(reveal)) prev.remove();
 }
 
 function renderStatusBar() {
@@ -88,14 +107,17 @@ function renderStatusBar() {
     conn.textContent = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
   }
   const view = frame?.game?.view;
+  const over = Boolean(view && (view.finished || frame.game.status !== "playing"));
   fill(
     "round",
     !view
       ? t("phase.lobby")
-      : view.round
-        ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })
-        : t("round.before"),
-    view?.last_round && !view.finished ? h("span", { class: "badge last" }, t("round.last")) : null,
+      : over
+        ? t(view.finished ? "phase.finished" : "phase.ended_short")
+        : view.round
+          ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })
+          : t("round.before"),
+    view?.last_round && !over ? h("span", { class: "badge last" }, t("round.last")) : null,
   );
   const hints = document.getElementById("hints-on");
   if (hints) {
@@ -105,7 +127,7 @@ function renderStatusBar() {
   }
   const mode = document.getElementById("mode");
   if (mode) {
-    mode.hidden = !view?.mode;
+    mode.hidden = !view?.mode || over;
     if (view?.mode) {
       mode.dataset.mode = view.mode;
       mode.textContent = t("mode.round", { mode: modeName(view.mode) });
@@ -120,6 +142,12 @@ function renderJoin(inGame) {
   const url = frame?.table?.urls?.join;
   const link = document.getElementById("join-url");
   if (link && url) link.textContent = url;
+  const vacant = (frame?.seats || []).filter((s) => s.state === "vacant");
+  const note = document.getElementById("join-vacant");
+  if (note) {
+    note.hidden = !inGame || !vacant.length;
+    note.textContent = vacant.length ? t("display.join_vacant", { names: vacant.map((s) => s.name).join(", ") }) : "";
+  }
   const img = document.getElementById("qr");
   const qr = frame?.table?.urls?.qr;
   // A rotated join secret changes the QR: reload the image when the join URL changes.
@@ -140,6 +168,7 @@ function renderSeats(view) {
   const seats = frame.seats || [];
   const items = seats.map((s) => {
     const p = view?.players?.[s.id];
+    const auto = s.state === "auto";
     // Who still owes an answer: bids (never what), dice decisions, sacrifices (R2.7, R3.2).
     let waiting;
     let doneKey = "display.has_bid";
@@ -151,33 +180,28 @@ function renderSeats(view) {
       waiting = (view.pending || []).some((e) => e.type === "sacrifice" && e.player === s.id);
       doneKey = "display.has_sacrificed";
     }
+    if (view?.finished || (frame.game && frame.game.status !== "playing")) waiting = undefined;
     const badges = [];
     if (view?.chocolatl === s.id) badges.push(h("span", { class: "badge figure" }, t("display.figure")));
     if (view?.old_man === s.id) badges.push(h("span", { class: "badge oldman" }, t("display.old_man")));
     if (view?.returning === s.id && view?.old_man !== s.id) {
       badges.push(h("span", { class: "badge oldman" }, t("display.returning")));
     }
+    const status = auto
+      ? h("span", { class: "badge auto", dataset: { testid: "seat-auto" } }, t("display.auto_short"))
+      : waiting === undefined
+        ? null
+        : h("span", { class: `bid-status ${waiting ? "waiting" : "done"}` }, waiting ? t("display.thinking") : `✓ ${t(doneKey)}`);
     return h(
       "li",
-      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id } },
-      h(
-        "div",
-        { class: "seat-head" },
-        chip(s.id, { class: "big" }),
-        waiting === undefined
-          ? null
-          : h(
-              "span",
-              { class: `bid-status ${waiting ? "waiting" : "done"}` },
-              waiting ? t("display.thinking") : `✓ ${t(doneKey)}`,
-            ),
-        p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
-      ),
+      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id }, style: { "--seat": s.hex || "#888" } },
+      h("div", { class: "seat-head" }, chip(s.id, { class: "big" }), p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null),
       h(
         "div",
         { class: "seat-line" },
-        h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-        h("span", { class: "conn-text" }, connectionText(s)),
+        status,
+        auto ? null : h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        auto ? null : view && s.connected && s.state === "phone" ? null : h("span", { class: "conn-text" }, connectionText(s)),
         p ? h("span", { class: "stat" }, `${t("display.huts")} ${p.huts ?? 0}`) : null,
         p ? h("span", { class: "stat" }, `${t("display.dice")} ${p.dice ?? 0}`) : null,
         p ? h("span", { class: "stat" }, `${t("display.cubes")} ${Math.max(0, (view.profile?.cubes ?? 9) - (p.cubes_used ?? 0))}`) : null,
@@ -336,7 +360,7 @@ function rankingBlock(ev, current) {
     "tr",
     {},
     ["col.place", "col.player", "col.cards", "col.huts", "col.old_man", "col.dice", "col.total"].map((k) =>
-      h("th", { scope: "col" }, t(k)),
+      h("th", { scope: "col", class: k === "col.total" ? "total" : "" }, t(k)),
     ),
   );
   const rows = (ev.entries || []).map((e) => h("tr", { dataset: { player: e.player } }, bidCells(e)));
@@ -377,30 +401,51 @@ function revealedBlock(view, rankedStations) {
   );
 }
 
+/** Earlier rankings as one line each: station, then place, player and bid total in order. */
+function pastList(rankings) {
+  if (!rankings.length) return null;
+  return h(
+    "ul",
+    { class: "past-list" },
+    rankings.map((ev) =>
+      h(
+        "li",
+        { dataset: { station: ev.station } },
+        h("span", { class: "past-station" }, stationLabel(ev.station)),
+        (ev.entries || []).map((e) => h("span", { class: "past-entry" }, `${e.place}. `, chip(e.player), " ", h("b", {}, String(e.total)))),
+      ),
+    ),
+  );
+}
+
 function renderReveal(view) {
   const box = document.getElementById("reveal");
   const panel = document.getElementById("reveal-panel");
   if (!box) return;
-  if (!view || !view.round) {
+  document.body.classList.remove("revealing");
+  if (!view || !view.round || view.finished) {
     if (panel) panel.hidden = true;
     return;
   }
-  let rankings = roundEvents.filter((e) => e.type === "ranking");
+  const rankings = roundEvents.filter((e) => e.type === "ranking");
   const ranked = new Set(rankings.map((e) => String(e.station)));
   const blocks = [];
+  // The newest reveal in full (every bid's parts, the ranking, the ties), earlier ones short.
   const pendingReveal = revealedBlock(view, ranked);
+  const newestFirst = rankings.slice().reverse();
   if (pendingReveal) blocks.push(pendingReveal);
-  if (!rankings.length && !pendingReveal && previousRound.length) {
-    rankings = previousRound.filter((e) => e.type === "ranking");
+  else if (newestFirst.length) blocks.push(rankingBlock(newestFirst.shift(), true));
+  if (rankings.length || pendingReveal) blocks.push(pastList(newestFirst));
+  else if (previousRound.length) {
     const started = previousRound.find((e) => e.type === "round_started");
     if (started) blocks.push(h("p", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
+    blocks.push(pastList(previousRound.filter((e) => e.type === "ranking")));
   }
-  rankings
-    .slice()
-    .reverse()
-    .forEach((ev, i) => blocks.push(rankingBlock(ev, i === 0 && !pendingReveal)));
-  if (panel) panel.hidden = blocks.length === 0;
-  fill(box, blocks);
+  const shown = blocks.filter(Boolean);
+  // While stations are resolved the reveal takes the offer's place (R3: all in view at once).
+  document.body.classList.toggle("revealing", Boolean((rankings.length || pendingReveal) && view.phase !== "bid"));
+  if (panel) panel.hidden = shown.length === 0;
+  fill(box, shown);
 }
 
 function renderTrack(view) {
@@ -584,6 +629,8 @@ async function main() {
   conn.start();
   // Tests and the host's preview feed frames through the same path as the socket.
   window.__display = { frame: () => frame, conn, inject: (f) => onFrame(f) };
+  // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
+  window.addEventListener("resize", () => render());
   render();
 }
 

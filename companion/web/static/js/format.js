@@ -207,6 +207,8 @@ export function eventText(ev, view) {
     case "die":
       return t("ev.die", { name, dice: ev.dice ?? "" });
     case "pyramid_order":
+      // R5.4: the winner may go first themselves; "Ana lets Ana place first" reads wrong.
+      if (ev.first === ev.player) return t("ev.pyramid_self", { name });
       return t("ev.pyramid_order", { name, first: nameOf(ev.first) });
     case "cube":
       if (ev.row === null || ev.row === undefined) return t("ev.cube_none", { name });

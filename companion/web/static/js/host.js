@@ -13,14 +13,21 @@ let frame = null;
 let message = "";
 let trackDraft = null; // colours being edited
 let log = [];
+let logBase = 0; // how many older log lines were dropped (keeps the numbers stable)
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 
 function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
-    if (f.history) log = [...f.history];
+    if (f.history) {
+      log = [...f.history];
+      logBase = 0;
+    }
     log.push(...(f.events || []));
-    log = log.slice(-30);
+    if (log.length > 40) {
+      logBase += log.length - 40;
+      log = log.slice(-40);
+    }
     frame = f;
     render();
   } else if (f.type === "ok") {
@@ -55,7 +62,7 @@ function render() {
     "host-status",
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
-    view ? h("p", {}, `${t("host.waiting_for")}: ${(view.pending || []).map((p) => (p.player ? nameOf(p.player) : t(`wait.${p.type}`))).join(", ") || "—"}`) : null,
+    view ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
   );
   renderSeats(playing);
   renderBots(playing);
@@ -64,15 +71,24 @@ function render() {
   renderTrack(view);
   renderGame(playing);
   renderGames();
+  // Numbered oldest first, shown newest first: the newest entry has the highest number.
+  const lines = log.map((ev) => eventText(ev, view)).filter(Boolean);
+  const base = logBase;
   fill(
     "host-log",
-    log
-      .slice()
-      .reverse()
-      .map((ev) => eventText(ev, view))
-      .filter(Boolean)
-      .map((x) => h("li", {}, x)),
+    lines.map((x, i) => h("li", {}, h("span", { class: "log-no" }, `${base + i + 1}.`), " ", x)).reverse(),
   );
+}
+
+/** "Ana, Ben, the harvest dice": players by name, host inputs as things (never "Waiting for:
+ * Waiting for ..."). */
+function waitingText(view) {
+  const parts = [];
+  for (const p of view.pending || []) {
+    const text = p.type === "roll" && p.player ? t("need.roll", { name: nameOf(p.player) }) : p.player ? nameOf(p.player) : t(`need.${p.type}`);
+    if (!parts.includes(text)) parts.push(text);
+  }
+  return parts.join(", ") || "—";
 }
 
 function renderSeats(playing) {
@@ -126,7 +142,7 @@ function renderStart() {
   const box = document.getElementById("host-start");
   box.hidden = Boolean(frame.game && frame.game.status === "playing");
   const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  const dice = frame.table?.dice || "digital";
+  const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
   for (const input of document.querySelectorAll('input[name="dice"]')) input.checked = input.value === dice;
   const button = document.getElementById("start");
   const can = !frame.game && n >= 3 && n <= 5;
@@ -134,11 +150,13 @@ function renderStart() {
   fill("start-need", can ? "" : frame.game ? "" : t("host.start_need", { n }));
 }
 
-function numberSelect(value) {
+/** A die face picker that starts empty: nothing can be sent by accident as 1-1-1. */
+function numberSelect() {
   return h(
     "select",
-    { class: "num-select" },
-    [1, 2, 3, 4, 5, 6].map((v) => h("option", { value: v, selected: v === value }, String(v))),
+    { class: "num-select", required: true, "aria-label": t("host.die_face") },
+    h("option", { value: "", selected: true }, "–"),
+    [1, 2, 3, 4, 5, 6].map((v) => h("option", { value: v }, String(v))),
   );
 }
 
@@ -148,21 +166,24 @@ function inputForm(label, count, values, onSubmit, opts = {}) {
     fields.push(
       opts.free
         ? h("input", { type: "number", class: "num-input", min: opts.min ?? 0, max: opts.max ?? 99, required: true, value: values?.[i] ?? "" })
-        : numberSelect(values?.[i] ?? 1),
+        : numberSelect(),
     );
   }
   return h(
     "form",
     {
       class: "host-input",
+      dataset: { testid: "host-input", kind: opts.kind || "" },
       onsubmit: (e) => {
         e.preventDefault();
-        const got = [...e.target.querySelectorAll("select, input")].map((x) => Number(x.value));
-        onSubmit(got);
+        const raw = [...e.target.querySelectorAll("select, input")].map((x) => x.value);
+        if (raw.some((v) => v === "")) return;
+        onSubmit(raw.map(Number));
       },
     },
     h("span", { class: "label" }, label),
     fields,
+    opts.hint ? h("span", { class: "range-hint" }, opts.hint) : null,
     h("button", { type: "submit", class: "primary" }, t("host.enter")),
   );
 }
@@ -178,19 +199,36 @@ function renderInputs() {
   fill(
     "inputs",
     inputs.map((entry) => {
-      if (entry.type === "harvest") return inputForm(t("host.harvest_input"), 3, null, (dice) => command({ type: "harvest", dice }));
+      if (entry.type === "harvest") return inputForm(t("host.harvest_input"), 3, null, (dice) => command({ type: "harvest", dice }), { kind: "harvest" });
       if (entry.type === "improvements") {
-        return inputForm(t("host.improvements_input"), 2, null, (cards) => command({ type: "improvements", cards }), { free: true, min: 0, max: 99 });
+        return inputForm(t("host.improvements_input"), 2, null, (cards) => command({ type: "improvements", cards }), {
+          kind: "improvements",
+          free: true,
+          min: 0,
+          max: 99,
+          hint: t("host.improvements_range", { min: 0, max: 99, decks: deckRange() }),
+        });
       }
       if (entry.type === "roll") {
         const count = entry.count ?? frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
-        return inputForm(t("host.roll_input", { name: nameOf(entry.player) }), count, null, (values) =>
-          command({ type: "roll", player: entry.player, values }),
+        return inputForm(
+          t("host.roll_input", { name: nameOf(entry.player) }),
+          count,
+          null,
+          (values) => command({ type: "roll", player: entry.player, values }),
+          { kind: "roll" },
         );
       }
       return null;
     }),
   );
+}
+
+/** The values of this board's improvement decks, e.g. "10–15" (R1.5, profile). */
+function deckRange() {
+  const decks = frame.game?.view?.profile?.improvement_decks || [];
+  const all = decks.flat();
+  return all.length ? `${Math.min(...all)}–${Math.max(...all)}` : "";
 }
 
 function renderTrack(view) {
@@ -256,7 +294,9 @@ function bind() {
   document.getElementById("undo").addEventListener("click", () => send("undo"));
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
-  document.getElementById("new-game").addEventListener("click", confirmThen(() => send("new_game")));
+  document.getElementById("new-game").addEventListener("click", () => {
+    if (confirm(t("host.new_game_confirm"))) send("new_game");
+  });
   document.getElementById("rotate-join").addEventListener("click", confirmThen(() => send("rotate_join")));
   document.getElementById("track-length").addEventListener("change", (e) => {
     const n = Math.max(1, Math.min(60, Number(e.target.value) || 1));

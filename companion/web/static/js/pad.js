@@ -7,7 +7,6 @@ import {
   chip,
   diceRow,
   eventText,
-  finalTable,
   FINAL_LINES,
   modeName,
   nameOf,
@@ -37,6 +36,7 @@ let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
 let submitted = null; // key of the step whose command was sent (acked or in flight)
+let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 
 // ---------- storage ----------
 
@@ -67,6 +67,7 @@ async function loadTakenColours() {
     const response = await fetch(page.stateUrl, { cache: "no-store" });
     if (!response.ok) return;
     const data = await response.json();
+    showJoinState(data);
     const taken = new Set((data.seats || []).filter((s) => s.state !== "vacant").map((s) => s.colour));
     for (const input of document.querySelectorAll('input[name="colour"]')) {
       const label = input.closest("label");
@@ -80,6 +81,22 @@ async function loadTakenColours() {
   } catch {
     /* offline: the server refuses a taken colour anyway */
   }
+}
+
+/** A latecomer hears before typing anything whether a seat is free: while a game runs only a
+ * seat the host freed can be taken, and without one the form is not offered at all. */
+function showJoinState(data) {
+  const playing = data.table?.status === "playing";
+  const vacant = (data.seats || []).filter((s) => s.state === "vacant");
+  const note = document.getElementById("join-note");
+  const form = document.getElementById("join-form");
+  if (!note || !form) return;
+  const closed = playing && !vacant.length;
+  form.hidden = closed;
+  note.hidden = !playing;
+  note.dataset.testid = "join-note";
+  if (closed) fill(note, h("strong", {}, t("pad.err.game_running")), h("p", {}, t("pad.join_full_hint")));
+  else if (playing) fill(note, t("pad.join_takeover", { name: vacant.map((s) => s.name).join(", ") }));
 }
 
 async function join(event) {
@@ -285,9 +302,14 @@ function stepKey(view, type) {
   return `${frame?.game?.id}:${frame?.seq}:${view?.round}:${view?.step}:${view?.station}:${type}`;
 }
 
+/** Where this seat's unlocked bid is kept: localStorage, so a closed tab keeps it too. */
+function draftStorageKey() {
+  return `${storageKey}:draft:${credentials?.seat || ""}`;
+}
+
 function clearSavedDraft() {
   try {
-    sessionStorage.removeItem(`${storageKey}:draft`);
+    localStorage.removeItem(draftStorageKey());
   } catch {
     /* ignore */
   }
@@ -320,7 +342,7 @@ function render() {
     return;
   }
   renderTask(view);
-  renderDeck(view);
+  renderDeck(view, trayActions);
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
@@ -329,7 +351,10 @@ function render() {
 function renderHeader(view) {
   const you = frame.you;
   fill("who", you ? chip(you.seat) : "");
-  const status = view
+  const over = view && (view.finished || frame.game?.status !== "playing");
+  const status = over
+    ? [t(frame.game?.status === "ended" && !view.finished ? "phase.ended_short" : "phase.finished")]
+    : view
     ? [
         view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
         view.mode ? h("span", { class: "mode-badge small", dataset: { mode: view.mode } }, modeName(view.mode)) : null,
@@ -377,34 +402,65 @@ function ensureDraft(view) {
   if (draft?.key === key) return draft;
   let saved = null;
   try {
-    saved = JSON.parse(sessionStorage.getItem(`${storageKey}:draft`) || "null");
+    saved = JSON.parse(localStorage.getItem(draftStorageKey()) || "null");
   } catch {
     saved = null;
   }
-  if (saved?.key === key) draft = saved;
-  else draft = { key, slots: slotsFor(view.step).map((s) => ({ ...s, card: null })), active: 0 };
+  if (saved?.key === key && draftFits(saved, view)) draft = saved;
+  else draft = { key, slots: slotsFor(view.step).map((s) => ({ ...s, card: null, idx: null })), active: 0 };
   reviewing = false;
   return draft;
 }
 
+/** A saved draft still fits the deck: every placed card is a free copy of that value. */
+function draftFits(saved, view) {
+  const free = freeCards(view);
+  const seen = new Set();
+  return (saved.slots || []).every((s) => {
+    if (s.card === null) return true;
+    if (seen.has(s.idx) || free[s.idx] !== s.card) return false;
+    seen.add(s.idx);
+    return true;
+  });
+}
+
 function saveDraft() {
   try {
-    sessionStorage.setItem(`${storageKey}:draft`, JSON.stringify(draft));
+    localStorage.setItem(draftStorageKey(), JSON.stringify(draft));
   } catch {
     /* ignore */
   }
 }
 
-function draftCards() {
-  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => s.card));
+/** Deck positions placed in the draft. Cards are tracked by position, never by value: after
+ * Tachli a deck may hold the same value twice (R5.6), and each copy is its own card. */
+function draftIndices() {
+  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => s.idx));
 }
 
-function pickCard(card) {
+/** The deck by position: the value, or null for a card already used this round. `used` is a
+ * multiset, so with two 11s and one 11 used exactly one copy is marked. */
+function freeCards(view) {
+  const mine = view?.players?.[me()] || {};
+  const usedLeft = new Map();
+  for (const c of mine.used || []) usedLeft.set(c, (usedLeft.get(c) || 0) + 1);
+  return (mine.deck || []).map((c) => {
+    const n = usedLeft.get(c) || 0;
+    if (n > 0) {
+      usedLeft.set(c, n - 1);
+      return null;
+    }
+    return c;
+  });
+}
+
+function pickCard(idx, card) {
   if (!draft || reviewing || sending) return;
   let i = draft.active;
   if (i === null || i === undefined || draft.slots[i]?.card !== null) i = draft.slots.findIndex((s) => s.card === null);
-  if (i < 0) return;
+  if (i < 0 || draftIndices().has(idx)) return;
   draft.slots[i].card = card;
+  draft.slots[i].idx = idx;
   const next = draft.slots.findIndex((s) => s.card === null);
   draft.active = next < 0 ? null : next;
   saveDraft();
@@ -414,6 +470,7 @@ function pickCard(card) {
 function clearSlot(i) {
   if (!draft || reviewing || sending) return;
   draft.slots[i].card = null;
+  draft.slots[i].idx = null;
   draft.active = i;
   saveDraft();
   render();
@@ -426,11 +483,21 @@ function bidsFromDraft() {
 }
 
 function renderTask(view) {
+  trayActions = null;
   const pend = myPending();
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
   const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
+  // Skipped by the host: say so plainly, the companion answers for this seat.
+  if ((frame.seats || []).find((s) => s.id === me())?.state === "auto") {
+    document.body.dataset.task = "auto";
+    return fill(
+      task,
+      h("div", { class: "auto-note", dataset: { testid: "auto-note" } }, t("pad.auto_title"), h("p", {}, t("pad.auto_help"))),
+      waitTask(view),
+    );
+  }
   document.body.dataset.task = [...kinds][0] || "none";
   const help = hintBox(view, [...kinds][0]);
   if (kinds.has("sacrifice")) return fill(task, help, sacrificeTask(view), error);
@@ -453,15 +520,15 @@ function sacrificeTask(view) {
   const cards = h(
     "div",
     { class: "hand" },
-    deck.map((c) =>
+    deck.map((c, i) =>
       h(
         "button",
         {
-          class: `card-btn ${picked === c ? "picked" : ""}`,
-          dataset: { card: c },
-          "aria-pressed": picked === c ? "true" : "false",
+          class: `card-btn ${picked === c && choice.index === i ? "picked" : ""}`,
+          dataset: { card: c, value: c, testid: "choice", kind: "sacrifice" },
+          "aria-pressed": picked === c && choice.index === i ? "true" : "false",
           onclick: () => {
-            choice = { type: "sacrifice", value: c };
+            choice = { type: "sacrifice", value: c, index: i };
             render();
           },
         },
@@ -484,7 +551,7 @@ function lockBar(ready, summary, onLock) {
     "div",
     { class: "lockbar" },
     ready ? h("p", { class: "summary" }, summary) : null,
-    h("button", { class: "big primary", id: "lock-in", disabled: !ready, onclick: onLock }, t("pad.lock_in")),
+    h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", disabled: !ready, onclick: onLock }, t("pad.lock_in")),
   );
 }
 
@@ -512,7 +579,7 @@ function bidTask(view) {
             "button",
             {
               class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !reviewing ? "active" : ""}`,
-              dataset: { slot: i },
+              dataset: { slot: i, testid: "slot" },
               disabled: reviewing || Boolean(sending),
               onclick: () => (s.card === null ? ((draft.active = i), render()) : clearSlot(i)),
               "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
@@ -534,8 +601,8 @@ function bidTask(view) {
     actions = h(
       "div",
       { class: "lockbar two" },
-      h("button", { class: "big", id: "change", onclick: () => ((reviewing = false), render()) }, t("pad.change")),
-      h("button", { class: "big primary", id: "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft() }) }, t("pad.lock_in")),
+      h("button", { class: "big", id: "change", "data-testid": "change", onclick: () => ((reviewing = false), render()) }, t("pad.change")),
+      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft() }) }, t("pad.lock_in")),
     );
   } else {
     actions = h(
@@ -546,8 +613,12 @@ function bidTask(view) {
         {
           class: "big",
           id: "clear",
+          "data-testid": "clear",
           onclick: () => {
-            draft.slots.forEach((s) => (s.card = null));
+            draft.slots.forEach((s) => {
+              s.card = null;
+              s.idx = null;
+            });
             draft.active = 0;
             saveDraft();
             render();
@@ -555,10 +626,11 @@ function bidTask(view) {
         },
         t("pad.clear"),
       ),
-      h("button", { class: "big primary", id: "review", disabled: !full, onclick: () => ((reviewing = true), render()) }, t("pad.review")),
+      h("button", { class: "big primary", id: "review", "data-testid": "review", disabled: !full, onclick: () => ((reviewing = true), render()) }, t("pad.review")),
     );
   }
-  return [head, offer, h("div", { class: `stations ${reviewing ? "reviewing" : ""}` }, rows), actions];
+  trayActions = actions; // in the sticky tray under the cards: always on screen, never covered
+  return [head, offer, h("div", { class: `stations ${reviewing ? "reviewing" : ""}` }, rows)];
 }
 
 function bidOffer(view) {
@@ -627,7 +699,7 @@ function diceTask(view) {
         "button",
         {
           class: `big choice ${picked === n ? "picked" : ""}`,
-          dataset: { count: n },
+          dataset: { count: n, testid: "choice", kind: "dice", value: n },
           "aria-pressed": picked === n ? "true" : "false",
           onclick: () => {
             choice = { type: "dice", value: n };
@@ -678,7 +750,7 @@ function cityTask(view) {
       "button",
       {
         class: `big choice tall ${picked === value ? "picked" : ""}`,
-        dataset: { choice: value },
+        dataset: { choice: value, testid: "choice", kind: "city", value },
         "aria-pressed": picked === value ? "true" : "false",
         onclick: () => {
           choice = { type: "city", value };
@@ -704,7 +776,7 @@ function pyramidTask(view) {
       "button",
       {
         class: `big choice ${picked === value ? "picked" : ""}`,
-        dataset: { first: value },
+        dataset: { first: value, testid: "choice", kind: "pyramid", value },
         "aria-pressed": picked === value ? "true" : "false",
         onclick: () => {
           choice = { type: "pyramid", value };
@@ -743,11 +815,11 @@ function waitTask(view) {
   ];
 }
 
-function renderDeck(view) {
+function renderDeck(view, actions) {
   const mine = view.players?.[me()] || {};
   const deck = mine.deck || [];
-  const used = new Set(mine.used || []);
-  const inDraft = draftCards();
+  const free = freeCards(view);
+  const inDraft = draftIndices();
   const bidding = document.body.dataset.task === "bid" && !reviewing && !sending;
   fill(
     "deck",
@@ -755,23 +827,24 @@ function renderDeck(view) {
     h(
       "div",
       { class: "hand" },
-      deck.map((c) => {
-        const isUsed = used.has(c);
-        const picked = inDraft.has(c);
+      deck.map((c, i) => {
+        const isUsed = free[i] === null;
+        const picked = inDraft.has(i);
         return h(
           "button",
           {
             class: `card-btn ${isUsed ? "used" : ""} ${picked ? "picked" : ""}`,
-            dataset: { card: c },
+            dataset: { card: c, value: c, index: i, testid: "card" },
             disabled: !bidding || isUsed || picked,
             "aria-label": isUsed ? `${c} (${t("pad.used")})` : String(c),
-            onclick: () => pickCard(c),
+            onclick: () => pickCard(i, c),
           },
           String(c),
           isUsed ? h("small", {}, t("pad.used")) : null,
         );
       }),
     ),
+    actions || null,
   );
   document.getElementById("deck").hidden = !deck.length || myPending().some((p) => p.type === "sacrifice");
 }
@@ -817,6 +890,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
+        (frame.seats || []).find((s) => s.id === p)?.state === "auto" ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
@@ -824,18 +898,40 @@ function renderScores(view) {
   fill("scores", mine, h("h3", {}, t("pad.others")), h("ul", { class: "others" }, others));
 }
 
+/** Final scoring on a phone: one card per player (best first), every line of R7 and the total,
+ * so five players and long names fit a portrait screen without a sideways swipe. */
 function renderFinal(view) {
   if (!view) return;
   const order = view.seats || Object.keys(view.players || {});
   const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
   const winners = view.winners || [];
+  const ranked = order.slice().sort((a, b) => (lines[b].total ?? 0) - (lines[a].total ?? 0));
+  const card = (p) =>
+    h(
+      "article",
+      { class: `final-card ${winners.includes(p) ? "winner" : ""} ${p === me() ? "mine" : ""}`, dataset: { player: p } },
+      h(
+        "h3",
+        { class: "final-card-head" },
+        chip(p),
+        h("span", { class: "final-total", dataset: { testid: "final-total" } }, String(lines[p].total ?? "")),
+      ),
+      h(
+        "dl",
+        { class: "final-lines" },
+        FINAL_LINES.map((k) => {
+          const v = lines[p][k];
+          return [h("dt", {}, t(`final.${k}`)), h("dd", { class: "num" }, v === null || v === undefined ? t("final.hidden") : signed(v))];
+        }),
+      ),
+    );
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
     frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
-    view.finished ? h("div", { class: "scroll-x" }, finalTable(order, lines, winners)) : null,
+    view.finished ? h("div", { class: "final-cards", dataset: { testid: "final-scoring" } }, ranked.map(card)) : null,
   );
 }
 

@@ -1,0 +1,69 @@
+"""A layout checker for the pages, run inside the page: what a person would notice at once.
+
+``check(page, kind)`` returns a list of problems (empty when the screen is fine):
+
+- the page scrolls sideways (phones and display), or at all (display);
+- a panel or any box that clips or scrolls its content (``overflow`` other than visible with
+  more content than room), e.g. a ranking cut off or a name cut to "Bernh";
+- something visible lies outside the screen (the display must show everything at once);
+- running text below the minimum size (20 px on a 1920 px wide display, scaled with the width;
+  14 px on phones);
+- a tap target (button, link, input, select, colour option) smaller than 44 × 44 px on phones.
+
+Elements can opt out with ``data-layout-skip`` (e.g. screen-reader-only labels).
+``sweep(page, kind, sizes, shoot)`` resizes one page through several sizes and checks each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+DISPLAY_SIZES = ((1920, 1080), (1280, 720))
+PHONE_SIZES = ((390, 844), (360, 740))
+
+_CHECK_JS = (Path(__file__).with_name("layout_check.js")).read_text(encoding="utf-8")
+
+
+def limits(kind: str, width: int) -> dict[str, float]:
+    """Minimum text size and tap size for a page kind at a viewport width."""
+    if kind == "display":
+        return {"minText": 20 * width / 1920, "minTap": 0}
+    return {"minText": 14, "minTap": 44}
+
+
+def check(page: Page, kind: str) -> list[str]:
+    """Problems of the screen as it is now (``kind`` is "display" or "phone")."""
+    width = page.viewport_size["width"] if page.viewport_size else 1920
+    return page.evaluate(_CHECK_JS, {"kind": kind, **limits(kind, width)})
+
+
+def settle(page: Page) -> None:
+    """Wait until layout has caught up with a resize (two animation frames)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def sweep(page: Page, kind: str, label: str, sizes: Iterable[tuple[int, int]] | None = None,
+          shots: Path | None = None, rerender: Callable[[Page], None] | None = None
+          ) -> list[str]:
+    """Check one screen at every size by resizing the page; returns the problems, each
+    prefixed with the screen and the size. Screenshots go to ``shots`` when given."""
+    sizes = tuple(sizes or (DISPLAY_SIZES if kind == "display" else PHONE_SIZES))
+    original = page.viewport_size
+    problems: list[str] = []
+    for w, hgt in sizes:
+        page.set_viewport_size({"width": w, "height": hgt})
+        if rerender:
+            rerender(page)
+        settle(page)
+        found = check(page, kind)
+        problems += [f"{label} @{w}x{hgt}: {p}" for p in found]
+        if shots is not None:
+            page.screenshot(path=str(shots / f"{label}-{w}x{hgt}.png"))
+    if original:
+        page.set_viewport_size(original)
+        if rerender:
+            rerender(page)
+    return problems

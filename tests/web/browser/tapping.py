@@ -1,0 +1,155 @@
+"""Play by tapping the pages, as people do: every action goes through a visible element found
+by its ``data-testid`` (companion/web/static/README.md lists them), never through the socket.
+
+``Player.act()`` does what the phone asks right now (sacrifice, bid, dice, city, pyramid,
+roll); ``HostPage.type_in()`` types the real dice and cards into the host page. ``play()``
+loops both until a condition holds and calls ``on_screen`` for every new screen, so a test can
+check layouts as it goes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page
+
+
+def tid(name: str, extra: str = "") -> str:
+    return f"[data-testid={name}]{extra}"
+
+
+def join_by_taps(page: Page, url: str, name: str, colour: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#screen-join:not([hidden])")
+    page.locator(tid("join-name")).fill(name)
+    page.locator(tid("join-colour", f"[data-value={colour}]")).tap()
+    page.locator(tid("join-submit")).tap()
+    page.wait_for_selector("#screen-lobby:not([hidden])")
+
+
+def task(page: Page) -> str:
+    return page.evaluate("document.body.dataset.task || ''")
+
+
+@dataclass
+class Player:
+    """One phone. ``bid_first`` values are placed first when possible (e.g. both 11s)."""
+
+    page: Page
+    name: str
+    bid_first: list[int] = field(default_factory=list)
+    city: str = "hut"
+    dice: str = "all"  # "all" or "none"
+    pyramid: str = "me"  # "me" or "other"
+    done: list[str] = field(default_factory=list)
+
+    def view(self) -> dict | None:
+        return self.page.evaluate("window.__pad.frame()?.game?.view || null")
+
+    def me(self) -> str:
+        return self.page.evaluate("window.__pad.frame()?.you?.seat")
+
+    def act(self) -> str | None:
+        """Answer what the pad asks now, by taps; returns the kind answered (or None)."""
+        p = self.page
+        if not p.locator("#screen-game").is_visible() or p.locator(".sending").count():
+            return None
+        kind = task(p)
+        if kind == "sacrifice":
+            p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
+            p.locator(tid("lock-in")).tap()
+        elif kind == "bid":
+            self.fill_bid()
+            p.locator(tid("review")).tap()
+            p.locator(tid("lock-in")).tap()
+        elif kind == "dice":
+            options = p.locator(tid("choice", "[data-kind=dice]"))
+            (options.last if self.dice == "all" else options.first).tap()
+            p.locator(tid("lock-in")).tap()
+        elif kind == "city":
+            p.locator(tid("choice", f"[data-kind=city][data-value={self.city}]")).tap()
+            p.locator(tid("lock-in")).tap()
+        elif kind == "pyramid":
+            options = p.locator(tid("choice", "[data-kind=pyramid]"))
+            (options.first if self.pyramid == "me" or options.count() == 1 else options.last).tap()
+            p.locator(tid("lock-in")).tap()
+        elif kind == "roll":
+            inputs = p.locator("#task input.die-input")
+            for i in range(inputs.count()):
+                inputs.nth(i).fill(str(3 + i % 3))
+            p.locator("#task form.roll-form button[type=submit]").tap()
+        else:
+            return None
+        self.done.append(kind)
+        return kind
+
+    def fill_bid(self) -> None:
+        """Tap cards into the slots: the wanted values first, then the first free cards."""
+        p = self.page
+        review = p.locator(tid("review"))
+        for value in self.bid_first:
+            if review.is_enabled():
+                break
+            card = p.locator(tid("card", f"[data-value='{value}']:not([disabled])")).first
+            if card.count():
+                card.tap()
+        while not review.is_enabled():
+            p.locator(tid("card", ":not([disabled])")).first.tap()
+
+
+class HostPage:
+    """The host page: start, dice source, typed-in dice and cards, skip/resume."""
+
+    def __init__(self, page: Page, harvest: tuple[int, int, int] = (6, 3, 1),
+                 cards: tuple[int, int] = (11, 10)) -> None:
+        self.page = page
+        self.harvest = harvest
+        self.cards = cards
+
+    def start(self, dice: str = "digital") -> None:
+        self.page.locator(tid(f"dice-{dice}")).check()
+        self.page.wait_for_function(
+            f"window.__host.frame()?.table?.dice === '{dice}'")
+        self.page.locator(tid("start")).click()
+
+    def type_in(self) -> bool:
+        """Fill in the first form the host is asked for; True if one was sent."""
+        # Players roll their own black dice on their phones; the host types the round's setup.
+        form = self.page.locator("#host-inputs:not([hidden]) form.host-input"
+                                 ":is([data-kind=harvest], [data-kind=improvements])").first
+        if not form.count():
+            return False
+        if form.get_attribute("data-kind") == "harvest":
+            selects = form.locator("select")
+            for i, v in enumerate(self.harvest):
+                selects.nth(i).select_option(str(v))
+        else:
+            inputs = form.locator("input")
+            for i in range(inputs.count()):
+                inputs.nth(i).fill(str(self.cards[i % 2]))
+        form.locator("button[type=submit]").click()
+        return True
+
+
+def play(players: list[Player], host: HostPage | None, until: Callable[[], bool],
+         on_screen: Callable[[Player, str], None] | None = None, timeout: float = 240) -> None:
+    """Tap through the game until ``until()`` holds. ``on_screen(player, kind)`` runs before a
+    player answers a kind of question it has not answered yet (to check that screen)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if until():
+            return
+        acted = False
+        for pl in players:
+            kind = task(pl.page)
+            if on_screen and kind not in ("", "none") and kind not in pl.done:
+                on_screen(pl, kind)
+            if pl.act():
+                acted = True
+        if host is not None and host.type_in():
+            acted = True
+        if not acted:
+            players[0].page.wait_for_timeout(100)
+    raise TimeoutError("the game did not reach the expected point in time")
