@@ -22,7 +22,7 @@ from typing import Any
 from companion.players import chooser
 from companion.players.hints import suggest
 
-NICE = 10
+NICE = 19  # the lowest priority: tables are served first, bots use what is left
 log = logging.getLogger(__name__)
 
 

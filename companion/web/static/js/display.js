@@ -200,7 +200,7 @@ function renderSeats(view) {
         "div",
         { class: "seat-line" },
         status,
-        auto ? null : h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        auto || s.companion ? null : h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         auto ? null : view && s.connected && s.state === "phone" ? null : h("span", { class: "conn-text" }, connectionText(s)),
         p ? h("span", { class: "stat" }, `${t("display.huts")} ${p.huts ?? 0}`) : null,
         p ? h("span", { class: "stat" }, `${t("display.dice")} ${p.dice ?? 0}`) : null,

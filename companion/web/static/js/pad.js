@@ -490,7 +490,7 @@ function renderTask(view) {
   const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   // Skipped by the host: say so plainly, the companion answers for this seat.
-  if ((frame.seats || []).find((s) => s.id === me())?.state === "auto") {
+  if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
     return fill(
       task,
@@ -890,7 +890,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
-        (frame.seats || []).find((s) => s.id === p)?.state === "auto" ? h("span", { class: "badge auto" }, t("display.auto")) : null,
+        (frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
