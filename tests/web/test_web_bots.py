@@ -4,6 +4,8 @@ a live ``companion serve``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import requests
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 
@@ -131,3 +133,39 @@ def test_learning_mode_hints_only_to_the_asking_pad(server: LiveServer, table: s
     for peer in (display, *phones[1:]):
         assert not any(f["type"] == "hint" for f in peer.frames)
     assert game["phase"] in ("bid", "sacrifice")
+
+
+def test_companions_pick_up_after_a_power_cut(tmp_path) -> None:
+    """kill -9 while companion players owe moves: after the restart they answer by themselves
+    and the game runs to its end; a clean stop leaves no thinking process behind."""
+    live = LiveServer(tmp_path / "data", tables=1).start()
+    try:
+        phones = seat_phones(live, "1", ["Ana", "Ben"])
+        host = Host(live, "1")
+        host.hello()
+        for _ in range(2):
+            assert host.act("add_bot", level="good")["type"] == "ok"
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [], host, max_steps=2)  # the people's sacrifices
+        live.kill9()
+        live.start()
+        phones = [type(p)(live, "1", {"seat": p.seat, "token": p.token}) for p in phones]
+        for p in phones:
+            p.hello()
+        play(phones, [], None, timeout=300)
+        drain(phones, 0.2)
+        assert phones[0].view["game"]["view"]["finished"]
+        assert live.proc is not None
+        family = _descendants(live.proc.pid)
+        assert len(family) >= 2  # gunicorn's worker and the thinking process
+    finally:
+        live.stop()
+    assert not [pid for pid in family if Path(f"/proc/{pid}").exists()]
+
+
+def _descendants(pid: int) -> list[int]:
+    out = []
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        out.append(int(child))
+        out.extend(_descendants(int(child)))
+    return out
