@@ -136,7 +136,17 @@ class Store:
         if jobs:
             try:
                 self._commit(jobs)
+            except BaseException as exc:  # whatever broke, no job of this batch is durable
+                for j in jobs:
+                    if not j.done.is_set():
+                        j.error = j.error or exc
+                raise
             finally:
+                # Every job of the batch is answered and the next writer may lead, even
+                # when the commit itself raised: a follower must never take silence for
+                # success, nor wait for a leader that is gone.
+                for j in jobs:
+                    j.done.set()
                 with self._cond:
                     self._leading = False
                     self._cond.notify_all()
@@ -160,12 +170,13 @@ class Store:
                         job.error = exc
                 cur.execute("COMMIT")
             except BaseException as exc:  # the whole transaction failed: nobody is durable
-                if self._db.in_transaction:
-                    cur.execute("ROLLBACK")
                 for job in jobs:
                     job.error = job.error or exc
-        for job in jobs:
-            job.done.set()
+                if self._db.in_transaction:
+                    try:
+                        cur.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass  # the connection rolls back itself when it can
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         with self._lock:

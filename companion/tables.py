@@ -448,12 +448,16 @@ class Table:
     def _save_seats(self) -> None:
         self.store.save_seats(self.name, [s.row() for s in self.seats])
 
-    def leave(self, seat_id: str) -> None:
+    def leave(self, seat_id: str, on_done: Callable[[], Any] | None = None) -> None:
+        """A phone gives up its seat in the lobby; ``on_done`` (its ok) runs once that is
+        saved and before its socket is closed."""
         with self.lock:
             if self.game is not None and self.game.status == "playing":
                 raise TableError("bad_state", "a seat can only be given up before the game")
             self.seats = [s for s in self.seats if s.seat != seat_id]
             self._save_seats()
+            if on_done is not None:
+                on_done()
             self._kick_seat(seat_id)
             self.broadcast("seats")
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import threading
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from companion.cafe import Cafe
+from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
+from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
@@ -16,7 +19,7 @@ from companion.web.netaddr import public_base
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     """A ready app. The café (tables, store, replayed games) is built here unless given."""
-    from companion.web import pages, sockets
+    from companion.web import cafe_pages, pages, sockets
 
     app = Flask(__name__)
     base = base_url(config)
@@ -30,7 +33,21 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         "ping_interval": config.ping_interval,
     }
     app.extensions["cafe"] = cafe
+    app.extensions["outbox"] = _outbox(config, cafe)
+    app.extensions["guesses"] = GuessThrottle()
+    names = allowed_host_names(config, base)
+
+    @app.before_request
+    def _check_host():  # type: ignore[no-untyped-def]
+        # DNS rebinding: a page on another site whose name now points here would read the
+        # join URL from /api/state. Only our own addresses and names are served.
+        if not host_allowed(request.headers.get("Host"), names):
+            return Response("this server does not answer to that host name; start it with "
+                            "--allow-host NAME to allow it", status=403, mimetype="text/plain")
+        return None
+
     app.register_blueprint(pages.bp)
+    app.register_blueprint(cafe_pages.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
 
@@ -45,6 +62,27 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     return app
 
 
+def allowed_host_names(config: ServerConfig, base: str) -> set[str]:
+    """Names (not addresses: those are checked against the machine's own) that requests may
+    carry in ``Host``: localhost, the public URL's and bind address's names, --allow-host."""
+    import socket
+
+    names = {"localhost", "localhost.localdomain", config.host.lower()}
+    for url in (base, config.public_url or ""):
+        host = urlsplit(url).hostname
+        if host:
+            names.add(host.lower())
+    try:
+        hostname = socket.gethostname().lower()
+        names |= {hostname, f"{hostname}.local"}
+    except OSError:
+        pass
+    names |= {h.lower() for h in config.allowed_hosts}
+    if config.mdns:
+        names.add(f"{config.mdns}.local")
+    return names
+
+
 def base_url(config: ServerConfig) -> str:
     """Base of the QR code and links: ``--public-url``, else ``http://<mdns>.local``, else the
     LAN address."""
@@ -53,6 +91,29 @@ def base_url(config: ServerConfig) -> str:
     if config.mdns:
         return mdns_base(config.mdns, config.port)
     return public_base(config.host, config.port)
+
+
+def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
+    """Results and webhook deliveries; a finished game wakes the sender at once (a game the
+    host ends is found by the sender's reconciling within seconds)."""
+    outbox = Outbox(config.database, config.webhooks, config.webhook_secret,
+                    titles={name: t.title for name, t in cafe.tables.items()},
+                    first_retry=config.webhook_retry)
+
+    def on_commit(table: object, state: dict, events: list[dict]) -> None:
+        if state.get("finished"):
+            outbox.notify()
+
+    for table in cafe.tables.values():
+        table.observers.append(on_commit)
+    return outbox
+
+
+def start_background(app: Flask) -> None:
+    """What runs beside the requests in the server's worker: the outbox's sender and the
+    mDNS announcement."""
+    app.extensions["outbox"].start()
+    start_mdns(app)
 
 
 def start_mdns(app: Flask) -> None:

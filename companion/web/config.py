@@ -43,6 +43,7 @@ class ServerConfig:
     tables: list[TableConfig] = field(default_factory=lambda: [TableConfig("1")])
     public_url: str | None = None  # base of the join URLs; found from the LAN address if None
     allowed_origins: list[str] = field(default_factory=list)
+    allowed_hosts: list[str] = field(default_factory=list)  # extra names for the Host header
     threads: int = 256  # one per open websocket, plus page requests
     max_message: int = 4096  # bytes per client message (PROTOCOL.md section 3)
     rate: float = 20.0  # messages per second per connection ...
@@ -50,6 +51,9 @@ class ServerConfig:
     ping_interval: float = 25.0  # websocket pings find dead phones
     mdns: str | None = None  # announce <mdns>.local on the LAN and use it in links
     wifi: WifiConfig | None = None  # a second QR code on the lobby display: join this network
+    webhooks: list[str] = field(default_factory=list)  # results are POSTed here
+    webhook_secret: str | None = None  # signs them (HMAC-SHA256)
+    webhook_retry: float = 5.0  # first retry after this many seconds, then doubling
 
     @property
     def database(self) -> Path:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import socket
+import threading
 import time
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,13 +22,15 @@ class Refused(ValueError):
 
 
 def origin_allowed(origin: str | None, host_header: str | None, server_port: str | None,
-                   allowed: list[str]) -> bool:
-    """Same origin as the request's ``Host`` (a Host without a port means the port the server
-    listens on), or listed. No Origin header = not a browser, allowed.
+                   allowed: list[str], scheme: str = "http") -> bool:
+    """Same origin as the request's ``Host`` and scheme (a Host without a port means the port
+    the server listens on), or listed. No Origin header = not a browser, allowed.
 
     >>> origin_allowed("http://10.0.0.2:8000", "10.0.0.2:8000", "8000", [])
     True
     >>> origin_allowed("http://evil.example", "10.0.0.2:8000", "8000", [])
+    False
+    >>> origin_allowed("https://10.0.0.2:8000", "10.0.0.2:8000", "8000", [])
     False
     """
     if origin is None:
@@ -35,13 +41,27 @@ def origin_allowed(origin: str | None, host_header: str | None, server_port: str
     if not host_header:
         return False
     parts = urlsplit(origin)
-    if parts.scheme not in ("http", "https"):
+    if parts.scheme != scheme.lower():  # an https page is another origin than our http one
         return False
     host = host_header.lower()
     candidates = {host}
     if server_port and not host.endswith("]") and ":" not in host:
         candidates.add(f"{host}:{server_port}")
     return parts.netloc in candidates
+
+
+def pong(msg: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a ping: its ``t`` echoed when it is a plain number a client can read
+    back (any JSON number survives a round trip only within 2**53), else refused.
+
+    >>> pong({"type": "ping", "t": 5})
+    {'type': 'pong', 't': 5}
+    """
+    t = msg.get("t")
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)
+                          or abs(t) > 2**53):
+        raise Refused("bad_message", "ping's t must be a number up to 2**53")
+    return {"type": "pong", "t": t}
 
 
 class RateLimit:
@@ -74,6 +94,90 @@ def parse(raw: str | bytes | None, max_bytes: int) -> dict[str, Any]:
         msg = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise Refused("bad_json", "the message is not valid JSON") from None
+    except RecursionError:  # thousands of nested brackets: refuse, keep the handler alive
+        raise Refused("bad_json", "the message is nested too deeply") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise Refused("bad_message", "a message is a JSON object with a string type")
     return msg
+
+
+def host_name(host_header: str | None) -> str:
+    """The name or address of a ``Host`` header without its port, lower case.
+
+    >>> host_name("[::1]:8000"), host_name("Table.LAN:8000"), host_name("10.0.0.2")
+    ('::1', 'table.lan', '10.0.0.2')
+    """
+    host = (host_header or "").strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    if host.count(":") == 1:
+        return host.split(":", 1)[0]
+    return host
+
+
+@lru_cache(maxsize=256)
+def is_local_address(host: str) -> bool:
+    """True for an IP address of this machine: the kernel lets us bind only to those.
+    Unspecified addresses (0.0.0.0, ::) are not a destination and are refused."""
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if addr.is_unspecified or addr.is_multicast:
+        return False
+    family = socket.AF_INET6 if addr.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.bind((str(addr), 0))
+        return True
+    except OSError:
+        return False
+
+
+def host_allowed(host_header: str | None, names: set[str]) -> bool:
+    """A request's ``Host`` must be an address of this machine or a name we were told
+    (``--public-url``, ``--allow-host``, localhost): a DNS-rebinding page on another site
+    arrives with its own name and is refused.
+
+    >>> host_allowed("127.0.0.1:8000", set()), host_allowed("evil.example:8000", set())
+    (True, False)
+    >>> host_allowed("table.lan:8000", {"table.lan"})
+    True
+    """
+    host = host_name(host_header)
+    return bool(host) and (host in names or is_local_address(host))
+
+
+class GuessThrottle:
+    """Wrong join secrets and host tokens per client address: a token bucket of ``burst``
+    guesses refilled at ``rate`` a second. While an address has none left every secret it
+    sends is refused unchecked, so guessing runs at ``rate`` at most (a phone that mistyped
+    waits a few seconds)."""
+
+    def __init__(self, rate: float = 0.5, burst: int = 10, max_addresses: int = 4096) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.max_addresses = max_addresses
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _tokens(self, addr: str, now: float) -> float:
+        tokens, stamp = self._buckets.get(addr, (self.burst, now))
+        return min(self.burst, tokens + (now - stamp) * self.rate)
+
+    def wait(self, addr: str) -> float:
+        """Seconds until ``addr`` may guess again (0: it may now)."""
+        with self._lock:
+            tokens = self._tokens(addr, time.monotonic())
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def failed(self, addr: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            tokens = self._tokens(addr, now)
+            if len(self._buckets) >= self.max_addresses and addr not in self._buckets:
+                # Forget the addresses that have refilled; a flood of new ones cannot grow
+                # this without bound.
+                self._buckets = {a: b for a, b in self._buckets.items()
+                                 if self._tokens(a, now) < self.burst}
+            self._buckets[addr] = (max(0.0, tokens - 1.0), now)

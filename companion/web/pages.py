@@ -28,6 +28,22 @@ def _refuse(code: str, reason: str, status: int | None = None) -> tuple[Response
     return jsonify({"error": code, "reason": reason}), status or HTTP_STATUS.get(code, 400)
 
 
+def _throttled() -> tuple[Response, int] | None:
+    """The 429 answer while this address has used up its wrong guesses (guard.GuessThrottle)."""
+    wait = current_app.extensions["guesses"].wait(request.remote_addr or "?")
+    if wait > 0:
+        response = jsonify({"error": "too_many_guesses",
+                            "reason": f"too many wrong links or tokens from this device; "
+                                      f"try again in {wait:.0f} s"})
+        response.headers["Retry-After"] = str(int(wait) + 1)
+        return response, 429
+    return None
+
+
+def _wrong_guess() -> None:
+    current_app.extensions["guesses"].failed(request.remote_addr or "?")
+
+
 def _colours() -> list[list[str]]:
     return [[name, hex_] for name, hex_ in PLAYER_COLOURS.items()]
 
@@ -73,7 +89,10 @@ def display_page(name: str) -> str:
 @bp.get("/t/<name>/join/<secret>")
 def join_page(name: str, secret: str) -> Response | tuple[str, int]:
     table = _table(name)
+    if (busy := _throttled()) is not None:
+        return busy
     if not table.check_join(secret):
+        _wrong_guess()
         return "This join link is not valid for this table (the QR code may have changed).", 403
     summary = table.summary()
     return _no_store(Response(render_template(
@@ -94,12 +113,15 @@ def seat_page(name: str) -> Response:
 def host_page(name: str) -> Response | tuple[str, int]:
     table = _table(name)
     token = request.args.get("token")
+    if (busy := _throttled()) is not None:
+        return busy
     if not table.check_host(token):
+        _wrong_guess()
         return "The host link is not valid for this table.", 403
     summary = table.summary(with_join=True)
     return _no_store(Response(render_template(
         "host.html", table=summary, urls=summary["urls"], host_token=token,
-        colours=_colours())))
+        colours=_colours(), webhooks=len(current_app.config["COMPANION"].webhooks))))
 
 
 @bp.get("/t/<name>/qr.svg")
@@ -124,6 +146,11 @@ def join_api(name: str) -> Any:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return _refuse("bad_json", "send a JSON object with secret, name and colour")
+    if (busy := _throttled()) is not None:
+        return busy
+    if not table.check_join(body.get("secret")):
+        _wrong_guess()
+        return _refuse("bad_secret", "this join link is not valid for this table")
     try:
         seat = table.join(body.get("secret"), body.get("name"), body.get("colour"))
     except TableError as exc:
@@ -140,7 +167,10 @@ def state_json(name: str) -> Response:
 @bp.get("/t/<name>/games/<int:game_id>/log.json")
 def game_log(name: str, game_id: int) -> Any:
     table = _table(name)
+    if (busy := _throttled()) is not None:
+        return busy
     if not table.check_host(request.args.get("token") or request.headers.get("X-Host-Token")):
+        _wrong_guess()
         return _refuse("bad_token", "the host token is missing or wrong")
     try:
         doc = table.log_document(game_id)

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from companion import datadir
+from companion.tables import TableError
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -46,6 +51,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="base URL for the QR code (default http://<LAN address>:<port>)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another origin allowed to open websockets (repeatable)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name phones may use to reach this server (the "
+                             "public URL's name, localhost and this machine's addresses are "
+                             "always allowed; repeatable)")
     parser.add_argument("--threads", type=int, default=256,
                         help="worker threads = most open websockets (default 256)")
     parser.add_argument("--mdns", metavar="NAME",
@@ -56,6 +65,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--wifi-password", metavar="PASSWORD", help="the Wi-Fi password")
     parser.add_argument("--wifi-security", default="WPA", choices=["WPA", "WEP", "nopass"],
                         help="the network's security (default WPA; nopass for an open one)")
+    parser.add_argument("--webhook", action="append", default=[], metavar="URL",
+                        help="POST every finished or ended game's result here (repeatable; "
+                             "PROTOCOL.md 'Result webhooks')")
+    parser.add_argument("--webhook-secret", metavar="SECRET",
+                        default=os.environ.get("CHOCOLATL_WEBHOOK_SECRET"),
+                        help="key of the X-Chocolatl-Signature HMAC (default: the environment "
+                             "variable CHOCOLATL_WEBHOOK_SECRET)")
+    parser.add_argument("--webhook-retry", type=float, default=5.0, metavar="SECONDS",
+                        help="first retry of a failed delivery after this long, then doubling "
+                             "up to 15 minutes (default 5)")
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -73,10 +92,21 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError(str(exc)) from None
     if wifi is None and args.wifi_password:
         raise ConfigError("--wifi-password needs --wifi SSID")
+    for url in args.webhook:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"--webhook {url!r} must be an http:// or https:// URL")
+    if args.webhook and not args.webhook_secret:
+        raise ConfigError("--webhook needs --webhook-secret (or CHOCOLATL_WEBHOOK_SECRET): "
+                          "receivers check the signature")
+    if not 0.1 <= args.webhook_retry <= 3600:
+        raise ConfigError("--webhook-retry must be from 0.1 to 3600 seconds")
     return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
                         public_url=args.public_url.rstrip("/") if args.public_url else None,
-                        allowed_origins=list(args.allow_origin), threads=args.threads,
-                        mdns=mdns, wifi=wifi)
+                        allowed_origins=list(args.allow_origin),
+                        allowed_hosts=list(args.allow_host), threads=args.threads,
+                        mdns=mdns, wifi=wifi, webhooks=list(dict.fromkeys(args.webhook)),
+                        webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry)
 
 
 def announce(config: ServerConfig) -> list[str]:
@@ -103,12 +133,20 @@ def announce(config: ServerConfig) -> list[str]:
     return lines
 
 
+_DATA_LOCK: datadir.DataDirLock | None = None
+
+
 def run(args: argparse.Namespace) -> int:
+    global _DATA_LOCK
     try:
         config = config_from_args(args)
-        Path(config.data).mkdir(parents=True, exist_ok=True)
-        lines = announce(config)
-    except (ConfigError, OSError) as exc:
+        datadir.prepare(config.data)
+        _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
+        try:
+            lines = announce(config)
+        except (sqlite3.Error, OSError, TableError) as exc:
+            raise datadir.database_problem(config.database, exc) from None
+    except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 2
     for line in lines:
@@ -156,11 +194,11 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from companion.web.app import create_app, start_mdns
+        from companion.web.app import create_app, start_background
 
         self.app = create_app(self.config_)
         _APPS.append(self.app)
-        start_mdns(self.app)
+        start_background(self.app)
         return self.app
 
 
@@ -193,9 +231,10 @@ def _post_worker_init(worker: Any) -> None:
 def _worker_exit(server: Any, worker: Any) -> None:
     _close_tables()
     for app in _APPS:
-        announcer = app.extensions.get("mdns")
-        if announcer is not None:
-            announcer.close()  # phones forget the name at once
+        for name in ("mdns", "outbox"):
+            service = app.extensions.get(name)
+            if service is not None:
+                service.close()  # mDNS: phones forget the name at once
     for app in _APPS:
         try:
             app.extensions["cafe"].store.close()

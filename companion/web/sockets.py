@@ -20,7 +20,7 @@ from simple_websocket import ConnectionClosed
 from companion.tables import Connection, Table, TableError
 from companion.web import i18n
 from companion.web.config import ServerConfig
-from companion.web.guard import RateLimit, Refused, origin_allowed, parse
+from companion.web.guard import RateLimit, Refused, origin_allowed, parse, pong
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,8 @@ class WsConnection(Connection):
         self._ready = threading.Condition()
         self._writer: threading.Thread | None = None
         self._busy = False
+        self._stopped = False  # set by shutdown(): the writer ends once the outbox is empty
+        self._writer_done = False
 
     def _send(self, text: str) -> None:
         self._post(text)
@@ -61,6 +63,8 @@ class WsConnection(Connection):
     def _post(self, item: str | tuple[int, str]) -> None:
         now = time.monotonic()
         with self._ready:
+            if self._stopped:
+                return
             if self._outbox and (now - self._outbox[0][0] > self.STALLED_S
                                  or len(self._outbox) >= self.MAX_BACKLOG):
                 self._outbox.clear()
@@ -81,8 +85,10 @@ class WsConnection(Connection):
                 with self._ready:
                     self._busy = False
                     self._ready.notify_all()
-                    while not self._outbox:
+                    while not self._outbox and not self._stopped:
                         self._ready.wait()
+                    if not self._outbox:
+                        return  # shut down with nothing left to send
                     _queued, item = self._outbox.popleft()
                     self._busy = True
                 if isinstance(item, tuple):
@@ -101,8 +107,25 @@ class WsConnection(Connection):
     def flush(self, timeout: float = 2.0) -> None:
         """Wait until the frames sent so far are out (the handler's end closes the socket)."""
         with self._ready:
-            self._ready.wait_for(lambda: getattr(self, "_writer_done", False)
+            self._ready.wait_for(lambda: self._writer_done
                                  or (not self._outbox and not self._busy), timeout)
+
+    def shutdown(self, timeout: float = 2.0) -> None:
+        """The handler is ending: let the frames sent so far go out (up to ``timeout``), then
+        stop the writer thread. Without this every closed websocket left a thread waiting
+        forever for frames that never come."""
+        self.flush(timeout)
+        with self._ready:
+            self._stopped = True
+            self.alive = False
+            busy = self._busy
+            self._outbox.clear()
+            self._ready.notify_all()
+            writer = self._writer
+        if busy:
+            self._abort()  # a send still stuck after the flush: the peer stopped reading
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(timeout)
 
     def _abort(self) -> None:
         """Unblock a writer stuck in a send to a peer that stopped reading."""
@@ -120,7 +143,8 @@ def _check_origin() -> Response | None:
     must not drive a phone's or the host's socket)."""
     config: ServerConfig = current_app.config["COMPANION"]
     if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                          request.environ.get("SERVER_PORT"), config.allowed_origins):
+                          request.environ.get("SERVER_PORT"), config.allowed_origins,
+                          request.scheme):
         return Response("websocket from a foreign origin refused", status=403,
                         mimetype="text/plain")
     return None
@@ -167,17 +191,18 @@ def display_socket(ws: Any, name: str) -> None:
         table.attach(conn)
         try:
             for msg in _messages(conn):
-                if msg["type"] == "ping":
-                    conn.send({"type": "pong", "t": msg.get("t")})
-                else:
-                    conn.send({"type": "error", "code": "unknown_type",
-                               "reason": "the display only sends ping"})
+                try:
+                    if msg["type"] != "ping":
+                        raise Refused("unknown_type", "the display only sends ping")
+                    conn.send(pong(msg))
+                except Refused as exc:
+                    _error(conn, exc.code, exc.reason)
         except ConnectionClosed:
             pass
         finally:
             table.detach(conn)
     finally:
-        conn.flush()  # the frames sent so far go out before the socket closes
+        conn.shutdown()  # the frames sent so far go out, then the writer ends
 
 
 @sock.route("/t/<name>/ws/seat", bp=bp)
@@ -215,7 +240,7 @@ def seat_socket(ws: Any, name: str) -> None:
             if attached:
                 table.detach(conn)
     finally:
-        conn.flush()  # the frames sent so far go out before the socket closes
+        conn.shutdown()  # the frames sent so far go out, then the writer ends
 
 
 def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
@@ -225,17 +250,19 @@ def _seat_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
         if kind == "command":
             table.submit(f"seat:{conn.seat}", msg_id, msg.get("command"), conn)
         elif kind == "ping":
-            conn.send({"type": "pong", "t": msg.get("t")})
+            conn.send(pong(msg))
         elif kind == "leave":
-            conn.send({"type": "ok", "for": "leave", "id": msg_id})
-            table.leave(conn.seat or "")
+            # ok only once the seat is given up (and before the socket is closed for it)
+            table.leave(conn.seat or "", lambda: conn.send(
+                {"type": "ok", "for": "leave", "id": msg_id if isinstance(msg_id, str)
+                 else None}))
         elif kind == "hello":
             conn.send(table.snapshot("seat", conn.seat))
         elif kind == "hint":
             table.hint(conn.seat or "", conn, msg_id)
         else:
             raise TableError("unknown_type", f"unknown message type {kind!r}")
-    except TableError as exc:
+    except (TableError, Refused) as exc:
         _error(conn, exc.code, exc.reason, msg_id)
     except Exception:  # noqa: BLE001 - a bug must not take the connection down unexplained
         log.exception("table %s: %s message failed", table.name, kind)
@@ -277,9 +304,18 @@ def host_socket(ws: Any, name: str) -> None:
             return
         attached = False
         try:
+            guesses = current_app.extensions["guesses"]
+            addr = request.remote_addr or "?"
             for msg in _messages(conn):
                 kind = msg["type"]
+                if not attached and (wait := guesses.wait(addr)) > 0:
+                    _error(conn, "too_many_guesses", "too many wrong links or tokens from "
+                           f"this device; try again in {wait:.0f} s", msg.get("id"))
+                    conn.close(CLOSE_BAD_TOKEN, "too many guesses")
+                    return
                 if not table.check_host(msg.get("token")):
+                    if not attached:
+                        guesses.failed(addr)
                     _error(conn, "bad_token", "the host token is missing or wrong", msg.get("id"))
                     conn.close(CLOSE_BAD_TOKEN, "bad token")
                     return
@@ -297,7 +333,7 @@ def host_socket(ws: Any, name: str) -> None:
             if attached:
                 table.detach(conn)
     finally:
-        conn.flush()  # the frames sent so far go out before the socket closes
+        conn.shutdown()  # the frames sent so far go out, then the writer ends
 
 
 def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None:
@@ -307,7 +343,7 @@ def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
         if kind == "command":
             table.submit("host", msg_id, msg.get("command"), conn)
         elif kind == "ping":
-            conn.send({"type": "pong", "t": msg.get("t")})
+            conn.send(pong(msg))
         elif kind == "hello":
             conn.send(table.snapshot("host"))
         elif kind in HOST_ACTIONS:
@@ -316,7 +352,7 @@ def _host_message(table: Table, conn: WsConnection, msg: dict[str, Any]) -> None
                        else None})
         else:
             raise TableError("unknown_type", f"unknown message type {kind!r}")
-    except TableError as exc:
+    except (TableError, Refused) as exc:
         _error(conn, exc.code, exc.reason, msg_id)
     except Exception:  # noqa: BLE001 - a bug must not take the connection down unexplained
         log.exception("table %s: %s message failed", table.name, kind)

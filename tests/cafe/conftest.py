@@ -9,3 +9,4 @@ from pathlib import Path
 WEB_TESTS = Path(__file__).resolve().parents[1] / "web"
 if str(WEB_TESTS) not in sys.path:
     sys.path.insert(0, str(WEB_TESTS))
+

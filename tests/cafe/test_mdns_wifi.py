@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -16,6 +17,8 @@ from live_server import ROOT, LiveServer
 
 from companion.web.qr import qr_svg
 from companion.web.wifi import WifiConfig, escape
+
+from .browser_check import with_chromium
 
 HERE = Path(__file__).resolve().parent
 
@@ -109,26 +112,16 @@ def test_without_wifi_there_is_no_second_code(tmp_path: Path) -> None:
 
 def _browser_sees_both_codes(url: str) -> None:
     """Debian's Chromium renders the lobby with both QR codes loaded side by side."""
-    if not Path("/usr/bin/chromium").exists():
-        if os.environ.get("CHOCOLATL_REQUIRE_BROWSER"):
-            raise AssertionError("Chromium is required (CHOCOLATL_REQUIRE_BROWSER=1)")
-        return
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                     args=["--no-sandbox", "--disable-gpu"])
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(url)
-            for sel in ("#wifi-qr", "#qr"):
-                page.wait_for_function(
-                    f"document.querySelector('{sel}').complete && "
-                    f"document.querySelector('{sel}').naturalWidth > 0")
-                box = page.locator(sel).bounding_box()
-                assert box is not None and box["width"] > 80, (sel, box)
-            assert page.locator("#wifi-ssid").inner_text() == 'Oak "Guest"'
-            title = page.locator("#wifi-panel h2").inner_text()
-            assert title.strip(), "the Wi-Fi heading is translated"
-        finally:
-            browser.close()
+    def check(page: Any) -> None:
+        page.goto(url)
+        for sel in ("#wifi-qr", "#qr"):
+            page.wait_for_function(
+                f"document.querySelector('{sel}').complete && "
+                f"document.querySelector('{sel}').naturalWidth > 0")
+            box = page.locator(sel).bounding_box()
+            assert box is not None and box["width"] > 80, (sel, box)
+        assert page.locator("#wifi-ssid").inner_text() == 'Oak "Guest"'
+        assert page.locator("#wifi-panel h2").inner_text().strip(), "a translated heading"
+
+    with_chromium(check)

@@ -41,26 +41,42 @@ def free_port() -> int:
 class LiveServer:
     """``python -m companion serve`` as a child process; always stop it."""
 
-    def __init__(self, data: Path, tables: int = 1, extra: list[str] | None = None) -> None:
-        self.data = data
+    def __init__(self, data: Path, tables: int = 1, extra: list[str] | None = None,
+                 host_name: str = "127.0.0.1") -> None:
+        self.data = Path(data)
         self.tables = tables
         self.extra = extra or []
+        self.host_name = host_name  # the name pages are opened with (browser tests: a LAN name)
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         self.host_tokens: dict[str, str] = {}
 
     @property
     def base(self) -> str:
+        """The server as phones and the browser reach it (``host_name``)."""
+        return f"http://{self.host_name}:{self.port}"
+
+    @property
+    def local(self) -> str:
+        """The same server as Python's clients reach it (no custom name resolution)."""
         return f"http://127.0.0.1:{self.port}"
 
     @property
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    @property
+    def host_token(self) -> str:
+        return self.host_tokens["1"]
+
     def start(self, timeout: float = 30) -> LiveServer:
+        """Start (or start again, on the same port and data) and wait until the worker
+        answers ``/healthz`` and the host links are printed."""
         cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--data", str(self.data),
                "--tables", str(self.tables), "--threads", "256", *self.extra]
+        if self.host_name != "127.0.0.1":
+            cmd += ["--public-url", self.base, "--allow-origin", self.base]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"
@@ -78,45 +94,108 @@ class LiveServer:
                                                self.log()))
             try:
                 if (len(self.host_tokens) >= self.tables
-                        and requests.get(self.base + "/healthz", timeout=1).ok):
+                        and requests.get(self.local + "/healthz", timeout=1).ok):
                     return self
-            except requests.ConnectionError:
+            except requests.RequestException:
+                # gunicorn listens before its worker is ready: refused connections and
+                # read timeouts both mean "not yet".
                 pass
             time.sleep(0.05)
+        self.kill()
         raise RuntimeError("server did not start:\n" + self.log())
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
+        """A clean stop (SIGTERM, as systemd stops it); whatever is left is killed."""
+        self._signal_and_wait(signal.SIGTERM)
+
+    def interrupt(self) -> None:
+        """Ctrl-C in the server's terminal (SIGINT), the usual way a host stops it."""
+        self._signal_and_wait(signal.SIGINT)
+
+    def _signal_and_wait(self, signum: int) -> None:
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signum)
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                pass
+        self.kill()
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL to the server's process group (master and worker)."""
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+            self._wait_unlocked()
         self.proc = None
 
+    def _wait_unlocked(self, timeout: float = 10.0) -> None:
+        """Until the worker (killed with the master, but not our child) has let go of the
+        data directory's lock, so a restart is not refused as a second server."""
+        import fcntl
+
+        path = self.data / "companion.lock"
+        if not path.exists():
+            return
+        deadline = time.monotonic() + timeout
+        with path.open("a") as f:
+            while True:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    fcntl.flock(f, fcntl.LOCK_UN)
+                    return
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the server's worker still holds the data "
+                                           "directory") from None
+                    time.sleep(0.02)
+
     def kill9(self) -> None:
-        """SIGKILL to the server's process group (master and worker), like a power cut."""
         assert self.proc is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-        self.proc = None
+        self.kill()
+
+    def worker_pid(self) -> int:
+        """The gunicorn worker (the one child of the server process) that holds the tables."""
+        assert self.proc is not None
+        children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text()
+        pids = [int(p) for p in children.split()]
+        assert len(pids) == 1, pids
+        return pids[0]
+
+    def worker_status(self) -> dict[str, int]:
+        """The worker's thread count and resident memory (kB), from /proc."""
+        fields = dict(line.split(":", 1) for line in
+                      Path(f"/proc/{self.worker_pid()}/status").read_text().splitlines())
+        return {"threads": int(fields["Threads"]), "rss_kb": int(fields["VmRSS"].split()[0])}
 
     def join(self, table: str, name: str, colour: str, secret: str | None = None) -> dict:
         if secret is None:
             secret = self.join_secret(table)
-        r = requests.post(f"{self.base}/t/{table}/api/join",
+        r = requests.post(f"{self.local}/t/{table}/api/join",
                           json={"secret": secret, "name": name, "colour": colour}, timeout=5)
         body = r.json()
         body["status"] = r.status_code
         return body
 
     def join_secret(self, table: str) -> str:
-        frame = requests.get(f"{self.base}/t/{table}/api/state", timeout=5).json()
+        frame = requests.get(f"{self.local}/t/{table}/api/state", timeout=5).json()
         return frame["table"]["urls"]["join"].rsplit("/", 1)[1]
+
+    def join_url(self, table: str = "1") -> str:
+        """The join URL the display page shows (what the QR code holds)."""
+        html = requests.get(f"{self.local}/t/{table}/", timeout=5).text
+        m = re.search(r'id="join-url"[^>]*>([^<]+)<', html)
+        assert m, "the display page shows no join URL"
+        return m.group(1).strip()
+
+    def host_url(self, table: str = "1") -> str:
+        return f"{self.base}/t/{table}/host?token={self.host_tokens[table]}"
 
 
 class Peer:
@@ -294,6 +373,19 @@ def drain(peers: list[Peer], timeout: float = 0.0) -> None:
     for p in peers:
         while p.poll(timeout) is not None:
             pass
+
+
+def settle(server: LiveServer, table: str, peers: list[Peer], timeout: float = 15.0) -> None:
+    """Wait until every peer has the view of the table's latest command (the server's
+    ``/api/state`` sequence number): a wait on a condition, not on a silence."""
+    target = requests.get(f"{server.local}/t/{table}/api/state", timeout=5).json()["seq"]
+    deadline = time.monotonic() + timeout
+    for peer in peers:
+        while peer.view is None or peer.view["seq"] < target:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"a peer is still behind seq {target}")
+            peer.poll(0.2)
+    drain(peers)
 
 
 def play(phones: list[Phone], watchers: list[Peer], host: Host | None = None,

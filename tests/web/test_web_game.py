@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from live_server import Host, LiveServer, Peer, drain, play, seat_phones
+from live_server import Host, LiveServer, Peer, play, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
 
@@ -21,7 +21,7 @@ def test_whole_game_with_digital_dice(server: LiveServer, table: str, players: i
     host.hello()
     assert host.act("start", dice="digital")["type"] == "ok"
     play(phones, [display], host)
-    drain([display, host, *phones], 0.3)
+    settle(server, table, [display, host, *phones])
     final = display.view["game"]["view"]
     assert final["finished"] and final["winners"]
     assert display.view["game"]["status"] == "finished"
@@ -54,9 +54,9 @@ def test_whole_game_with_digital_dice(server: LiveServer, table: str, players: i
             break
         assert host.act("new_game")["type"] == "ok"
         assert host.act("start", dice="digital")["type"] == "ok"
-        drain([display, host, *phones], 0.3)
+        settle(server, table, [display, host, *phones])
         play(phones, [display], host)
-        drain([display, host, *phones], 0.3)
+        settle(server, table, [display, host, *phones])
         seen |= {e["type"] for e in _events(display)}
     assert decisions <= seen
 
@@ -70,7 +70,7 @@ def test_each_bidding_mode(server: LiveServer, table: str, mode: str) -> None:
     assert host.act("set_track_colors", colors=[mode])["type"] == "ok"
     assert host.act("start", dice="digital")["type"] == "ok"
     play(phones, [], host)
-    drain([host, *phones], 0.3)
+    settle(server, table, [host, *phones])
     rounds = [e for f in host.frames if f["type"] == "view" for e in f["events"]
               if e["type"] == "round_started"]
     assert rounds and {e["mode"] for e in rounds} == {mode}
@@ -89,12 +89,12 @@ def test_table_dice_typed_in_by_host(server: LiveServer, table: str) -> None:
     assert host.act("start", dice="table")["type"] == "ok"
     # A wrong die value is refused with the engine's reason and changes nothing.
     play(phones, [], host, max_steps=4)  # the four sacrifices (R1.2)
-    drain([host], 0.3)
+    settle(server, table, [host])
     assert host.view["host"]["inputs"] == [{"type": "harvest"}, {"type": "improvements"}]
     bad = host.command({"type": "harvest", "dice": [1, 2, 9]})
     assert bad["type"] == "error" and bad["code"] == "illegal" and "9" in bad["reason"]
     play(phones, [], host, host_inputs=True, phones_roll=False)
-    drain([host, *phones], 0.3)
+    settle(server, table, [host, *phones])
     events = [e for f in host.frames if f["type"] == "view" for e in f["events"]]
     harvests = [e["dice"] for e in events if e["type"] == "harvest_dice"]
     assert harvests and all(d == [6, 3, 1] for d in harvests)

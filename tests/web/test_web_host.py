@@ -8,7 +8,7 @@ import sys
 
 import pytest
 import requests
-from live_server import ROOT, Host, LiveServer, Phone, drain, play, policy, seat_phones
+from live_server import ROOT, Host, LiveServer, Phone, play, policy, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan"]
 
@@ -44,10 +44,10 @@ def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) ->
     host.hello()
     assert host.act("start", dice="table")["type"] == "ok"
     a = phones[0]
-    drain(phones, 0.2)
+    settle(server, table, phones)
     a.command({"type": "sacrifice", "card": 7})
     a.until(lambda f: f["type"] == "ack")
-    drain([host], 0.3)
+    settle(server, table, [host])
     assert host.view["host"]["undo"]["possible"]
     assert host.act("undo")["type"] == "ok"
     view = a.until(lambda f: f["type"] == "view" and f["reason"] == "undo")
@@ -62,7 +62,7 @@ def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) ->
     assert host.act("undo")["type"] == "ok"
     assert host.command({"type": "harvest", "dice": [2, 5, 6]})["type"] == "ack"
     assert host.command({"type": "improvements", "cards": [13, 10]})["type"] == "ack"
-    drain(phones, 0.3)
+    settle(server, table, phones)
     # The last bid of the red round reveals station 1: that cannot be undone (R3.1).
     for p in phones:
         p.command(policy(p.view, p.seat, p.view["you"]["pending"][0]))
@@ -93,7 +93,7 @@ def test_skip_and_replace_a_player_who_left(server: LiveServer, table: str) -> N
     # Dan left: the companion plays for him.
     assert host.act("skip_seat", seat="dan")["type"] == "ok"
     play(phones[:3], [], host, max_steps=8)
-    drain([host], 0.3)
+    settle(server, table, [host])
     assert next(s for s in host.view["seats"] if s["id"] == "dan")["state"] == "auto"
     # Eva takes over Dan's seat with a new phone; Dan's token is dead.
     assert host.act("release_seat", seat="dan")["type"] == "ok"
@@ -105,7 +105,7 @@ def test_skip_and_replace_a_player_who_left(server: LiveServer, table: str) -> N
     new = Phone(server, table, eva)
     assert new.hello()["you"]["name"] == "Eva"
     play([*phones[:3], new], [], host)
-    drain([host], 0.3)
+    settle(server, table, [host])
     assert host.view["game"]["view"]["finished"]
     auto = [e for f in host.frames if f["type"] == "view" for e in f["events"]
             if e.get("player") == "dan" and e["type"] == "bid_placed"]
@@ -118,7 +118,7 @@ def test_end_game_log_download_and_replay(server: LiveServer, table: str, tmp_pa
     host.hello()
     assert host.act("start", dice="digital")["type"] == "ok"
     play(phones, [], host, max_steps=20)
-    drain([host, *phones], 0.3)
+    settle(server, table, [host, *phones])
     game_id = host.view["game"]["id"]
     url = f"{server.base}/t/{table}/games/{game_id}/log.json"
     token = server.host_tokens[table]

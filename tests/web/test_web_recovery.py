@@ -10,7 +10,7 @@ received (before and after the kills) is the view of that log's prefix.
 from __future__ import annotations
 
 import requests
-from live_server import Host, LiveServer, Phone, drain, play, policy, seat_phones
+from live_server import Host, LiveServer, Phone, drain, play, policy, seat_phones, settle
 
 from companion.engine import apply, new_game, view
 
@@ -73,7 +73,7 @@ def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
         host = Host(server, table)
         host.hello()
         play(phones, [], host)
-        drain([host, *phones], 0.3)
+        settle(server, table, [host, *phones])
         assert host.view["game"]["view"]["finished"]
         doc = requests.get(f"{server.base}/t/{table}/games/{game_id}/log.json",
                            params={"token": server.host_tokens[table]}, timeout=5).json()

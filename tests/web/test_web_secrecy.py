@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 import pytest
-from live_server import Host, LiveServer, Peer, drain, play, seat_phones
+from live_server import Host, LiveServer, Peer, play, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo", "Dan", "Eva"]
 # Event fields that are private to the event's player until revealed.
@@ -68,7 +68,7 @@ def test_no_frame_carries_another_seats_secret(server: LiveServer, table: str, p
     host.hello()
     assert host.act("start", dice=dice)["type"] == "ok"
     play(phones, [display], host, host_inputs=dice == "table")
-    drain([display, host, *phones], 0.3)
+    settle(server, table, [display, host, *phones])
     assert display.view["game"]["view"]["finished"]
     tokens = {p.seat: p.token for p in phones}
     frames_checked = 0

@@ -8,7 +8,7 @@ import json
 import pytest
 import requests
 import simple_websocket
-from live_server import Host, LiveServer, Peer, Phone, drain, play, seat_phones
+from live_server import Host, LiveServer, Peer, Phone, play, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo"]
 
@@ -18,7 +18,7 @@ def _started(server: LiveServer, table: str, dice: str = "digital") -> tuple[lis
     host = Host(server, table)
     host.hello()
     assert host.act("start", dice=dice)["type"] == "ok"
-    drain([*phones], 0.2)
+    settle(server, table, [*phones])
     return phones, host
 
 
@@ -140,14 +140,14 @@ def test_retry_of_a_command_id_applies_once(server: LiveServer, table: str) -> N
     phone.command({"type": "sacrifice", "card": 3}, cmd_id="same")
     again = phone.until(lambda f: f["type"] in ("ack", "error"))
     assert again["type"] == "ack" and again["seq"] == first["seq"] and again["retry"]
-    drain([phone, host], 0.3)
+    settle(server, table, [phone, host])
     assert host.view["seq"] == 1
 
 
 def test_reconnect_in_the_middle_of_a_bid(server: LiveServer, table: str) -> None:
     phones, host = _started(server, table)
     play(phones, [], host, max_steps=3)  # sacrifices; the dealer sets up round 1
-    drain([*phones, host], 0.3)
+    settle(server, table, [*phones, host])
     assert phones[0].view["game"]["view"]["phase"] == "bid"
     a, b, c = phones
     # Ana bids, then Ben's phone sleeps before his bid.
@@ -168,14 +168,14 @@ def test_reconnect_in_the_middle_of_a_bid(server: LiveServer, table: str) -> Non
     assert view["history"] and view["history"][0]["type"] == "round_started"
     # And he carries on; the game finishes.
     play([a, b2, c], [], host)
-    drain([host], 0.3)
+    settle(server, table, [host])
     assert host.view["game"]["view"]["finished"]
 
 
 def test_display_reload_gets_the_same_state(server: LiveServer, table: str) -> None:
     phones, host = _started(server, table)
     play(phones, [], host, max_steps=9)
-    drain([*phones, host], 0.3)
+    settle(server, table, [*phones, host])
     d1 = Peer(f"{server.ws_base}/t/{table}/ws/display")
     v1 = d1.until(lambda f: f["type"] == "view")
     d1.close()

@@ -49,3 +49,74 @@ def test_a_refused_write_changes_nothing_and_others_commit(tmp_path) -> None:
         t.join()
     assert len(store.commands(gid)) == 1 + 8 * 20
     store.close()
+
+
+GROUP_FAILURE = r"""
+import json, resource, sys, threading, time
+from companion.store import Store
+
+store = Store(sys.argv[1])
+store.create_table("1", "s", "h", {})
+gid = store.create_game("1", {"players": []}, [], [], "digital")
+results = {}
+
+def write(name, n):
+    try:
+        store.append(gid, n, [({"type": name}, "host", name)])
+        results[name] = "ok"
+    except BaseException as exc:
+        results[name] = type(exc).__name__
+
+# Hold the connection so that "a" leads and waits while "b" and "c" queue as one batch.
+store._lock.acquire()
+threads = [threading.Thread(target=write, args=(name, n)) for n, name in enumerate("abc")]
+threads[0].start()
+while not store._leading:
+    time.sleep(0.001)
+for t in threads[1:]:
+    t.start()
+while len(store._pending) < 2:
+    time.sleep(0.001)
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+if sys.argv[2] == "efbig":
+    # A real write failure from the kernel: no file may grow past one byte (EFBIG).
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))
+else:
+    # The connection is gone under the leader (the server closing while a write waits):
+    # the leader's commit raises before it reaches SQLite.
+    db = store._db
+    store._db = None
+store._lock.release()
+for t in threads:
+    t.join(10)
+hung = [t.name for t in threads if t.is_alive()]
+resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+if sys.argv[2] != "efbig":
+    store._db = db
+done = threading.Thread(target=write, args=("d", 0))
+done.start()
+done.join(10)
+print(json.dumps({"results": results, "hung": hung, "later_hung": done.is_alive(),
+                  "stored": [c.command["type"] for c in Store(sys.argv[1]).commands(gid)]}))
+"""
+
+
+@pytest.mark.parametrize("failure", ["efbig", "commit_raises"])
+def test_a_failed_group_commit_fails_every_writer_and_frees_the_store(tmp_path,
+                                                                       failure: str) -> None:
+    """The leader's commit fails (the kernel refuses the WAL write, or the commit raises
+    outright): the batched followers raise too instead of returning success, nothing is
+    stored, and later writes go through instead of waiting for a leader that is gone
+    (issue 8, item 5)."""
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", GROUP_FAILURE, str(tmp_path / "db.sqlite3"),
+                          failure],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert not got["hung"] and not got["later_hung"], got
+    assert all(r != "ok" for r in (got["results"][k] for k in "abc")), got
+    assert got["results"]["d"] == "ok" and got["stored"] == ["d"], got

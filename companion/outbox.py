@@ -1,0 +1,298 @@
+"""Results leave the table: a durable outbox of webhook deliveries in the server's SQLite file.
+
+When a game is over (finished, or ended by the host) its result (companion.results) is written
+to the ``results`` table and one ``outbox`` row per webhook URL, in one transaction. A sender
+thread posts each due row with ``requests``, signed with ``X-Chocolatl-Signature: sha256=<hex
+HMAC-SHA256 of the body>``, and retries failures with exponential backoff and full jitter
+(capped at 15 minutes) for up to a week, so a café endpoint that is down for a day, or a Pi
+that restarts meanwhile, still gets every result: at least once (receivers de-duplicate on
+``idempotency_key``). A 2xx answer is delivered; 4xx other than 408/429 is a permanent refusal.
+
+Games are found by reconciling the ``games`` table, not by a callback alone: a game that went
+over just before a crash is picked up at the next start. ``notify()`` only makes it prompt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from companion.results import build_result
+
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER PRIMARY KEY,
+    table_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL NOT NULL,
+    result TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_ended ON results (ended);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL,
+    last_error TEXT,
+    delivered_at REAL,
+    UNIQUE (game_id, url)
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_at);
+"""
+
+SIGNATURE_HEADER = "X-Chocolatl-Signature"
+FIRST_RETRY_S = 5.0
+MAX_DELAY_S = 15 * 60.0
+GIVE_UP_AFTER_S = 7 * 24 * 3600.0  # well past "a day offline"
+TIMEOUT_S = 10.0
+RECONCILE_EVERY_S = 2.0
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The signature header's value: ``sha256=`` and the hex HMAC-SHA256 of the exact body.
+
+    >>> signature("k", b"{}")
+    'sha256=add853b103fbcc936a194f9eb15e29c4ff08af6e47d5d1bca4f20218e31e4fff'
+    """
+    return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
+
+
+def backoff(attempts: int, first: float = FIRST_RETRY_S, cap: float = MAX_DELAY_S,
+            rand: Callable[[], float] = random.random) -> float:
+    """Delay before retry number ``attempts`` (1 = the first retry): exponential, capped,
+    with full jitter so many tables coming back online do not retry in step.
+
+    >>> backoff(1, rand=lambda: 1.0), backoff(3, rand=lambda: 1.0), backoff(30, rand=lambda: 1.0)
+    (5.0, 20.0, 900.0)
+    >>> 2.5 <= backoff(1) <= 5.0
+    True
+    """
+    ceiling = min(cap, first * 2 ** max(0, attempts - 1))
+    return ceiling * (0.5 + 0.5 * rand())
+
+
+def body_of(result: dict[str, Any]) -> bytes:
+    """The exact bytes that are signed and sent (the same on every retry)."""
+    return json.dumps(result, separators=(",", ":"), ensure_ascii=False,
+                      sort_keys=True).encode("utf-8")
+
+
+class Outbox:
+    """Results and webhook deliveries of one database; ``start()`` runs the sender thread."""
+
+    def __init__(self, database: str | Path, urls: list[str] | None = None,
+                 secret: str | None = None, titles: dict[str, str] | None = None,
+                 first_retry: float = FIRST_RETRY_S, session: requests.Session | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.urls = list(urls or [])
+        if self.urls and not secret:
+            raise ValueError("webhooks need a secret to sign with (--webhook-secret)")
+        self.secret = secret or ""
+        self.titles = titles or {}
+        self.first_retry = first_retry
+        self.session = session or requests.Session()
+        self.clock = clock
+        self._db = sqlite3.connect(str(database), check_same_thread=False,
+                                   isolation_level=None, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        with self._lock:
+            self._db.executescript(SCHEMA)
+            # Webhooks are sent for games over from now on, not for a database's old history.
+            self._db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('results_since', ?)",
+                             (repr(self.clock()),))
+
+    # -- results ------------------------------------------------------------------------
+    def _since(self) -> float:
+        row = self._db.execute(
+            "SELECT value FROM cafe_meta WHERE key = 'results_since'").fetchone()
+        return float(row["value"])
+
+    def reconcile(self) -> int:
+        """Record every game that is over and has no result yet; queue its webhooks. Returns
+        how many games were recorded."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM games WHERE status IN ('finished', 'ended') AND id NOT IN "
+                "(SELECT game_id FROM results) ORDER BY id").fetchall()
+        count = 0
+        for row in rows:
+            try:
+                self._record(row)
+                count += 1
+            except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                log.exception("results: game %s could not be recorded", row["id"])
+        return count
+
+    def _record(self, game: sqlite3.Row) -> None:
+        now = self.clock()
+        with self._lock:
+            cmds = self._db.execute(
+                "SELECT command, at FROM commands WHERE game_id = ? AND undone = 0 ORDER BY n",
+                (game["id"],)).fetchall()
+            since = self._since()
+        status = game["status"]
+        last_at = max([game["created"], *(c["at"] for c in cmds)])
+        # A host's "end" stores no time: it is noticed within seconds while the server runs.
+        ended = last_at if status == "finished" else max(last_at, now)
+        result = build_result(
+            table=game["table_name"], title=self.titles.get(game["table_name"],
+                                                            f"Table {game['table_name']}"),
+            game_id=game["id"], status=status, created=game["created"], ended=ended,
+            document=json.loads(game["document"]), seats=json.loads(game["seats"]),
+            commands=[json.loads(c["command"]) for c in cmds])
+        urls = self.urls if game["created"] >= since else []
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                            (game["id"], game["table_name"], status, game["created"], ended,
+                             json.dumps(result)))
+                if cur.rowcount:
+                    for url in urls:
+                        cur.execute("INSERT OR IGNORE INTO outbox (game_id, url, state, next_at)"
+                                    " VALUES (?, ?, 'pending', ?)", (game["id"], url, now))
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        if urls:
+            self._wake.set()
+
+    def result(self, game_id: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT result FROM results WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        return json.loads(row["result"]) if row else None
+
+    def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The table's latest results (newest first), without the documents."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_id, status, started, ended FROM results WHERE table_name = ?"
+                " ORDER BY ended DESC LIMIT ?", (table, limit)).fetchall()
+        return [dict(r) for r in rows]
+
+    # -- deliveries ---------------------------------------------------------------------
+    def deliveries(self, game_id: int) -> list[dict[str, Any]]:
+        """The delivery state of a game's result to each webhook (for the host page)."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id",
+                                    (game_id,)).fetchall()
+        return [{"url": r["url"], "state": r["state"], "attempts": r["attempts"],
+                 "next_at": r["next_at"] if r["state"] == "pending" else None,
+                 "last_error": r["last_error"], "delivered_at": r["delivered_at"]}
+                for r in rows]
+
+    def deliver_due(self) -> int:
+        """Post every delivery that is due now; returns how many were attempted."""
+        now = self.clock()
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
+                " WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.next_at LIMIT 50",
+                (now,)).fetchall()
+        rows = [r for r in rows if r["url"] in self.urls]  # a removed URL waits, shown as such
+        for row in rows:
+            if self._stop.is_set():
+                break
+            self._attempt(row)
+        return len(rows)
+
+    def _attempt(self, row: sqlite3.Row) -> None:
+        body = body_of(json.loads(row["result"]))
+        headers = {"Content-Type": "application/json",
+                   "User-Agent": "chocolatl-companion",
+                   SIGNATURE_HEADER: signature(self.secret, body),
+                   "Idempotency-Key": json.loads(row["result"])["idempotency_key"]}
+        error: str | None = None
+        permanent = False
+        try:
+            response = self.session.post(row["url"], data=body, headers=headers,
+                                         timeout=TIMEOUT_S, allow_redirects=False)
+            if not 200 <= response.status_code < 300:
+                error = f"HTTP {response.status_code}"
+                permanent = (400 <= response.status_code < 500
+                             and response.status_code not in (408, 425, 429))
+        except requests.RequestException as exc:
+            error = type(exc).__name__
+        now = self.clock()
+        attempts = row["attempts"] + 1
+        if error is None:
+            update = ("UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
+                      " last_error = NULL WHERE id = ?", (attempts, now, row["id"]))
+        elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
+            update = ("UPDATE outbox SET state = 'failed', attempts = ?, last_error = ?"
+                      " WHERE id = ?", (attempts, error, row["id"]))
+        else:
+            delay = backoff(attempts, self.first_retry)
+            update = ("UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
+                      (attempts, error, now + delay, row["id"]))
+        with self._lock:
+            self._db.execute(*update)
+        if error:
+            log.warning("webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"],
+                        error, attempts)
+
+    def next_due(self) -> float | None:
+        with self._lock:
+            rows = self._db.execute("SELECT url, MIN(next_at) AS t FROM outbox"
+                                    " WHERE state = 'pending' GROUP BY url").fetchall()
+        due = [r["t"] for r in rows if r["url"] in self.urls]
+        return min(due) if due else None
+
+    # -- the sender thread --------------------------------------------------------------
+    def notify(self) -> None:
+        """A game may just have ended: look now rather than at the next round."""
+        self._wake.set()
+
+    def start(self) -> Outbox:
+        self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.reconcile()
+                self.deliver_due()
+                due = self.next_due()
+            except Exception:  # noqa: BLE001 - the sender never dies; the rows stay
+                log.exception("outbox")
+                due = None
+            wait = RECONCILE_EVERY_S
+            if due is not None:
+                wait = max(0.05, min(wait, due - self.clock()))
+            self._wake.wait(wait)
+            self._wake.clear()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=TIMEOUT_S + 2)
+        with self._lock:
+            self._db.close()

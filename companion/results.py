@@ -1,0 +1,84 @@
+"""What a finished (or ended) game leaves behind: its result document, built from the store.
+
+The result is replayed from the stored command log through the engine, so it says exactly
+what the table saw: players with names and colours, track scores, the final-scoring lines
+(R7) and the winners (R7: highest total, then higher sacrifice, else shared). The same
+document is the webhook body (PROTOCOL.md "Result webhooks") and the café's history row.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.engine import apply, new_game
+
+RESULT_VERSION = 1
+
+
+def iso(ts: float) -> str:
+    """UTC time as ISO 8601 with a ``Z``.
+
+    >>> iso(0)
+    '1970-01-01T00:00:00Z'
+    """
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def idempotency_key(table: str, game_id: int, created: float) -> str:
+    """Stable for one game on one database: the same on every retry and after restarts, and
+    different for a game of a new database that reuses the id.
+
+    >>> idempotency_key("oak", 7, 1.5)
+    'chocolatl-oak-7-1500'
+    """
+    return f"chocolatl-{table}-{game_id}-{int(created * 1000)}"
+
+
+def build_result(*, table: str, title: str, game_id: int, status: str, created: float,
+                 ended: float, document: dict[str, Any], seats: list[dict[str, Any]],
+                 commands: list[dict[str, Any]]) -> dict[str, Any]:
+    """The result document of a game that is over (``status`` finished or ended)."""
+    if status not in ("finished", "ended"):
+        raise ValueError(f"game {game_id} is {status}, not over")
+    state = new_game(document["players"], document.get("stack"), document.get("profile"))
+    rounds = 0
+    for command in commands:
+        state, events = apply(state, command)
+        rounds += sum(1 for e in events if e["type"] == "round_ended")
+    names = {s["seat"]: s for s in seats}
+    winners = list(state["winners"]) if status == "finished" else []
+    players = []
+    for seat in state["seats"]:
+        ps = state["players"][seat]
+        final = ps["final"]
+        players.append({
+            "seat": seat,
+            "name": names.get(seat, {}).get("name", seat),
+            "colour": names.get(seat, {}).get("colour"),
+            # A finished game's score is the R7 total; an ended one has only the track.
+            "score": final["total"] if final else ps["score"],
+            "track": ps["score"],
+            "final": dict(final) if final else None,
+            "winner": seat in winners,
+        })
+    return {
+        "version": RESULT_VERSION,
+        "event": f"game.{status}",
+        "idempotency_key": idempotency_key(table, game_id, created),
+        "table": {"name": table, "title": title},
+        "game_id": game_id,
+        "status": status,
+        "started_at": iso(created),
+        "ended_at": iso(ended),
+        "rounds_played": rounds,
+        "players": players,
+        "winners": winners,
+    }
+
+
+def meta(table: str, created: float, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and
+    colours (``replay`` ignores it)."""
+    return {"table": table, "date": iso(created),
+            "seats": {s["seat"]: {"name": s["name"], "colour": s["colour"]} for s in seats}}

@@ -1,0 +1,53 @@
+"""What a café keeps: results and their webhook deliveries (host page), history, leaderboard
+and admin pages. The tables' own pages are in pages.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from companion.outbox import Outbox
+from companion.results import iso
+from companion.tables import Table
+
+bp = Blueprint("cafe", __name__)
+
+
+def _outbox() -> Outbox:
+    return current_app.extensions["outbox"]
+
+
+def _table(name: str) -> Table:
+    table = current_app.extensions["cafe"].get(name)
+    if table is None:
+        abort(404, description=f"no table {name!r} here")
+    return table
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/t/<name>/api/results")
+def table_results(name: str) -> Any:
+    """The table's games that are over and the delivery of each to every webhook (the host
+    page's "results sent" list). Host token required."""
+    table = _table(name)
+    token = request.args.get("token") or request.headers.get("X-Host-Token")
+    if not table.check_host(token):
+        return jsonify({"error": "bad_token", "reason": "the host token is missing or wrong"}), 403
+    outbox = _outbox()
+    games: list[dict[str, Any]] = []
+    for row in outbox.results_of(name):
+        games.append({"game_id": row["game_id"], "status": row["status"],
+                      "ended_at": iso(row["ended"]),
+                      "deliveries": [_public_delivery(d) for d in
+                                     outbox.deliveries(row["game_id"])]})
+    return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
+
+
+def _public_delivery(d: dict[str, Any]) -> dict[str, Any]:
+    return {**d, "next_at": iso(d["next_at"]) if d["next_at"] else None,
+            "delivered_at": iso(d["delivered_at"]) if d["delivered_at"] else None}

@@ -1,0 +1,198 @@
+"""The results outbox on a real SQLite file (created by the server's Store), outbound HTTP
+stubbed with ``responses``: the body and its signature, retries with backoff, refusals, restarts
+and a day offline."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import responses
+
+from companion.engine import apply_in_place, new_game
+from companion.outbox import Outbox, backoff, body_of
+from companion.randomplay import random_document
+from companion.store import Store
+
+URL = "https://cafe.example/chocolatl"
+SECRET = "s3cret"
+SEATS = [{"seat": "ana", "name": "Ana", "colour": "orange"},
+         {"seat": "ben", "name": "Ben", "colour": "sky"},
+         {"seat": "cleo", "name": "Cleo", "colour": "green"},
+         {"seat": "dev", "name": "Dev", "colour": "yellow"}]
+
+
+class Clock:
+    """The outbox's clock, moved by the test (it starts just before the games are stored)."""
+
+    def __init__(self) -> None:
+        self.t = time.time() - 1
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def store_game(store: Store, table: str, seed: int, finish: bool = True) -> tuple[int, dict]:
+    """A random 4-player game stored as the server stores it: finished, or ended by the host
+    after some commands."""
+    doc = random_document(random.Random(seed), 4)
+    if not finish:
+        doc["commands"] = doc["commands"][:30]
+    if store.table(table) is None:
+        store.create_table(table, "join", "host", {"dice": "digital"})
+    game_id = store.create_game(table, {"players": doc["players"], "stack": doc["stack"]},
+                                SEATS, [[], []], "digital")
+    store.append(game_id, 0, [(c, "test", None) for c in doc["commands"]],
+                 "finished" if finish else None)
+    if not finish:
+        store.set_game_status(game_id, "ended")
+    return game_id, doc
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "companion.sqlite3"
+
+
+def test_finished_game_result_is_signed_and_complete(db: Path) -> None:
+    clock = Clock()
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, titles={"oak": "Oak"}, clock=clock)
+    game_id, doc = store_game(store, "oak", seed=3)
+    assert outbox.reconcile() == 1
+    assert outbox.reconcile() == 0, "a game is recorded once"
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, status=204)
+        assert outbox.deliver_due() == 1
+        sent = rsps.calls[0].request
+    body = sent.body if isinstance(sent.body, bytes) else sent.body.encode()
+    expected = hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
+    assert sent.headers["X-Chocolatl-Signature"] == f"sha256={expected}"
+    result = json.loads(body)
+    # The engine's own end state of the same commands is the reference.
+    state = new_game(doc["players"], doc["stack"])
+    for c in doc["commands"]:
+        apply_in_place(state, c)
+    assert result["status"] == "finished" and result["event"] == "game.finished"
+    assert result["table"] == {"name": "oak", "title": "Oak"} and result["game_id"] == game_id
+    assert result["winners"] == state["winners"] and result["winners"]
+    assert [p["name"] for p in result["players"]] == ["Ana", "Ben", "Cleo", "Dev"]
+    for p in result["players"]:
+        final = state["players"][p["seat"]]["final"]
+        assert p["final"] == final and p["score"] == final["total"]  # R7 lines and total
+        assert p["winner"] == (p["seat"] in state["winners"])
+    assert result["rounds_played"] == state["round"]
+    assert sent.headers["Idempotency-Key"] == result["idempotency_key"]
+    assert result["started_at"].endswith("Z") and result["ended_at"] >= result["started_at"]
+    assert outbox.deliveries(game_id)[0]["state"] == "delivered"
+    with responses.RequestsMock():
+        assert outbox.deliver_due() == 0, "delivered once, not again"
+    outbox.close()
+    store.close()
+
+
+def test_ended_game_has_track_scores_and_no_winner(db: Path) -> None:
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, clock=Clock())
+    game_id, _ = store_game(store, "1", seed=5, finish=False)
+    outbox.reconcile()
+    result = outbox.result(game_id)
+    assert result is not None
+    assert result["status"] == "ended" and result["winners"] == []
+    assert all(p["final"] is None and p["score"] == p["track"] for p in result["players"])
+    outbox.close()
+    store.close()
+
+
+def test_failures_retry_with_growing_jittered_delays_across_restarts(db: Path) -> None:
+    clock = Clock()
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, clock=clock, first_retry=5.0)
+    game_id, _ = store_game(store, "1", seed=7)
+    outbox.reconcile()
+    bodies: list[bytes] = []
+    delays: list[float] = []
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, status=503)
+        for attempt in range(1, 6):
+            assert outbox.deliver_due() == 1
+            d = outbox.deliveries(game_id)[0]
+            assert d["state"] == "pending" and d["attempts"] == attempt
+            assert d["last_error"] == "HTTP 503"
+            delay = d["next_at"] - clock.t
+            ceiling = min(900.0, 5.0 * 2 ** (attempt - 1))
+            assert ceiling / 2 <= delay <= ceiling, (attempt, delay)
+            delays.append(delay)
+            assert outbox.deliver_due() == 0, "not before its time"
+            clock.t += delay
+            bodies.append(rsps.calls[-1].request.body)
+    assert delays[-1] > delays[0]
+    assert len(set(bodies)) == 1, "every retry sends the same signed bytes"
+    outbox.close()
+    # The server restarts and the endpoint is down for a whole day: the result waits.
+    outbox = Outbox(db, [URL], SECRET, clock=clock)
+    assert outbox.reconcile() == 0
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, body=requests.ConnectionError("down"))
+        end = clock.t + 24 * 3600
+        while clock.t < end:
+            clock.t = max(clock.t, outbox.next_due() or clock.t)
+            outbox.deliver_due()
+        d = outbox.deliveries(game_id)[0]
+        assert d["state"] == "pending" and d["last_error"] == "ConnectionError"
+        assert d["next_at"] - clock.t <= 900.0, "delays stop growing at 15 minutes"
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, status=200)
+        clock.t = outbox.next_due() or clock.t
+        assert outbox.deliver_due() == 1
+        assert rsps.calls[0].request.body == bodies[0]
+    assert outbox.deliveries(game_id)[0]["state"] == "delivered"
+    outbox.close()
+    store.close()
+
+
+def test_a_client_error_is_a_final_refusal_but_429_is_retried(db: Path) -> None:
+    clock = Clock()
+    store = Store(db)
+    outbox = Outbox(db, [URL, URL + "/2"], SECRET, clock=clock)
+    game_id, _ = store_game(store, "1", seed=9)
+    outbox.reconcile()
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, status=400)
+        rsps.post(URL + "/2", status=429)
+        assert outbox.deliver_due() == 2
+    states = {d["url"]: d["state"] for d in outbox.deliveries(game_id)}
+    assert states == {URL: "failed", URL + "/2": "pending"}
+    outbox.close()
+    store.close()
+
+
+def test_games_over_before_the_outbox_existed_are_history_not_webhooks(db: Path) -> None:
+    clock = Clock()
+    store = Store(db)
+    old_id, _ = store_game(store, "1", seed=11)
+    clock.t = time.time() + 60  # the outbox arrives later than that game
+    outbox = Outbox(db, [URL], SECRET, clock=clock)
+    assert outbox.reconcile() == 1
+    assert outbox.result(old_id) is not None and outbox.deliveries(old_id) == []
+    outbox.close()
+    store.close()
+
+
+def test_webhooks_need_a_secret(db: Path) -> None:
+    Store(db).close()
+    with pytest.raises(ValueError, match="secret"):
+        Outbox(db, [URL], None)
+
+
+def test_backoff_is_exponential_capped_and_jittered() -> None:
+    assert [backoff(n, 5.0, rand=lambda: 1.0) for n in (1, 2, 3, 4)] == [5.0, 10.0, 20.0, 40.0]
+    assert backoff(50, 5.0, rand=lambda: 1.0) == 900.0
+    assert backoff(1, 5.0, rand=lambda: 0.0) == 2.5
+    assert body_of({"b": 1, "a": "é"}) == '{"a":"é","b":1}'.encode()

@@ -1,0 +1,126 @@
+"""A finished game's result reaches a real HTTP endpoint on 127.0.0.1, signed, although the
+endpoint was down when the game finished and the companion was restarted meanwhile. The host
+page (Debian's Chromium) shows the delivery state."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import requests
+from live_server import Host, LiveServer, Peer, free_port, play, seat_phones
+
+from .browser_check import with_chromium
+
+SECRET = "café-secret"
+
+
+class Receiver:
+    """A café's endpoint: stores every POST with its headers; answers 200."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.posts: list[dict[str, Any]] = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.posts.append({"path": self.path, "headers": dict(self.headers),
+                                       "body": body})
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def results(live: LiveServer) -> dict[str, Any]:
+    token = live.host_tokens["1"]
+    r = requests.get(f"{live.base}/t/1/api/results", params={"token": token}, timeout=5)
+    r.raise_for_status()
+    return r.json()
+
+
+def wait_for(pred: Any, what: str, timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise TimeoutError(what)
+
+
+def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> None:
+    hook_port = free_port()  # nobody listens here yet: the café's endpoint is down
+    url = f"http://127.0.0.1:{hook_port}/results"
+    live = LiveServer(tmp_path / "data", extra=[
+        "--webhook", url, "--webhook-secret", SECRET, "--webhook-retry", "0.2",
+        "--board", "none"]).start()
+    receiver: Receiver | None = None
+    try:
+        phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
+        display = Peer(f"{live.ws_base}/t/1/ws/display")
+        host = Host(live, "1")
+        host.hello()
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [display], host)
+        final_view = phones[0].view["game"]["view"]
+        assert phones[0].view["game"]["status"] == "finished"
+        # The endpoint is down: the delivery is retried and waits in the outbox.
+        pending = wait_for(lambda: [d for g in results(live)["games"] for d in g["deliveries"]
+                                    if d["attempts"] >= 2], "two failed attempts")
+        assert pending[0]["state"] == "pending" and pending[0]["last_error"] == "ConnectionError"
+        for peer in [*phones, display, host]:
+            peer.close()
+        live.stop()  # the Pi restarts while the endpoint is still down ...
+        receiver = Receiver(hook_port)  # ... and the endpoint comes back
+        live.start()
+        wait_for(lambda: receiver.posts, "the result at the endpoint")
+        post = receiver.posts[0]
+        expected = hmac.new(SECRET.encode(), post["body"], hashlib.sha256).hexdigest()
+        assert post["headers"]["X-Chocolatl-Signature"] == f"sha256={expected}"
+        assert post["path"] == "/results"
+        result = json.loads(post["body"])
+        assert result["status"] == "finished"
+        assert result["winners"] == final_view["winners"]
+        assert {p["name"]: p["score"] for p in result["players"]} == {
+            name: final_view["players"][seat]["final"]["total"]
+            for name, seat in zip(["Ana", "Ben", "Cleo"], [p.seat for p in phones], strict=True)}
+        assert [p["colour"] for p in result["players"]] == ["orange", "sky", "green"]
+        delivered = wait_for(lambda: [d for g in results(live)["games"]
+                                      for d in g["deliveries"] if d["state"] == "delivered"],
+                             "delivered on the host's list")
+        assert delivered[0]["attempts"] >= 3
+        assert len({json.loads(p["body"])["idempotency_key"] for p in receiver.posts}) == 1
+        _host_page_shows_delivered(f"{live.base}/t/1/host?token={live.host_tokens['1']}")
+    finally:
+        live.stop()
+        if receiver is not None:
+            receiver.close()
+
+
+def _host_page_shows_delivered(url: str) -> None:
+    def check(page: Any) -> None:
+        page.goto(url)
+        badge = page.locator("#deliveries [data-state=delivered]")
+        badge.wait_for(timeout=15000)
+        assert badge.inner_text() == "delivered"
+
+    with_chromium(check)

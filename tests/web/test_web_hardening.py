@@ -1,0 +1,194 @@
+"""A café day's small failures, each tried from outside against a live ``companion serve``
+(issue 8): leaked writer threads, parser crashes, the leave answer, Origin and Host checks,
+guessing secrets, start-up errors and a second server on the same data directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import simple_websocket
+from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, seat_phones
+
+
+def _wait_for(pred, timeout: float = 15.0, what: str = "condition"):  # type: ignore[no-untyped-def]
+    """Poll ``pred`` until it returns something true (a wait, not a speed check)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value or time.monotonic() > deadline:
+            assert value, f"{what} did not happen within {timeout} s: {value!r}"
+            return value
+        time.sleep(0.05)
+
+
+def _display(server: LiveServer, table: str) -> Peer:
+    peer = Peer(f"{server.ws_base}/t/{table}/ws/display")
+    peer.until(lambda f: f["type"] == "view")
+    return peer
+
+
+def test_closed_websockets_leave_no_threads_behind(server: LiveServer, table: str) -> None:
+    """Each closed connection used to leave its writer thread waiting forever (1,000 display
+    cycles: 2 -> 866 threads). Display, seat and host connections that open, get their view
+    and close must leave the worker's thread count where it was."""
+    seat = server.join(table, "Ana", "orange")
+    token = server.host_tokens[table]
+
+    def cycle(kind: str) -> None:
+        if kind == "display":
+            _display(server, table).close()
+        elif kind == "seat":
+            phone = Phone(server, table, seat)
+            phone.hello()
+            phone.close()
+        else:
+            host = Host(server, table, token)
+            host.hello()
+            host.close()
+
+    for kind in ("display", "seat", "host"):  # warm up the worker's thread pool
+        for _ in range(5):
+            cycle(kind)
+    before = server.worker_status()
+    for _ in range(60):
+        for kind in ("display", "seat", "host"):
+            cycle(kind)
+    _wait_for(lambda: server.worker_status()["threads"] <= before["threads"] + 10,
+              what=f"threads back near {before['threads']} "
+                   f"(now {server.worker_status()['threads']})")
+
+
+@pytest.mark.parametrize("kind", ["display", "seat"])
+def test_deep_nesting_and_huge_numbers_get_an_error_and_the_handler_lives(
+        server: LiveServer, table: str, kind: str) -> None:
+    """2,000 nested ``[`` (RecursionError in the parser) and a ping with ``t`` = 2**70
+    (unserialisable) each get an error frame; the same connection still answers pings."""
+    token: dict[str, str] = {}
+    if kind == "display":
+        peer: Peer = _display(server, table)
+    else:
+        peer = Phone(server, table, server.join(table, "Ben", "sky"))
+        peer.hello()
+        token = {"token": peer.token}
+    peer.send("[" * 2000)
+    assert peer.until(lambda f: f["type"] == "error")["code"] == "bad_json"
+    peer.send(json.dumps({"type": "ping", "t": 2**70, **token}))
+    assert peer.until(lambda f: f["type"] in ("error", "pong"))["type"] == "error"
+    peer.send({"type": "ping", "t": 7, **token})
+    assert peer.until(lambda f: f["type"] == "pong") == {"type": "pong", "t": 7}
+    peer.close()
+
+
+def test_leave_during_a_game_is_refused_without_an_ok(server: LiveServer, table: str) -> None:
+    phones = seat_phones(server, table, ["Ana", "Ben", "Cleo"])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start")["type"] == "ok"
+    phone = phones[0]
+    phone.send({"type": "leave", "token": phone.token, "id": "bye"})
+    answer = phone.until(lambda f: f.get("id") == "bye")
+    assert answer["type"] == "error" and answer["code"] == "bad_state"
+    phone.send({"type": "ping", "token": phone.token, "t": 1})
+    phone.until(lambda f: f["type"] == "pong")
+    assert [f for f in phone.frames if f.get("id") == "bye"] == [answer]
+
+
+def test_leave_in_the_lobby_answers_ok_then_closes(server: LiveServer, table: str) -> None:
+    phone = Phone(server, table, server.join(table, "Ana", "orange"))
+    phone.hello()
+    phone.send({"type": "leave", "token": phone.token, "id": "bye"})
+    assert phone.until(lambda f: f.get("id") == "bye")["type"] == "ok"
+    with pytest.raises(ConnectionError):
+        phone.until(lambda f: False, timeout=10)
+
+
+def test_origin_scheme_must_match(server: LiveServer, table: str) -> None:
+    same = f"http://127.0.0.1:{server.port}"
+    Peer(f"{server.ws_base}/t/{table}/ws/display", origin=same).close()
+    with pytest.raises(simple_websocket.ConnectionError):
+        Peer(f"{server.ws_base}/t/{table}/ws/display", origin=f"https://127.0.0.1:{server.port}")
+
+
+def test_host_header_must_name_this_machine(server: LiveServer, table: str) -> None:
+    """DNS rebinding: a foreign name in ``Host`` gets no state (with the join URL)."""
+    url = f"{server.base}/t/{table}/api/state"
+    ok = requests.get(url, timeout=5)
+    assert ok.status_code == 200 and ok.json()["table"]["urls"]["join"]
+    for host in (f"evil.example:{server.port}", "evil.example", f"0.0.0.0:{server.port}"):
+        bad = requests.get(url, headers={"Host": host}, timeout=5)
+        assert bad.status_code == 403 and "join" not in bad.text, host
+    assert requests.get(url, headers={"Host": f"localhost:{server.port}"}, timeout=5).ok
+    # The websocket upgrade too (sent by hand: the client library sets its own Host).
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(f"GET /t/{table}/ws/display HTTP/1.1\r\nHost: evil.example:{server.port}\r\n"
+                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+        assert s.recv(100).startswith(b"HTTP/1.1 403"), "upgrade with a foreign Host"
+
+
+def _serve(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+                           "--port", str(port), "--data", str(data), "--board", "none",
+                           *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_second_server_on_the_same_data_exits_naming_the_first(tmp_path: Path) -> None:
+    """One server per data directory; also: --allow-host names, and guesses are throttled."""
+    data = tmp_path / "data"
+    live = LiveServer(data, extra=["--allow-host", "cafe.lan"]).start()
+    try:
+        second = _serve(data, free_port())
+        assert second.returncode == 2, second
+        assert str(data.resolve()) in second.stderr and f"PID {live.proc.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+        # The first one still serves, under its allowed extra name too.
+        state = requests.get(f"{live.base}/t/1/api/state",
+                             headers={"Host": f"cafe.lan:{live.port}"}, timeout=5)
+        assert state.ok
+
+        # Guessing the join secret: a few wrong ones are answered, then every attempt from
+        # this address is refused unchecked for a while, even the right secret.
+        secret = live.join_secret("1")
+        codes = [live.join("1", "Eve", "orange", secret=f"guess{i}")["status"]
+                 for i in range(14)]
+        assert codes[0] == 403 and codes[-1] == 429, codes
+        assert live.join("1", "Ana", "orange", secret=secret)["status"] == 429
+        page = requests.get(f"{live.base}/t/1/host?token={live.host_tokens['1']}", timeout=5)
+        assert page.status_code == 429 and int(page.headers["Retry-After"]) >= 1
+        host = Host(live, "1")
+        host.send({"type": "hello", "token": host.token})
+        assert host.until(lambda f: f["type"] == "error")["code"] == "too_many_guesses"
+    finally:
+        live.stop()
+    # Once it stopped, the directory is free again (the lock is not a stale file).
+    again = LiveServer(data).start()
+    again.stop()
+
+
+@pytest.mark.parametrize("problem", ["corrupt", "data_is_file", "db_is_dir"])
+def test_database_problems_at_start_are_one_sentence_and_exit_2(tmp_path: Path,
+                                                                problem: str) -> None:
+    data = tmp_path / "data"
+    if problem == "data_is_file":
+        data.write_text("not a directory")
+    else:
+        data.mkdir()
+        if problem == "corrupt":
+            (data / "companion.sqlite3").write_bytes(os.urandom(8192))
+        else:
+            (data / "companion.sqlite3").mkdir()
+    out = _serve(data, free_port())
+    assert out.returncode == 2, out
+    assert "Traceback" not in out.stderr and out.stderr.startswith("companion serve: ")
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    expected = {"corrupt": "not a SQLite database", "data_is_file": "is a file",
+                "db_is_dir": "cannot use the database"}[problem]
+    assert expected in out.stderr, out.stderr
