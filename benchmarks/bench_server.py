@@ -333,7 +333,8 @@ def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int =
         commands = sum(len(s.sent) for s in logs)
         bot_moves = sum(requests.get(f"http://{base}/t/{n}/api/state", timeout=5).json()["seq"]
                         for n in bot_names)
-        return {"bot_moves": bot_moves,"latencies": lat, "rss": memory, "worker_rss": worker, "elapsed": elapsed,
+        return {"bot_moves": bot_moves, "latencies": lat, "rss": memory, "worker_rss": worker,
+                "elapsed": elapsed,
                 "commands": commands, "frame_bytes": statistics.mean(sizes) if sizes else 0,
                 "unfinished": sum(not s.done.is_set() for s in logs)}
     finally:
