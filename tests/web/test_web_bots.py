@@ -4,6 +4,8 @@ a live ``companion serve``."""
 
 from __future__ import annotations
 
+import signal
+import time
 from pathlib import Path
 
 import requests
@@ -158,9 +160,27 @@ def test_companions_pick_up_after_a_power_cut(tmp_path) -> None:
         assert live.proc is not None
         family = _descendants(live.proc.pid)
         assert len(family) >= 2  # gunicorn's worker and the thinking process
+        live.proc.send_signal(signal.SIGTERM)  # a clean stop, nothing killed by the test
+        live.proc.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        while _running(family) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(family)
     finally:
         live.stop()
-    assert not [pid for pid in family if Path(f"/proc/{pid}").exists()]
+
+
+def _running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that still run (a zombie waiting to be reaped has stopped)."""
+    out = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if state != "Z":
+            out.append(pid)
+    return out
 
 
 def _descendants(pid: int) -> list[int]:
