@@ -26,6 +26,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
+	nice $(BIN)/python benchmarks/bench_players.py
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

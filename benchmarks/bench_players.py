@@ -36,6 +36,8 @@ def playouts_per_second(samples: int = 40) -> float:
     while done < samples:
         state = new_game(["ana", "ben", "cleo", "dev"])
         for _ in range(rng.randrange(4, 60)):
+            if state["finished"]:
+                break
             apply_in_place(state, random_command(state, rng))
         seat = next((e["player"] for e in state["pending"]
                      if e.get("player") and e["type"] == "bid"), None)

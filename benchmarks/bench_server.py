@@ -53,7 +53,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_NICE = 0  # --server-nice: the server's priority against other load on a shared machine
+
+
 def pinned(cmd: list[str]) -> list[str]:
+    if SERVER_NICE:
+        cmd = ["nice", "-n", str(SERVER_NICE), *cmd]
     return (["taskset", "-c", "0"] + cmd) if shutil.which("taskset") else cmd
 
 
@@ -442,6 +447,10 @@ def main() -> int:
                          "all the time); latency is measured at the human tables only")
     ap.add_argument("--bot-level", default="strong", choices=("good", "strong"))
     ap.add_argument("--no-bare", action="store_true", help="skip the bare broadcast run")
+    ap.add_argument("--server-nice", type=int, default=0,
+                    help="run the server (and so its companion players' pool, 19 steps "
+                         "lower) at this nice value: on a machine shared with other work, a "
+                         "negative value (root) stands in for a machine of its own")
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -455,6 +464,8 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
+    global SERVER_NICE
+    SERVER_NICE = args.server_nice
     think_s = args.think_ms / 1000
     ours = run_companion(args.tables, args.timeout, think_s, args.bot_tables, args.bot_level)
     lat = ours["latencies"]
