@@ -1,6 +1,6 @@
 # Two commands on a fresh machine:  `make run`  starts the companion,  `make test`  runs every test.
-# Each installs what it needs the first time (a virtual environment in .venv, the MicroPython
-# WebAssembly interpreter in node_modules, Debian's Chromium for the browser tests).
+# Each installs what it needs the first time (a virtual environment in .venv, the RP2040
+# emulator rp2040js in node_modules, Debian's Chromium for the browser tests).
 
 PYTHON ?= python3
 VENV := .venv
@@ -23,9 +23,11 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py
 	$(BIN)/python benchmarks/bench_server.py --tables 20
+	$(BIN)/python benchmarks/bench_board_emulated.py
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
+	$(BIN)/python benchmarks/bench_cafe.py
 	nice $(BIN)/python benchmarks/bench_players.py
 
 $(VENV)/.installed: pyproject.toml

@@ -22,7 +22,7 @@ from companion.players import thinker as thinking
 from companion.players.common import awaited
 
 if TYPE_CHECKING:
-    from companion.tables import Table
+    from companion.table import Table
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()

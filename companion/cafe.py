@@ -3,20 +3,42 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from companion.bots import BotDriver
 from companion.store import Store
-from companion.tables import Table
-from companion.web.config import TableConfig
+from companion.table import DICE_MODES, TABLE_NAME, Table
 
 log = logging.getLogger(__name__)
+
+
+class ConfigError(ValueError):
+    """A server or table setting that cannot be used; the message says which and why."""
+
+
+@dataclass
+class TableConfig:
+    """One table of the café as configured (``--tables N`` or a JSON file)."""
+
+    name: str
+    title: str | None = None
+    board: str = "none"  # serial port, "sim" or "none"
+    dice: str = "digital"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not TABLE_NAME.fullmatch(self.name):
+            raise ConfigError(f"table name {self.name!r} must match [a-z0-9][a-z0-9-]{{0,31}}")
+        if self.dice not in DICE_MODES:
+            raise ConfigError(f"table {self.name}: dice must be 'digital' or 'table'")
+        if not isinstance(self.board, str) or not self.board:
+            raise ConfigError(f"table {self.name}: board must be a serial port, sim or none")
 
 
 class Cafe:
     """Tables by name, loaded (and unfinished games replayed) when the server starts."""
 
-    def __init__(self, store: Store, tables: list[TableConfig], base_url: str,
+    def __init__(self, store: Store, tables: list[TableConfig],
                  with_boards: bool = True, with_bots: bool | None = None) -> None:
         # Only the process that drives the tables runs their boards and companion players
         # (``with_bots`` follows ``with_boards`` unless given).
@@ -27,8 +49,7 @@ class Cafe:
         # Companion players of every table think in one pool (started on first use).
         self.bots: BotDriver | None = BotDriver() if with_bots else None
         for cfg in tables:
-            table = Table(cfg.name, store, base_url, title=cfg.title, dice=cfg.dice,
-                          board=cfg.board)
+            table = Table(cfg.name, store, title=cfg.title, dice=cfg.dice, board=cfg.board)
             self.tables[cfg.name] = table
             if self.bots is not None:
                 table.bots = self.bots
@@ -41,9 +62,6 @@ class Cafe:
 
     def get(self, name: str) -> Table | None:
         return self.tables.get(name)
-
-    def summaries(self) -> list[dict[str, Any]]:
-        return [t.summary(with_join=False) for t in self.tables.values()]
 
     def close(self) -> None:
         for board in self.boards:

@@ -63,6 +63,7 @@ MAX_DELAY_S = 15 * 60.0
 GIVE_UP_AFTER_S = 7 * 24 * 3600.0  # well past "a day offline"
 TIMEOUT_S = 10.0
 RECONCILE_EVERY_S = 2.0
+PRUNE_EVERY_S = 3600.0
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -100,7 +101,8 @@ class Outbox:
     def __init__(self, database: str | Path, urls: list[str] | None = None,
                  secret: str | None = None, titles: dict[str, str] | None = None,
                  first_retry: float = FIRST_RETRY_S, session: requests.Session | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, retention_days: int | None = None,
+                 delete_games: Callable[[list[int]], list[int]] | None = None) -> None:
         self.urls = list(urls or [])
         if self.urls and not secret:
             raise ValueError("webhooks need a secret to sign with (--webhook-secret)")
@@ -109,6 +111,9 @@ class Outbox:
         self.first_retry = first_retry
         self.session = session or requests.Session()
         self.clock = clock
+        self.retention_days = retention_days
+        self.delete_games = delete_games
+        self._pruned_at = float("-inf")
         self._db = sqlite3.connect(str(database), check_same_thread=False,
                                    isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -163,7 +168,8 @@ class Outbox:
             game_id=game["id"], status=status, created=game["created"], ended=ended,
             document=json.loads(game["document"]), seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds])
-        urls = self.urls if game["created"] >= since else []
+        # Sent when the game moved on after the outbox existed (not a database's old history).
+        urls = self.urls if last_at >= since else []
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
@@ -181,6 +187,37 @@ class Outbox:
                 raise
         if urls:
             self._wake.set()
+
+    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """A read-only query on this connection (the history's)."""
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    def prune(self, days: int, delete_games: Callable[[list[int]], list[int]]) -> int:
+        """Retention: forget games that ended more than ``days`` days ago — their results,
+        deliveries, and (through ``delete_games``, the store's) the games and their logs."""
+        cutoff = self.clock() - days * 86400.0
+        with self._lock:
+            old = [r["game_id"] for r in self._db.execute(
+                "SELECT game_id FROM results WHERE ended < ? AND game_id NOT IN"
+                " (SELECT game_id FROM outbox WHERE state = 'pending')", (cutoff,)).fetchall()]
+        if not old:
+            return 0
+        deleted = delete_games(old)
+        with self._lock:
+            cur = self._db.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                for gid in deleted:
+                    cur.execute("DELETE FROM outbox WHERE game_id = ?", (gid,))
+                    cur.execute("DELETE FROM results WHERE game_id = ?", (gid,))
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        if deleted:
+            log.info("retention: deleted %d games older than %d days", len(deleted), days)
+        return len(deleted)
 
     def result(self, game_id: int) -> dict[str, Any] | None:
         with self._lock:
@@ -278,6 +315,10 @@ class Outbox:
         while not self._stop.is_set():
             try:
                 self.reconcile()
+                if (self.retention_days and self.delete_games
+                        and time.monotonic() - self._pruned_at > PRUNE_EVERY_S):
+                    self._pruned_at = time.monotonic()
+                    self.prune(self.retention_days, self.delete_games)
                 self.deliver_due()
                 due = self.next_due()
             except Exception:  # noqa: BLE001 - the sender never dies; the rows stay
@@ -289,10 +330,14 @@ class Outbox:
             self._wake.wait(wait)
             self._wake.clear()
 
-    def close(self) -> None:
+    def close(self, wait: float = 2.0) -> None:
+        """Stop the sender. A delivery still in flight after ``wait`` seconds is left to the
+        process exit: its row stays pending and goes out again after the restart."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
-            self._thread.join(timeout=TIMEOUT_S + 2)
+            self._thread.join(timeout=wait)
+            if self._thread.is_alive():
+                return
         with self._lock:
             self._db.close()

@@ -59,6 +59,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, 
 """
 
 
+Statements = list[tuple[str, tuple[Any, ...]]]
+
+
 def token_hash(token: str) -> str:
     """Seat tokens are stored hashed: a copied database file does not hand out seats."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -113,7 +116,12 @@ class Store:
             self._db.close()
 
     # -- transactions -------------------------------------------------------------------
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def commit(self, statements: Statements) -> None:
+        """Run the statements of one change (from the ``*_stmts`` builders below) as one
+        transaction; returns once durable, raises (and nothing was written) otherwise."""
+        self._write(statements)
+
+    def _write(self, statements: Statements) -> None:
         """Run statements atomically and return once they are durable.
 
         Group commit without a hand-off: the first writer becomes the leader and commits
@@ -203,15 +211,27 @@ class Store:
             (name, join_secret, host_token, json.dumps(settings)),
         )])
 
+    def settings_stmts(self, name: str, settings: dict[str, Any]) -> Statements:
+        return [("UPDATE tables SET settings = ? WHERE name = ?", (json.dumps(settings), name))]
+
+    def join_secret_stmts(self, name: str, secret: str) -> Statements:
+        return [("UPDATE tables SET join_secret = ? WHERE name = ?", (secret, name))]
+
+    def current_game_stmts(self, name: str, game_id: int | None) -> Statements:
+        return [("UPDATE tables SET current_game = ? WHERE name = ?", (game_id, name))]
+
     def save_settings(self, name: str, settings: dict[str, Any]) -> None:
-        self._write([("UPDATE tables SET settings = ? WHERE name = ?",
-                      (json.dumps(settings), name))])
+        self._write(self.settings_stmts(name, settings))
 
     def save_join_secret(self, name: str, secret: str) -> None:
-        self._write([("UPDATE tables SET join_secret = ? WHERE name = ?", (secret, name))])
+        self._write(self.join_secret_stmts(name, secret))
 
     def set_current_game(self, name: str, game_id: int | None) -> None:
-        self._write([("UPDATE tables SET current_game = ? WHERE name = ?", (game_id, name))])
+        self._write(self.current_game_stmts(name, game_id))
+
+    def current_game(self, name: str) -> int:
+        rows = self._read("SELECT current_game FROM tables WHERE name = ?", (name,))
+        return int(rows[0]["current_game"])
 
     # -- seats --------------------------------------------------------------------------
     def seats(self, table_name: str) -> list[dict[str, Any]]:
@@ -221,10 +241,12 @@ class Store:
         return [dict(r) for r in rows]
 
     def save_seats(self, table_name: str, seats: list[dict[str, Any]]) -> None:
-        """Replace the table's seat list (seats change rarely: joins, releases, removals)."""
-        stmts: list[tuple[str, tuple[Any, ...]]] = [
-            ("DELETE FROM seats WHERE table_name = ?", (table_name,))
-        ]
+        self._write(self.seats_stmts(table_name, seats))
+
+    def seats_stmts(self, table_name: str, seats: list[dict[str, Any]]) -> Statements:
+        """Replace the table's seat list (seats change rarely: joins, releases, removals;
+        one server per data directory, so nobody else's seats are overwritten)."""
+        stmts: Statements = [("DELETE FROM seats WHERE table_name = ?", (table_name,))]
         for pos, s in enumerate(seats):
             stmts.append((
                 "INSERT INTO seats (table_name, seat, position, name, colour, token_hash, state)"
@@ -232,22 +254,28 @@ class Store:
                 (table_name, s["seat"], pos, s["name"], s["colour"], s["token_hash"],
                  s["state"]),
             ))
-        self._write(stmts)
+        return stmts
 
     # -- games --------------------------------------------------------------------------
     def create_game(self, table_name: str, document: dict[str, Any],
                     seats: list[dict[str, Any]], decks: list[list[Any]], dice: str) -> int:
         """Store a new game and make it the table's current one, in one transaction."""
-        self._write([
+        self._write(self.new_game_stmts(table_name, document, seats, decks, dice))
+        return self.current_game(table_name)
+
+    def new_game_stmts(self, table_name: str, document: dict[str, Any],
+                       seats: list[dict[str, Any]], decks: list[list[Any]],
+                       dice: str) -> Statements:
+        """A new game row that becomes the table's current game (its id is the table's
+        ``current_game`` afterwards; commands in the same transaction refer to it so)."""
+        return [
             ("INSERT INTO games (table_name, status, created, document, seats, decks, dice)"
              " VALUES (?, 'playing', ?, ?, ?, ?, ?)",
              (table_name, time.time(), json.dumps(document), json.dumps(seats),
               json.dumps(decks), dice)),
             ("UPDATE tables SET current_game = (SELECT MAX(id) FROM games WHERE table_name = ?)"
              " WHERE name = ?", (table_name, table_name)),
-        ])
-        rows = self._read("SELECT current_game FROM tables WHERE name = ?", (table_name,))
-        return int(rows[0]["current_game"])
+        ]
 
     def game(self, game_id: int) -> StoredGame | None:
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -259,15 +287,17 @@ class Store:
         )
         return [_game(r) for r in rows]
 
+    def game_status_stmts(self, game_id: int, status: str) -> Statements:
+        return [("UPDATE games SET status = ? WHERE id = ?", (status, game_id))]
+
+    def game_dice_stmts(self, game_id: int, dice: str) -> Statements:
+        return [("UPDATE games SET dice = ? WHERE id = ?", (dice, game_id))]
+
     def set_game_status(self, game_id: int, status: str) -> None:
-        self._write([("UPDATE games SET status = ? WHERE id = ?", (status, game_id))])
+        self._write(self.game_status_stmts(game_id, status))
 
     def set_game_dice(self, game_id: int, dice: str) -> None:
-        self._write([("UPDATE games SET dice = ? WHERE id = ?", (dice, game_id))])
-
-    def set_game_document(self, game_id: int, document: dict[str, Any]) -> None:
-        self._write([("UPDATE games SET document = ? WHERE id = ?",
-                      (json.dumps(document), game_id))])
+        self._write(self.game_dice_stmts(game_id, dice))
 
     # -- commands -----------------------------------------------------------------------
     def append(self, game_id: int, first_n: int,
@@ -275,16 +305,28 @@ class Store:
                status: str | None = None) -> None:
         """Append commands ``(command, source, cmd_id)`` numbered from ``first_n`` in one
         transaction, optionally setting the game's status (finished) in the same one."""
+        self._write(self.append_stmts(game_id, first_n, rows, status))
+
+    def append_stmts(self, game_id: int | None, first_n: int,
+                     rows: list[tuple[dict[str, Any], str, str | None]],
+                     status: str | None = None, table_name: str | None = None) -> Statements:
+        """``game_id`` None: the table's current game (one made in the same transaction)."""
         now = time.time()
-        stmts: list[tuple[str, tuple[Any, ...]]] = [
-            ("INSERT INTO commands (game_id, n, command, source, cmd_id, at)"
-             " VALUES (?, ?, ?, ?, ?, ?)",
-             (game_id, first_n + i, json.dumps(cmd), source, cmd_id, now))
+        if game_id is None:
+            gid: tuple[str, tuple[Any, ...]] = (
+                "(SELECT current_game FROM tables WHERE name = ?)", (table_name,))
+        else:
+            gid = ("?", (game_id,))
+        stmts: Statements = [
+            (f"INSERT INTO commands (game_id, n, command, source, cmd_id, at)"
+             f" VALUES ({gid[0]}, ?, ?, ?, ?, ?)",
+             (*gid[1], first_n + i, json.dumps(cmd), source, cmd_id, now))
             for i, (cmd, source, cmd_id) in enumerate(rows)
         ]
         if status is not None:
-            stmts.append(("UPDATE games SET status = ? WHERE id = ?", (status, game_id)))
-        self._write(stmts)
+            stmts.append((f"UPDATE games SET status = ? WHERE id = {gid[0]}",
+                          (status, *gid[1])))
+        return stmts
 
     def commands(self, game_id: int, include_undone: bool = False) -> list[StoredCommand]:
         sql = "SELECT * FROM commands WHERE game_id = ?"
@@ -314,14 +356,36 @@ class Store:
                              bool(r["undone"]))
 
     def mark_undone(self, game_id: int, n: int) -> None:
-        self._write([("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?",
-                      (game_id, n))])
+        self._write(self.undone_stmts(game_id, n))
+
+    def undone_stmts(self, game_id: int, n: int) -> Statements:
+        return [("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?", (game_id, n))]
+
+    # -- retention ----------------------------------------------------------------------
+    def delete_games(self, game_ids: list[int]) -> list[int]:
+        """Delete games that are over (with their commands), in one transaction; a table's
+        current game is never deleted. Returns the ids deleted."""
+        if not game_ids:
+            return []
+        marks = ",".join("?" * len(game_ids))
+        rows = self._read(
+            f"SELECT id FROM games WHERE id IN ({marks}) AND status != 'playing' AND id NOT IN"
+            " (SELECT current_game FROM tables WHERE current_game IS NOT NULL)",
+            tuple(game_ids))
+        ids = [int(r["id"]) for r in rows]
+        stmts: list[tuple[str, tuple[Any, ...]]] = []
+        for gid in ids:
+            stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
+        if stmts:
+            self._write(stmts)
+        return ids
 
 
 class _Write:
     """Statements waiting for the committer, and how their commit went."""
 
-    def __init__(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+    def __init__(self, statements: Statements) -> None:
         self.statements = statements
         self.done = threading.Event()
         self.error: BaseException | None = None

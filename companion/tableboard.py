@@ -29,7 +29,7 @@ from companion.leds import (
 from companion.leds.vision import screen_hex
 
 if TYPE_CHECKING:
-    from companion.tables import Table
+    from companion.table import Table
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,10 @@ ESC = 0xDB
 HEADER = 4
 OVERHEAD = 6
 MAX_PAYLOAD = 1024
-PROTOCOL_VERSION = 1
+# 2: PICTURE payloads go XOR 0x20 (dim values 1..5 need no escape: a game picture is about 630
+#    bytes on the wire instead of about 900), PING may ask for the board's heap figures.
+PROTOCOL_VERSION = 2
+PICTURE_XOR = 0x20
 # Escaped as ESC, b ^ 0x20: the flag, the escape and Ctrl-A..Ctrl-E (REPL control keys).
 ESCAPED = frozenset({0x01, 0x02, 0x03, 0x04, 0x05, FLAG, ESC})
 
@@ -173,6 +176,17 @@ def hello_payload(version: int = PROTOCOL_VERSION) -> bytes:
     return bytes((version,))
 
 
+def picture_payload(rgb: bytes) -> bytes:
+    """PICTURE payload of an RGB picture: every byte XOR 0x20 (PROTOCOL.md section 4), so the
+    dim values 1..5 common in game pictures never need an escape on the wire."""
+    return bytes(b ^ PICTURE_XOR for b in rgb)
+
+
+def picture_from_payload(payload: bytes) -> bytes:
+    """The RGB picture a PICTURE payload carries."""
+    return bytes(b ^ PICTURE_XOR for b in payload)
+
+
 def config_payload(brightness: float, milliamp_budget: int) -> bytes:
     """CONFIG: brightness 0..1 (sent as 0..255) and the limiter budget in mA (100..65535)."""
     if not 0.0 <= brightness <= 1.0:
@@ -199,13 +213,19 @@ def parse_version(payload: bytes) -> Version:
 
 
 def parse_status(payload: bytes) -> dict[str, int | bool]:
+    """STATUS fields; ``heap_used``/``heap_free`` (bytes) when the PING asked for them."""
     if len(payload) < 15:
         raise ProtocolError(f"STATUS payload too short ({len(payload)} bytes)")
-    return {"frames": int.from_bytes(payload[0:4], "big"),
-            "errors": int.from_bytes(payload[4:8], "big"),
-            "milliamps": int.from_bytes(payload[8:10], "big"),
-            "limited": bool(payload[10]), "brightness": payload[11],
-            "budget_ma": int.from_bytes(payload[12:14], "big"), "host_lost": bool(payload[14])}
+    out: dict[str, int | bool] = {
+        "frames": int.from_bytes(payload[0:4], "big"),
+        "errors": int.from_bytes(payload[4:8], "big"),
+        "milliamps": int.from_bytes(payload[8:10], "big"),
+        "limited": bool(payload[10]), "brightness": payload[11],
+        "budget_ma": int.from_bytes(payload[12:14], "big"), "host_lost": bool(payload[14])}
+    if len(payload) >= 23:
+        out["heap_used"] = int.from_bytes(payload[15:19], "big")
+        out["heap_free"] = int.from_bytes(payload[19:23], "big")
+    return out
 
 
 def parse_nack(payload: bytes) -> tuple[int, int]:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board.link import BoardLink
+from companion.board.link import ACK_TIMEOUT_S, BoardLink
 from companion.board.simboard import SimBoard
 from companion.leds.power import LIMITER_BUDGET_MA
+
+SIM_ACK_TIMEOUT_S = 0.25
 
 
 class BoardError(ValueError):
@@ -25,8 +27,11 @@ class BoardService:
         self.led_count = led_count
         self.sim: SimBoard | None = SimBoard(led_count) if self.simulated else None
         link_port = self.sim.path if self.sim is not None else str(port)
+        # The simulated board is the firmware in a CPython thread on a shared laptop CPU: its
+        # answer times say nothing about a board, so it keeps a lenient ACK timeout.
         self.link = BoardLink(link_port, led_count, brightness=brightness,
-                              milliamp_budget=milliamp_budget, simulated=self.simulated)
+                              milliamp_budget=milliamp_budget, simulated=self.simulated,
+                              ack_timeout=SIM_ACK_TIMEOUT_S if self.simulated else ACK_TIMEOUT_S)
         self._started = False
 
     def start(self) -> BoardService:

@@ -30,6 +30,10 @@ STABLE_NAME = "usb-Chocolatl_LED_board_sim-if00"
 IDLE_WAIT_MS = 20
 
 
+def _identity(value: Any) -> Any:
+    return value
+
+
 class FirmwareImage:
     """One boot's worth of firmware modules, imported from the firmware directory by path."""
 
@@ -38,7 +42,9 @@ class FirmwareImage:
         self.directory = directory
         self.modules: dict[str, ModuleType] = dict(stand_ins)
         self.config = config
-        self._builtins = dict(builtins.__dict__, __import__=self._import)
+        # The viper pointer casts (ptr8(buf)[i]) are plain indexing in CPython.
+        self._builtins = dict(builtins.__dict__, __import__=self._import,
+                              ptr8=_identity, ptr16=_identity, ptr32=_identity)
 
     def _import(self, name: str, globals_: Any = None, locals_: Any = None,
                 fromlist: Any = (), level: int = 0) -> ModuleType:
@@ -73,23 +79,37 @@ class PtyStream:
         self.stop = stop
         self.board = board
 
-    def readinto(self, buf: bytearray) -> int:
+    def any(self) -> bool:
+        """True when the host has sent something the firmware has not read yet."""
         if self.stop.is_set():
             raise SimStopped
         if self.board.hung:
-            return 0
+            return False
         ready, _, _ = select.select([self.fd], [], [], 0)
-        if not ready:
-            return 0
-        try:
-            data = os.read(self.fd, len(buf))
-        except (BlockingIOError, OSError):
-            return 0
-        if self.board.corrupt_reads > 0 and len(data) > 2:
-            self.board.corrupt_reads -= 1
-            data = bytes((data[0], data[1] ^ 0x40)) + data[2:]  # line noise on the cable
-        buf[:len(data)] = data
-        return len(data)
+        return bool(ready)
+
+    def readinto(self, buf: bytearray, n: int) -> int:
+        """Exactly n bytes, blocking like MicroPython's sys.stdin.buffer.readinto(buf, n)."""
+        got = 0
+        while got < n:
+            if self.stop.is_set():
+                raise SimStopped
+            if self.board.hung:
+                self.stop.wait(0.05)
+                continue
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                data = os.read(self.fd, n - got)
+            except (BlockingIOError, OSError):
+                continue
+            if self.board.corrupt_reads > 0 and len(data) > 2:
+                self.board.corrupt_reads -= 1
+                data = bytes((data[0], data[1] ^ 0x40)) + data[2:]  # line noise on the cable
+            buf[got:got + len(data)] = data
+            got += len(data)
+        return n
 
     def write(self, buf: bytearray, n: int) -> None:
         data = bytes(buf[:n])

@@ -79,8 +79,14 @@ def sleep_ms(ms: int) -> None:
     time.sleep(ms / 1000)
 
 
+def _same(value: object) -> object:
+    return value
+
+
 def make_modules() -> dict[str, ModuleType]:
-    """Fresh machine, neopixel, time and sys modules for one boot of the firmware."""
+    """Fresh machine, neopixel, time, sys, gc and micropython modules for one boot of the
+    firmware. @micropython.viper functions run as plain Python (same integer results: no
+    value in the firmware's viper code reaches 2**31)."""
     machine = ModuleType("machine")
     machine.Pin = Pin
     machine.WDT = WDT
@@ -95,4 +101,13 @@ def make_modules() -> dict[str, ModuleType]:
     msys = ModuleType("sys")
     msys.platform = "sim"
     msys.implementation = sys.implementation
-    return {"machine": machine, "neopixel": neopixel, "time": mtime, "sys": msys}
+    mgc = ModuleType("gc")
+    mgc.collect = lambda: None
+    mgc.mem_alloc = lambda: 0  # no MicroPython heap to measure here
+    mgc.mem_free = lambda: 0
+    micropython = ModuleType("micropython")
+    micropython.const = _same
+    micropython.viper = _same
+    micropython.native = _same
+    return {"machine": machine, "neopixel": neopixel, "time": mtime, "sys": msys, "gc": mgc,
+            "micropython": micropython}

@@ -6,19 +6,12 @@ forms of colour-blind vision; each also has a name so a colour is never the only
 
 from __future__ import annotations
 
-# name -> "#rrggbb" for screens. Order is the offer order on the phone's colour step.
-PLAYER_COLOURS: dict[str, str] = {
-    "orange": "#E69F00",
-    "sky": "#56B4E9",
-    "green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermilion": "#D55E00",
-    "purple": "#CC79A7",
-}
-
-# Track box colours (R2.3) as shown on screens.
-TRACK_COLOURS: dict[str, str] = {"gold": "#D4A017", "red": "#C0392B", "green": "#2E8B57"}
+# The colours themselves are the engine's (companion/engine/colours.py); the board maps them.
+from companion.engine.colours import (  # noqa: F401
+    PLAYER_COLOURS,
+    SCREEN_COLOURS,
+    TRACK_COLOURS,
+)
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
+from companion.history import admin_token
 from companion.outbox import Outbox
 from companion.store import Store
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
+from companion.web.hub import Hub
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
@@ -19,12 +22,12 @@ from companion.web.netaddr import public_base
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     """A ready app. The café (tables, store, replayed games) is built here unless given."""
-    from companion.web import cafe_pages, pages, sockets
+    from companion.web import admin, cafe_pages, pages, sockets
 
     app = Flask(__name__)
     base = base_url(config)
     if cafe is None:
-        cafe = Cafe(Store(config.database), config.tables, base)
+        cafe = Cafe(Store(config.database), config.tables)
     app.config["COMPANION"] = config
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.config["SOCK_SERVER_OPTIONS"] = {
@@ -34,6 +37,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     }
     app.extensions["cafe"] = cafe
     app.extensions["outbox"] = _outbox(config, cafe)
+    app.extensions["admin_token"] = admin_token(config.database)
     app.extensions["guesses"] = GuessThrottle()
     names = allowed_host_names(config, base)
 
@@ -48,8 +52,12 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(cafe_pages.bp)
+    app.register_blueprint(admin.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
+    # Each table's connections; its links come from the app's URL map (url_for's builder).
+    urls = app.url_map.bind("localhost")
+    app.extensions["hubs"] = {name: Hub(table, urls, base) for name, table in cafe.tables.items()}
 
     @app.after_request
     def _headers(response):  # type: ignore[no-untyped-def]
@@ -98,7 +106,8 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
     host ends is found by the sender's reconciling within seconds)."""
     outbox = Outbox(config.database, config.webhooks, config.webhook_secret,
                     titles={name: t.title for name, t in cafe.tables.items()},
-                    first_retry=config.webhook_retry)
+                    first_retry=config.webhook_retry, retention_days=config.retention_days,
+                    delete_games=cafe.store.delete_games)
 
     def on_commit(table: object, state: dict, events: list[dict]) -> None:
         if state.get("finished"):
@@ -116,6 +125,9 @@ def start_background(app: Flask) -> None:
     start_mdns(app)
 
 
+MDNS_RECHECK_S = 30.0
+
+
 def start_mdns(app: Flask) -> None:
     """Announce ``<mdns>.local`` (in the server's worker, on a thread: probing the name takes
     a few seconds and the tables must not wait). When multicast DNS cannot run, the tables'
@@ -127,10 +139,18 @@ def start_mdns(app: Flask) -> None:
     app.extensions["mdns"] = announcer
 
     def run() -> None:
-        if not announcer.start() and not config.public_url:
-            fallback = public_base(config.host, config.port)
-            for table in cafe_of(app).tables.values():
-                table.base_url = fallback
+        if not announcer.start():
+            if not config.public_url:
+                fallback = public_base(config.host, config.port)
+                for hub in app.extensions["hubs"].values():
+                    hub.base_url = fallback
+            return
+        # Follow address changes (a new DHCP lease, the Pi's own hotspot coming up).
+        while not announcer.stopped.wait(MDNS_RECHECK_S):
+            try:
+                announcer.refresh(local_addresses(config.host))
+            except Exception:  # noqa: BLE001 - keep the old announcement
+                logging.getLogger(__name__).exception("mDNS: address refresh failed")
 
     threading.Thread(target=run, name="mdns", daemon=True).start()
 

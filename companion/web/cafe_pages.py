@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.outbox import Outbox
 from companion.results import iso
-from companion.tables import Table
+from companion.table import Table
 
 bp = Blueprint("cafe", __name__)
 

@@ -11,28 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.tables import DICE_MODES, TABLE_NAME
+from companion.cafe import ConfigError, TableConfig
 from companion.web.wifi import WifiConfig
 
-
-class ConfigError(ValueError):
-    """A server or table setting that cannot be used; the message says which and why."""
-
-
-@dataclass
-class TableConfig:
-    name: str
-    title: str | None = None
-    board: str = "none"  # serial port, "sim" or "none"
-    dice: str = "digital"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not TABLE_NAME.fullmatch(self.name):
-            raise ConfigError(f"table name {self.name!r} must match [a-z0-9][a-z0-9-]{{0,31}}")
-        if self.dice not in DICE_MODES:
-            raise ConfigError(f"table {self.name}: dice must be 'digital' or 'table'")
-        if not isinstance(self.board, str) or not self.board:
-            raise ConfigError(f"table {self.name}: board must be a serial port, sim or none")
+__all__ = ["ConfigError", "ServerConfig", "TableConfig", "tables_from_count", "tables_from_file"]
 
 
 @dataclass
@@ -54,6 +36,7 @@ class ServerConfig:
     webhooks: list[str] = field(default_factory=list)  # results are POSTed here
     webhook_secret: str | None = None  # signs them (HMAC-SHA256)
     webhook_retry: float = 5.0  # first retry after this many seconds, then doubling
+    retention_days: int | None = None  # delete games that ended longer ago (None: keep all)
 
     @property
     def database(self) -> Path:

@@ -73,6 +73,7 @@ class Announcer:
         self._info: Any = None
         self._lock = threading.Lock()
         self._closed = False
+        self.stopped = threading.Event()
 
     def start(self) -> bool:
         """Announce; False (and a log line) when multicast DNS cannot run here."""
@@ -97,8 +98,27 @@ class Announcer:
         log.info("mDNS: announced %s.local at %s", self.name, ", ".join(self.addresses))
         return True
 
+    def refresh(self, addresses: list[str]) -> bool:
+        """Announce new addresses (the router gave another one, a hotspot came up); True if
+        they changed."""
+        with self._lock:
+            zc, info = self._zc, self._info
+            if zc is None or addresses == self.addresses:
+                return False
+        from zeroconf import ServiceInfo
+
+        new = ServiceInfo(SERVICE_TYPE, info.name,
+                          addresses=[socket.inet_aton(a) for a in addresses], port=self.port,
+                          properties={"path": self.path}, server=f"{self.name}.local.")
+        zc.update_service(new)
+        with self._lock:
+            self._info, self.addresses = new, addresses
+        log.info("mDNS: %s.local now at %s", self.name, ", ".join(addresses))
+        return True
+
     def close(self) -> None:
         """Say goodbye (phones drop the name at once) and stop."""
+        self.stopped.set()
         with self._lock:
             self._closed = True
             zc, self._zc = self._zc, None

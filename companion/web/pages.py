@@ -6,22 +6,23 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from companion.leds.palette import PLAYER_COLOURS
-from companion.tables import Table, TableError
+from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
+from companion.table import TableError
 from companion.web import i18n
+from companion.web.hub import Hub
 from companion.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
 
 HTTP_STATUS = {"bad_secret": 403, "bad_token": 403, "colour_taken": 409, "table_full": 409,
-               "game_running": 409, "bad_state": 409, "no_game": 404}
+               "game_running": 409, "bad_state": 409, "no_game": 404, "storage_failed": 503}
 
 
-def _table(name: str) -> Table:
-    table = current_app.extensions["cafe"].get(name)
-    if table is None:
+def _hub(name: str) -> Hub:
+    hub = current_app.extensions["hubs"].get(name)
+    if hub is None:
         abort(404, description=f"no table {name!r} here")
-    return table
+    return hub
 
 
 def _refuse(code: str, reason: str, status: int | None = None) -> tuple[Response, int]:
@@ -44,8 +45,18 @@ def _wrong_guess() -> None:
     current_app.extensions["guesses"].failed(request.remote_addr or "?")
 
 
+def _summaries() -> list[dict[str, Any]]:
+    return [hub.summary() for hub in current_app.extensions["hubs"].values()]
+
+
 def _colours() -> list[list[str]]:
-    return [[name, hex_] for name, hex_ in PLAYER_COLOURS.items()]
+    return [[name, SCREEN_COLOURS.get(name, hex_)] for name, hex_ in PLAYER_COLOURS.items()]
+
+
+@bp.app_context_processor
+def _screen_colours() -> dict[str, Any]:
+    """Every page gets the screen palette (base.html hands it to the scripts)."""
+    return {"screen_colours": SCREEN_COLOURS}
 
 
 def _no_store(response: Response) -> Response:
@@ -55,12 +66,12 @@ def _no_store(response: Response) -> Response:
 
 @bp.get("/")
 def cafe_page() -> str:
-    return render_template("cafe.html", tables=current_app.extensions["cafe"].summaries())
+    return render_template("cafe.html", tables=_summaries())
 
 
 @bp.get("/api/tables")
 def tables_json() -> Response:
-    return _no_store(jsonify({"tables": current_app.extensions["cafe"].summaries()}))
+    return _no_store(jsonify({"tables": _summaries()}))
 
 
 @bp.get("/healthz")
@@ -79,8 +90,7 @@ def catalogue(lang: str) -> Response:
 
 @bp.get("/t/<name>/")
 def display_page(name: str) -> str:
-    table = _table(name)
-    summary = table.summary(with_join=True)
+    summary = _hub(name).summary(with_join=True)
     wifi = current_app.config["COMPANION"].wifi
     return render_template("display.html", table=summary, urls=summary["urls"],
                            colours=_colours(), wifi_ssid=wifi.ssid if wifi else None)
@@ -88,13 +98,13 @@ def display_page(name: str) -> str:
 
 @bp.get("/t/<name>/join/<secret>")
 def join_page(name: str, secret: str) -> Response | tuple[str, int]:
-    table = _table(name)
+    hub = _hub(name)
     if (busy := _throttled()) is not None:
         return busy
-    if not table.check_join(secret):
+    if not hub.table.check_join(secret):
         _wrong_guess()
         return "This join link is not valid for this table (the QR code may have changed).", 403
-    summary = table.summary()
+    summary = hub.summary()
     return _no_store(Response(render_template(
         "phone.html", table=summary, urls=summary["urls"], join_secret=secret,
         colours=_colours())))
@@ -102,8 +112,7 @@ def join_page(name: str, secret: str) -> Response | tuple[str, int]:
 
 @bp.get("/t/<name>/seat")
 def seat_page(name: str) -> Response:
-    table = _table(name)
-    summary = table.summary()
+    summary = _hub(name).summary()
     return _no_store(Response(render_template(
         "phone.html", table=summary, urls=summary["urls"], join_secret=None,
         colours=_colours())))
@@ -111,14 +120,14 @@ def seat_page(name: str) -> Response:
 
 @bp.get("/t/<name>/host")
 def host_page(name: str) -> Response | tuple[str, int]:
-    table = _table(name)
+    hub = _hub(name)
     token = request.args.get("token")
     if (busy := _throttled()) is not None:
         return busy
-    if not table.check_host(token):
+    if not hub.table.check_host(token):
         _wrong_guess()
         return "The host link is not valid for this table.", 403
-    summary = table.summary(with_join=True)
+    summary = hub.summary(with_join=True)
     return _no_store(Response(render_template(
         "host.html", table=summary, urls=summary["urls"], host_token=token,
         colours=_colours(), webhooks=len(current_app.config["COMPANION"].webhooks))))
@@ -126,8 +135,7 @@ def host_page(name: str) -> Response | tuple[str, int]:
 
 @bp.get("/t/<name>/qr.svg")
 def qr_image(name: str) -> Response:
-    table = _table(name)
-    return _no_store(Response(qr_svg(table.join_url()), mimetype="image/svg+xml"))
+    return _no_store(Response(qr_svg(_hub(name).join_url()), mimetype="image/svg+xml"))
 
 
 @bp.get("/wifi.svg")
@@ -142,7 +150,8 @@ def wifi_qr() -> Response:
 
 @bp.post("/t/<name>/api/join")
 def join_api(name: str) -> Any:
-    table = _table(name)
+    hub = _hub(name)
+    table = hub.table
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return _refuse("bad_json", "send a JSON object with secret, name and colour")
@@ -152,21 +161,22 @@ def join_api(name: str) -> Any:
         _wrong_guess()
         return _refuse("bad_secret", "this join link is not valid for this table")
     try:
-        seat = table.join(body.get("secret"), body.get("name"), body.get("colour"))
+        outcome = table.join(body.get("secret"), body.get("name"), body.get("colour"))
     except TableError as exc:
         return _refuse(exc.code, exc.reason)
+    seat = {**(outcome.result or {}), "ws": hub.links().paths["ws_seat"]}
     return _no_store(jsonify(seat))
 
 
 @bp.get("/t/<name>/api/state")
 def state_json(name: str) -> Response:
-    frame = _table(name).snapshot("display")
+    frame = _hub(name).hello("display")
     return _no_store(jsonify(frame))
 
 
 @bp.get("/t/<name>/games/<int:game_id>/log.json")
 def game_log(name: str, game_id: int) -> Any:
-    table = _table(name)
+    table = _hub(name).table
     if (busy := _throttled()) is not None:
         return busy
     if not table.check_host(request.args.get("token") or request.headers.get("X-Host-Token")):

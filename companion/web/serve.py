@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion import datadir
-from companion.tables import TableError
+from companion.table import TableError
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -72,6 +72,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         default=os.environ.get("CHOCOLATL_WEBHOOK_SECRET"),
                         help="key of the X-Chocolatl-Signature HMAC (default: the environment "
                              "variable CHOCOLATL_WEBHOOK_SECRET)")
+    parser.add_argument("--retention-days", type=int, metavar="N",
+                        help="delete games (logs, results) that ended more than N days ago; "
+                             "default: keep them all")
     parser.add_argument("--webhook-retry", type=float, default=5.0, metavar="SECONDS",
                         help="first retry of a failed delivery after this long, then doubling "
                              "up to 15 minutes (default 5)")
@@ -99,6 +102,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     if args.webhook and not args.webhook_secret:
         raise ConfigError("--webhook needs --webhook-secret (or CHOCOLATL_WEBHOOK_SECRET): "
                           "receivers check the signature")
+    if args.retention_days is not None and not 1 <= args.retention_days <= 36500:
+        raise ConfigError("--retention-days must be from 1 to 36500")
     if not 0.1 <= args.webhook_retry <= 3600:
         raise ConfigError("--webhook-retry must be from 0.1 to 3600 seconds")
     return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
@@ -106,20 +111,22 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
                         allowed_origins=list(args.allow_origin),
                         allowed_hosts=list(args.allow_host), threads=args.threads,
                         mdns=mdns, wifi=wifi, webhooks=list(dict.fromkeys(args.webhook)),
-                        webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry)
+                        webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry,
+                        retention_days=args.retention_days)
 
 
 def announce(config: ServerConfig) -> list[str]:
     """The lines printed at start-up: display, host and overview URLs per table. Creates the
     tables' secrets in the database if this is its first start."""
     from companion.cafe import Cafe
+    from companion.history import admin_token
     from companion.store import Store
     from companion.web.app import base_url
 
     base = base_url(config)
     store = Store(config.database)
     try:
-        cafe = Cafe(store, config.tables, base, with_boards=False)  # the worker drives them
+        cafe = Cafe(store, config.tables, with_boards=False)  # the worker drives them
         lines = [f"Chocolatl companion on {base}  (data: {config.data})"]
         if config.mdns and not config.public_url:
             lines.append(f"  (by address: {public_base(config.host, config.port)})")
@@ -128,6 +135,7 @@ def announce(config: ServerConfig) -> list[str]:
             lines.append(f"Table {t.name} host:    {base}/t/{t.name}/host?token={t.host_token}")
         if len(config.tables) > 1:
             lines.append(f"Café overview: {base}/")
+        lines.append(f"Café admin:      {base}/admin?token={admin_token(config.database)}")
     finally:
         store.close()
     return lines

@@ -1,17 +1,22 @@
 # The firmware's main loop (hardware/FIRMWARE.md): read bytes, decode frames, answer, show
 # pictures, feed the watchdog, show "host lost" when the companion goes quiet.
 # Every buffer is allocated here, once; the loop itself allocates nothing.
+import gc
 import sys
 import time
+
+from micropython import const
 
 import config
 import proto
 
-LOST_COLOUR_R = 48   # dim amber: clearly "not a game picture", well under 0.5 A
-LOST_COLOUR_G = 16
-LOST_COLOUR_B = 0
-LOST_EVERY = 8
-LOST_STEP_MS = 250
+LOST_COLOUR_R = const(48)   # dim amber: clearly "not a game picture", well under 0.5 A
+LOST_COLOUR_G = const(16)
+LOST_COLOUR_B = const(0)
+LOST_EVERY = const(8)
+LOST_STEP_MS = const(250)
+STATUS_LEN = const(15)
+STATUS_HEAP_LEN = const(23)
 
 
 class Firmware:
@@ -25,7 +30,8 @@ class Firmware:
         self.cfg = cfg
         self.decoder = proto.Decoder(cfg.MAX_PAYLOAD)
         self.encoder = proto.Encoder(32)
-        self.inbuf = bytearray(64)
+        # A read never asks for more than the current frame still needs (Decoder.need).
+        self.inbuf = bytearray(proto.OVERHEAD + cfg.MAX_PAYLOAD + 1)
         self.reply = bytearray(32)
         self.frames = 0
         self.errors = 0
@@ -62,7 +68,7 @@ class Firmware:
         self.reply[1] = mtype
         self.send(proto.NACK, seq, self.reply, 2)
 
-    def send_status(self, seq):
+    def send_status(self, seq, heap):
         r = self.reply
         _put32(r, 0, self.frames)
         _put32(r, 4, self.errors)
@@ -74,21 +80,51 @@ class Firmware:
         r[12] = self.strip.budget >> 8
         r[13] = self.strip.budget & 0xFF
         r[14] = 1 if self.showing_lost else 0
-        self.send(proto.STATUS, seq, r, 15)
+        if not heap:
+            self.send(proto.STATUS, seq, r, STATUS_LEN)
+            return
+        # PING with payload 1: heap in use and free (bytes), which stay put while the loop
+        # runs (nothing allocated per frame). Only on request: gc.mem_alloc() walks the whole
+        # heap (about 9 ms on the RP2040).
+        _put32(r, 15, gc.mem_alloc())
+        _put32(r, 19, gc.mem_free())
+        self.send(proto.STATUS, seq, r, STATUS_HEAP_LEN)
 
     # -- input ----------------------------------------------------------------------------
     def step(self):
-        """One pass of the main loop; returns the number of bytes read."""
-        n = self.stream.readinto(self.inbuf)
+        """One pass of the main loop: reads until a frame is handled or nothing is waiting,
+        then the timers; returns the number of bytes read."""
         dec = self.decoder
-        for i in range(n):
-            result = dec.feed(self.inbuf[i])
-            if result == proto.FRAME:
-                self.handle(dec.type, dec.seq, dec.length)
-            elif result == proto.ERROR:
-                self.nack(dec.seq, dec.reason, dec.type if dec.reason == proto.UNKNOWN_TYPE else 0)
-            if not self.running:
-                return n
+        stream = self.stream
+        inbuf = self.inbuf
+        total = 0
+        while True:
+            n = dec.need()
+            if n == 0:
+                # Between frames, in a header or in noise: one byte, and only if waiting.
+                if not stream.any():
+                    break
+                n = 1
+            # Past a header the host has committed to at least n more bytes: one blocking
+            # read gets them (sys.stdin.buffer.readinto blocks until n bytes are there).
+            stream.readinto(inbuf, n)
+            total += n
+            dec.start(0)
+            handled = False
+            while True:
+                result = dec.scan(inbuf, n)
+                if result == proto.FRAME:
+                    self.handle(dec.type, dec.seq, dec.length)
+                elif result == proto.ERROR:
+                    self.nack(dec.seq, dec.reason,
+                              dec.type if dec.reason == proto.UNKNOWN_TYPE else 0)
+                else:
+                    break
+                handled = True
+                if not self.running:
+                    return total
+            if handled:
+                break  # feed the watchdog and check the timers after every frame
         now = self.clock()
         if self.wdt is not None:
             self.wdt.feed()
@@ -96,7 +132,7 @@ class Firmware:
             self.host_lost = True
         if self.host_lost:
             self.show_lost(now)
-        return n
+        return total
 
     def run(self):
         while self.running:
@@ -107,11 +143,18 @@ class Firmware:
         self.last_host = self.clock()
         if self.wdt is None and mtype != proto.STOP:
             self.wdt = self.make_wdt()  # the first host frame starts the watchdog
+        restore = False
         if self.host_lost:
             self.host_lost = False
             if self.showing_lost:
                 self.showing_lost = False
-                self.strip.show()  # the last picture back until the host sends a new one
+                restore = True
+        wrote = self.answer(mtype, seq, length)
+        if restore and not wrote and self.running:
+            self.strip.show()  # the last picture back (after the answer: the write is slow)
+
+    def answer(self, mtype, seq, length):
+        """Answers one frame and applies it; True when it wrote the strip."""
         if not self.led_on:
             self.led_on = True
             self.set_status_led(1)
@@ -122,11 +165,15 @@ class Firmware:
                 self.nack(seq, proto.BAD_PAYLOAD, mtype)
                 return
             self.strip.load(buf, start, length)
-            self.strip.show()
+            self.strip.render()
             self.frames += 1
+            # ACK first: the write below keeps interrupts off for about 6 ms (bitstream), so
+            # the host can already send the next picture while the strip is written.
             self.ack(seq, mtype)
+            self.strip.write()
+            return True
         elif mtype == proto.PING:
-            self.send_status(seq)
+            self.send_status(seq, length == 1 and buf[start] == 1)
         elif mtype == proto.HELLO:
             self.send(proto.VERSION, seq, self.version, len(self.version))
         elif mtype == proto.CONFIG:
@@ -136,13 +183,16 @@ class Firmware:
                 return
             self.strip.brightness = buf[start]
             self.strip.budget = budget
-            self.strip.show()
+            self.strip.render()
             self.ack(seq, mtype)
+            self.strip.write()
+            return True
         elif mtype == proto.STOP:
             self.ack(seq, mtype)
             self.running = False
         else:
             self.nack(seq, proto.UNEXPECTED, mtype)  # board-to-host types
+        return False
 
     def show_lost(self, now):
         phase = (now // LOST_STEP_MS) % LOST_EVERY

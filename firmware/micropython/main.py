@@ -1,10 +1,12 @@
 # Chocolatl LED board firmware entry point (hardware/FIRMWARE.md). MicroPython runs this file at
 # boot; the simulated board (companion/board/simboard.py) calls main() with its own stream.
+import gc
 import time
 
-import config
 import machine
 import neopixel
+
+import config
 from app import Firmware
 from leds import Strip
 
@@ -25,6 +27,7 @@ def main(stream=None):
         status_led = None
     fw = Firmware(stream, strip, time.ticks_ms, make_wdt, status_led)
     firmware = fw
+    gc.collect()  # the set-up's garbage (gamma table floats, imports) before the loop starts
     try:
         fw.run()
     except KeyboardInterrupt:

@@ -1,6 +1,6 @@
-# The USB serial link as the firmware sees it: non-blocking reads of sys.stdin.buffer through
-# select.poll, writes to sys.stdout.buffer. Any object with readinto/write/wait will do (tests,
-# the simulated board).
+# The USB serial link as the firmware sees it: sys.stdin.buffer / sys.stdout.buffer, with
+# select.poll to learn whether anything is waiting. Any object with any/readinto/write/wait will
+# do (the simulated board passes its own).
 import select
 import sys
 
@@ -11,7 +11,6 @@ class UsbStream:
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
-        self._one = bytearray(1)
 
     def _ready(self, timeout_ms):
         # ipoll() is the allocation-free form of poll()
@@ -19,16 +18,16 @@ class UsbStream:
             return True
         return False
 
-    def readinto(self, buf):
-        """Reads what is waiting (at most len(buf) bytes) without blocking."""
-        n = 0
-        size = len(buf)
-        while n < size and self._ready(0):
-            if self._in.readinto(self._one) != 1:
-                break
-            buf[n] = self._one[0]
-            n += 1
-        return n
+    def any(self):
+        """True when at least one byte is waiting."""
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
+    def readinto(self, buf, n):
+        """Reads exactly n bytes into buf; blocks until they are there (the firmware only asks
+        for bytes the host has already committed to send, proto.Decoder.need)."""
+        return self._in.readinto(buf, n)
 
     def write(self, buf, n):
         self._out.write(buf, n)  # MicroPython streams take a max length, so no slice is made

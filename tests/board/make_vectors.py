@@ -14,8 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.board.protocol import FLAG, Decoder, Frame, crc16, encode  # noqa: E402
+from companion.board.protocol import FLAG, PROTOCOL_VERSION, Decoder, Frame, crc16, encode  # noqa: E402
 from companion.board.protocol import MessageType as T  # noqa: E402
+from companion.board.protocol import picture_payload as rgb  # noqa: E402
 from companion.board.protocol import stuff as _stuff  # noqa: E402
 
 GAME_SEED = 3
@@ -42,7 +43,7 @@ def largest_game_picture() -> bytes:
             now += 0.7
             pictures.append(render(view(state, None), layout, colours, now,
                                    animations_from_events(events, now)))
-    return max(pictures, key=lambda pic: len(encode(T.PICTURE, 7, pic)))
+    return max(pictures, key=lambda pic: len(encode(T.PICTURE, 7, rgb(pic))))
 
 
 vectors = []
@@ -67,31 +68,32 @@ def add(name, direction, meaning, wire, encode_of=None):
 def valid(name, direction, meaning, t, seq, payload=b""):
     add(name, direction, meaning, encode(t, seq, payload), (t, seq, payload))
 
-valid("hello", "host_to_board", "HELLO, seq 1: the host speaks protocol 1", T.HELLO, 1, b"\x01")
-valid("version", "board_to_host", "VERSION answering seq 1: protocol 1, 208 LEDs, max payload 1024, firmware '1.0.0 rp2'", T.VERSION, 1, bytes([1, 0, 208, 4, 0]) + b"1.0.0 rp2")
-valid("version_at_boot", "board_to_host", "VERSION with seq 0: the board announces itself after a reboot", T.VERSION, 0, bytes([1, 0, 208, 4, 0]) + b"1.0.0 rp2")
+valid("hello", "host_to_board", f"HELLO, seq 1: the host speaks protocol {PROTOCOL_VERSION}", T.HELLO, 1, bytes((PROTOCOL_VERSION,)))
+valid("version", "board_to_host", f"VERSION answering seq 1: protocol {PROTOCOL_VERSION}, 208 LEDs, max payload 1024, firmware '2.0.0 rp2'", T.VERSION, 1, bytes([PROTOCOL_VERSION, 0, 208, 4, 0]) + b"2.0.0 rp2")
+valid("version_at_boot", "board_to_host", "VERSION with seq 0: the board announces itself after a reboot", T.VERSION, 0, bytes([PROTOCOL_VERSION, 0, 208, 4, 0]) + b"2.0.0 rp2")
 valid("config", "host_to_board", "CONFIG seq 2: brightness 255 (1.0), limiter budget 3000 mA", T.CONFIG, 2, bytes([255, 0x0B, 0xB8]))
 valid("ack_config", "board_to_host", "ACK of CONFIG seq 2", T.ACK, 2, bytes([T.CONFIG]))
 small = bytes([89, 0, 0, 0, 89, 0, 0, 0, 89])
-valid("picture_3_leds", "host_to_board", "PICTURE seq 3: LED 0 red 89, LED 1 green 89, LED 2 blue 89 (the rest of the strip dark)", T.PICTURE, 3, small)
+valid("picture_3_leds", "host_to_board", "PICTURE seq 3: LED 0 red 89, LED 1 green 89, LED 2 blue 89 (the rest of the strip dark); payload bytes are the RGB values XOR 0x20", T.PICTURE, 3, rgb(small))
 full = bytes((i * 7) % 90 for i in range(624))
-valid("picture_208_leds", "host_to_board", "PICTURE seq 4: 208 LEDs (624 bytes), value of byte i = (7 i) mod 90", T.PICTURE, 4, full)
-valid("game_picture_largest", "host_to_board", f"PICTURE seq 7: the largest frame on the wire of {GAME_PICTURES} pictures of 5-player games (seed {GAME_SEED}, default layout)", T.PICTURE, 7, largest_game_picture())
-valid("picture_escapes", "host_to_board", "PICTURE seq 5 whose bytes need escaping: 01 02 03 04 05 C0 DB, then 00 06 DC E0", T.PICTURE, 5, bytes([1, 2, 3, 4, 5, 0xC0, 0xDB, 0, 6, 0xDC, 0xE0, 0x20]))
+valid("picture_208_leds", "host_to_board", "PICTURE seq 4: 208 LEDs (624 bytes), value of RGB byte i = (7 i) mod 90 (sent XOR 0x20)", T.PICTURE, 4, rgb(full))
+valid("game_picture_largest", "host_to_board", f"PICTURE seq 7: the largest frame on the wire of {GAME_PICTURES} pictures of 5-player games (seed {GAME_SEED}, default layout), payload XOR 0x20", T.PICTURE, 7, rgb(largest_game_picture()))
+valid("picture_escapes", "host_to_board", "PICTURE seq 5 whose payload bytes need escaping: 01 02 03 04 05 C0 DB, then 00 06 DC E0 20 (RGB 21 22 23 24 25 E0 FB 20 26 FC C0 00)", T.PICTURE, 5, bytes([1, 2, 3, 4, 5, 0xC0, 0xDB, 0, 6, 0xDC, 0xE0, 0x20]))
 valid("seq_escaped", "host_to_board", "PING with seq 3 (Ctrl-C value): the sequence byte is escaped as DB 23", T.PING, 3)
 valid("ping", "host_to_board", "PING seq 6 (heartbeat)", T.PING, 6)
+valid("ping_heap", "host_to_board", "PING seq 9 with payload 01: the STATUS answer carries the heap figures too", T.PING, 9, b"\x01")
 valid("status", "board_to_host", "STATUS answering seq 6: 40 frames, 1 error, 412 mA, not limited, brightness 255, budget 3000 mA, host not lost", T.STATUS, 6, (40).to_bytes(4, "big") + (1).to_bytes(4, "big") + (412).to_bytes(2, "big") + bytes([0, 255]) + (3000).to_bytes(2, "big") + b"\x00")
 valid("ack_picture", "board_to_host", "ACK of PICTURE seq 4", T.ACK, 4, bytes([T.PICTURE]))
 valid("nack_bad_payload", "board_to_host", "NACK of seq 7: bad_payload (5) for a PICTURE (0x10)", T.NACK, 7, bytes([5, T.PICTURE]))
 valid("nack_bad_crc", "board_to_host", "NACK with seq 0: a segment failed its CRC (reason 1), sequence unknown", T.NACK, 0, bytes([1, 0]))
 valid("stop", "host_to_board", "STOP seq 8: blank the strip, leave the main loop (companion flash)", T.STOP, 8)
 
-hello = encode(T.HELLO, 1, b"\x01")
+hello = encode(T.HELLO, 1, bytes((PROTOCOL_VERSION,)))
 ping = encode(T.PING, 9)
 add("empty_segments", "host_to_board", "flags with nothing between them are ignored: C0 C0 C0 then a PING", bytes([FLAG, FLAG]) + ping)
-add("noise_before_first_flag", "board_to_host", "REPL banner text before the first flag is ignored silently, then a VERSION", b"MicroPython v1.23.0 on 2024-06-02; Raspberry Pi Pico with RP2040\r\n>>> " + encode(T.VERSION, 0, bytes([1, 0, 208, 4, 0]) + b"1.0.0 rp2"))
+add("noise_before_first_flag", "board_to_host", "REPL banner text before the first flag is ignored silently, then a VERSION", b"MicroPython v1.23.0 on 2024-06-02; Raspberry Pi Pico with RP2040\r\n>>> " + encode(T.VERSION, 0, bytes([PROTOCOL_VERSION, 0, 208, 4, 0]) + b"2.0.0 rp2"))
 add("garbage_between_frames", "host_to_board", "HELLO, the text 'hello\\r\\n' typed between frames (one bad segment: its length field reads 0x6C6C, too_large), then PING", hello + b"hello\r\n" + ping)
-pic = encode(T.PICTURE, 10, small)
+pic = encode(T.PICTURE, 10, rgb(small))
 bad = bytearray(pic)
 bad[8] ^= 0x01  # flip a payload bit
 add("bad_crc", "host_to_board", "PICTURE seq 10 with one payload bit flipped: bad_crc", bytes(bad))

@@ -41,6 +41,6 @@ def test_real_game_pictures_arrive_identical(service):
 
 
 def test_game_frames_stay_under_one_kilobyte_on_the_wire():
-    sizes = [len(p.encode(p.MessageType.PICTURE, 255, pic))
+    sizes = [len(p.encode(p.MessageType.PICTURE, 255, p.picture_payload(pic)))
              for pic in game_pictures(seed=5, players=5, limit=400)]
     assert max(sizes) < 1024

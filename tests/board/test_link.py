@@ -35,7 +35,7 @@ def test_picture_arrives_and_is_acked(service):
     assert service.simulated_pixels() == pic
     st = service.status()
     assert st["state"] == "simulated" and st["port"] == "sim"
-    assert st["firmware"] == "1.0.0 sim" and st["version"] == p.PROTOCOL_VERSION
+    assert st["firmware"] == "2.0.0 sim" and st["version"] == p.PROTOCOL_VERSION
     assert st["frames_acked"] >= 1 and st["last_ack_age"] is not None
     assert st["last_error"] is None
 
@@ -167,13 +167,13 @@ def test_status_transitions(sim):
 
 
 def test_protocol_mismatch_is_an_error_state(sim):
-    sim.config["PROTOCOL_VERSION"] = 2
+    sim.config["PROTOCOL_VERSION"] = 1  # a board still on the first protocol
     sim.plug()
     link = BoardLink(sim.path, LEDS).start()
     try:
         wait_until(lambda: link.status()["state"] == "error", "error state")
         st = link.status()
-        assert "protocol 2" in st["last_error"] and "companion flash" in st["last_error"]
+        assert "protocol 1" in st["last_error"] and "companion flash" in st["last_error"]
         link.show(picture(9))
         assert st["frames_sent"] == 0
     finally:
@@ -198,7 +198,8 @@ def test_firmware_answers_garbage_with_nack_and_still_takes_the_next_frame(sim):
         pic = picture(10)
         # Before its first flag the board ignores everything; after it, a bad segment is NACKed.
         port.write(b"\x04\r\nMPY: soft reboot\r\n" + p.encode(p.MessageType.PING, 4)
-                   + b"print('hello')\r\n" + p.encode(p.MessageType.PICTURE, 5, pic))
+                   + b"print('hello')\r\n"
+                   + p.encode(p.MessageType.PICTURE, 5, p.picture_payload(pic)))
         got: list = []
         wait_until(lambda: got.extend(dec.feed(port.read(256))) or any(
             isinstance(e, p.Frame) and e.type == p.MessageType.ACK for e in got), "an ACK")

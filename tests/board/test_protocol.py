@@ -77,14 +77,24 @@ def test_encoder_reproduces_vector(vector):
 
 
 def test_hand_checked_hello_bytes():
-    # type 01, seq 01, length 00 01, payload 01 -> every 0x01 escaped as DB 21; CRC 0xeef9.
-    body = bytes((1, 1, 0, 1, 1))
+    # type 01, seq 01, length 00 01, payload 02 (protocol 2) -> 0x01 escaped as DB 21, 0x02 as
+    # DB 22; CRC 0xde9a.
+    body = bytes((1, 1, 0, 1, 2))
     crc = crc16_bitwise(body)
-    assert crc == 0xEEF9
-    expected = bytes((0xC0, 0xDB, 0x21, 0xDB, 0x21, 0x00, 0xDB, 0x21, 0xDB, 0x21,
+    assert crc == 0xDE9A
+    expected = bytes((0xC0, 0xDB, 0x21, 0xDB, 0x21, 0x00, 0xDB, 0x21, 0xDB, 0x22,
                       crc >> 8, crc & 0xFF, 0xC0))
-    assert p.encode(p.MessageType.HELLO, 1, b"\x01") == expected
+    assert p.encode(p.MessageType.HELLO, 1, b"\x02") == expected
     assert bytes.fromhex(next(v for v in VECTORS if v["name"] == "hello")["hex"]) == expected
+
+
+def test_picture_payload_is_rgb_xor_0x20():
+    rgb = bytes((0, 1, 2, 3, 4, 5, 0x20, 0xFF))
+    assert p.picture_payload(rgb) == bytes((0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x00, 0xDF))
+    assert p.picture_from_payload(p.picture_payload(rgb)) == rgb
+    # dim values need no escape any more: 3 LEDs of value 1..5 stay 9 bytes on the wire
+    wire = p.encode(p.MessageType.PICTURE, 6, p.picture_payload(bytes((1, 2, 3, 4, 5, 1, 2, 3, 4))))
+    assert len(wire) == 2 + 4 + 9 + 2
 
 
 @given(st.integers(0, 255), st.sampled_from(list(p.MessageType)),
@@ -117,8 +127,8 @@ def test_encode_refuses_bad_input():
 
 def test_payload_parsers():
     assert p.config_payload(1.0, 3000) == bytes((255, 0x0B, 0xB8))
-    v = p.parse_version(bytes((1, 0, 208, 4, 0)) + b"1.0.0 rp2")
-    assert v == p.Version(1, 208, 1024, "1.0.0 rp2")
+    v = p.parse_version(bytes((2, 0, 208, 4, 0)) + b"2.0.0 rp2")
+    assert v == p.Version(2, 208, 1024, "2.0.0 rp2")
     status = next(v for v in VECTORS if v["name"] == "status")
     parsed = p.parse_status(bytes.fromhex(status["events"][0]["payload"]))
     assert parsed == {"frames": 40, "errors": 1, "milliamps": 412, "limited": False,

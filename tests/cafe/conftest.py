@@ -10,3 +10,6 @@ WEB_TESTS = Path(__file__).resolve().parents[1] / "web"
 if str(WEB_TESTS) not in sys.path:
     sys.path.insert(0, str(WEB_TESTS))
 
+
+# Scripts run in a child process (a network namespace), not test modules.
+collect_ignore = ["mdns_probe.py", "mdns_refresh_probe.py"]

@@ -12,17 +12,16 @@ import requests
 from live_server import LiveServer
 from zeroconf import AddressResolver, Zeroconf
 
-NAME = sys.argv[1]
-
 
 def main() -> None:
+    name = sys.argv[1]
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
-        live = LiveServer(Path(tmp) / "data", extra=["--mdns", NAME]).start()
+        live = LiveServer(Path(tmp) / "data", extra=["--mdns", name]).start()
         try:
             zc = Zeroconf()
             try:
-                resolver = AddressResolver(f"{NAME}.local.")
+                resolver = AddressResolver(f"{name}.local.")
                 out["resolved"] = resolver.request(zc, 5000)
                 out["addresses"] = resolver.parsed_addresses()
                 info = zc.get_service_info("_http._tcp.local.", "Chocolatl._http._tcp.local.",

@@ -25,11 +25,17 @@ UNIT = "/etc/systemd/system/chocolatl.service"
 
 
 def _need(tool: str) -> str:
+    """The systemd tool, installed with scripts/ensure-systemd (Debian's package) when it is
+    missing and this is root with apt; without root or apt the test skips and says why."""
     path = shutil.which(tool)
+    if path is None and os.geteuid() == 0 and shutil.which("apt-get"):
+        subprocess.run(["bash", str(ROOT / "scripts" / "ensure-systemd")], check=False,
+                       timeout=600)
+        path = shutil.which(tool)
+        assert path is not None, f"{tool} is still missing after scripts/ensure-systemd"
     if path is None:
-        # scripts/ensure-systemd installs Debian's systemd package when run as root with apt.
-        pytest.skip(f"{tool} is not installed (Debian package systemd; run "
-                    "scripts/ensure-systemd as root)")
+        pytest.skip(f"{tool} is not installed and this is not root with apt (Debian package "
+                    "systemd: run scripts/ensure-systemd as root)")
     return path
 
 

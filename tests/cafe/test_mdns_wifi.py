@@ -34,13 +34,7 @@ def _netns_available() -> bool:
 def test_table_is_found_by_name_over_mdns() -> None:
     """Only loopback exists in the namespace, with multicast routed to it: the announcement
     and the query are real multicast DNS packets that never reach any other network."""
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && exec \"$0\" \"$@\"")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
-    done = subprocess.run(["unshare", "--net", "sh", "-c", setup, sys.executable,
-                           str(HERE / "mdns_probe.py"), "test-table"],
-                          capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = _in_netns([sys.executable, str(HERE / "mdns_probe.py"), "test-table"])
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["resolved"] and found["addresses"] == ["127.0.0.1"]
     assert found["service"]["server"] == "test-table.local."
@@ -49,6 +43,41 @@ def test_table_is_found_by_name_over_mdns() -> None:
     assert found["join"].startswith(f"http://test-table.local:{port}/t/1/join/")
     assert found["banner"][0].startswith(f"Chocolatl companion on http://test-table.local:{port}")
     assert f"by address: http://127.0.0.1:{port}" in found["banner"][1]
+
+
+@pytest.mark.skipif(not _netns_available(),
+                    reason="needs root, unshare and ip to make a private network namespace")
+def test_a_new_address_is_announced_under_the_same_name() -> None:
+    """After a new DHCP lease (here 127.0.0.1 -> 127.0.0.2) the name follows the address."""
+    done = _in_netns([sys.executable, str(HERE / "mdns_refresh_probe.py")])
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found == {"started": True, "first": ["127.0.0.1"], "changed": True,
+                     "unchanged": False, "second": ["127.0.0.2"]}
+
+
+@pytest.mark.skipif(not _netns_available(),
+                    reason="needs root, unshare and ip to make a private network namespace")
+def test_without_multicast_the_links_fall_back_to_the_address() -> None:
+    """No interface is up, so multicast DNS cannot start: the QR code's join link, which
+    carried the name, carries the address instead (never a name nobody answers)."""
+    done = _in_netns([sys.executable, str(HERE / "mdns_fallback_probe.py")], network=False)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["before"].startswith("http://lost-table.local:8123/t/1/join/")
+    assert found["after"].startswith("http://127.0.0.1:8123/t/1/join/")
+    assert found["after"].rsplit("/", 1)[1] == found["before"].rsplit("/", 1)[1]
+
+
+def _in_netns(cmd: list[str], network: bool = True) -> subprocess.CompletedProcess[str]:
+    """``cmd`` in a new network namespace: loopback with multicast routed to it, or (with
+    ``network=False``) no interface up at all."""
+    setup = ("ip link set lo up && ip link set lo multicast on && "
+             "ip route add 224.0.0.0/4 dev lo && " if network else "")
+    setup += "exec \"$0\" \"$@\""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
+    done = subprocess.run(["unshare", "--net", "sh", "-c", setup, *cmd], capture_output=True,
+                          text=True, timeout=120, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
 
 
 @pytest.mark.parametrize(("ssid", "password", "expected"), [
@@ -71,13 +100,17 @@ def test_escape_leaves_ordinary_text_alone() -> None:
     (["--wifi-password", "sesame-open"], "--wifi-password needs --wifi SSID"),
     (["--wifi", "x" * 33, "--wifi-password", "sesame-open"], "1 to 32 bytes"),
     (["--mdns", "Bad Name"], "lower-case letters"),
+    (["--retention-days", "0"], "--retention-days must be from 1"),
+    (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
+    (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
 ])
 def test_bad_settings_are_refused_before_anything_starts(tmp_path: Path, args: list[str],
                                                          message: str) -> None:
     data = tmp_path / "data"
     done = subprocess.run([sys.executable, "-m", "companion", "serve", "--data", str(data),
                            "--port", "1", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+                          cwd=ROOT, env={k: v for k, v in os.environ.items()
+                                         if k != "CHOCOLATL_WEBHOOK_SECRET"})
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert not data.exists(), "a refused start writes nothing"
 

@@ -1,7 +1,6 @@
 """Fixtures of the firmware tests.
 
-mp_suite.py and the stand-ins run inside the MicroPython WebAssembly port, not under pytest's
-CPython. The rp2040 fixtures boot the real MicroPython rp2 image on an emulated RP2040
+The rp2040 fixtures boot the real MicroPython rp2 image on an emulated RP2040
 (tests/firmware/emulator.py); without Node or rp2040js they skip, unless
 CHOCOLATL_REQUIRE_MICROPYTHON=1 (set in CI) turns the skip into a failure.
 """
@@ -12,10 +11,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import emulator as em  # tests/firmware is on sys.path (pytest rootdir-less test dir)
 import pytest
 
-collect_ignore_glob = ["mp_suite.py", "standins/*.py"]
+from . import emulator as em
 
 
 def _require_emulator() -> None:

@@ -412,3 +412,64 @@ def game_pictures(seed: int, players: int, limit: int) -> list[bytes]:
             if not out or pic != out[-1]:
                 out.append(pic)
     return out
+
+
+# -- the board on a pseudo-terminal, for the host link code -------------------------------------
+
+class PtyBridge:
+    """Puts an emulated board behind a real pseudo-terminal, as its USB CDC port appears to the
+    host (/dev/ttyACM0): ``path`` is a stable symlink to the pty's slave side, which
+    companion.board.link opens with pyserial like a real port."""
+
+    def __init__(self, board: EmulatedBoard, directory: Path) -> None:
+        import tty
+
+        self.board = board
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line editing: a USB CDC port is raw bytes
+        self.master, self.slave = master, slave
+        self.path = str(directory / "usb-MicroPython_Board_in_FS_mode-emulated-if00")
+        os.symlink(os.ttyname(slave), self.path)
+        self._stop = threading.Event()
+        self._sent = len(board.received)  # what the board said before the port opened is gone
+        self._threads = [threading.Thread(target=self._to_board, daemon=True),
+                         threading.Thread(target=self._to_host, daemon=True)]
+        for t in self._threads:
+            t.start()
+
+    def _to_board(self) -> None:
+        import select
+
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    data = os.read(self.master, 4096)
+                except OSError:
+                    return
+                if data:
+                    self.board.write(data)
+
+    def _to_host(self) -> None:
+        board = self.board
+        while not self._stop.is_set():
+            with board._cond:
+                if len(board.received) <= self._sent:
+                    board._cond.wait(0.1)
+                data = bytes(board.received[self._sent:])
+            if data:
+                self._sent += len(data)
+                try:
+                    os.write(self.master, data)
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(timeout=5)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        for fd in (self.master, self.slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)

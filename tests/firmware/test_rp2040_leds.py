@@ -4,11 +4,12 @@ pictures and for an all-white picture the limiter must cut."""
 
 from __future__ import annotations
 
-import emulator as em
 import pytest
 
 from companion.board import protocol as p
 from companion.leds.power import LIMITER_BUDGET_MA, frame_current_ma
+
+from . import emulator as em
 
 T = p.MessageType
 LEDS = 208
@@ -31,7 +32,7 @@ class Host:
 
     def show(self, picture: bytes) -> bytes:
         """PICTURE, its ACK, then the next WS2812 frame written after it arrived."""
-        answer, at = self.request(T.PICTURE, picture)
+        answer, at = self.request(T.PICTURE, p.picture_payload(picture))
         assert answer == p.Frame(T.ACK, self.seq, bytes((T.PICTURE,)))
         sent = self.board.cycle_of_out(at)
         _, frame = self.board.event("leds", 0, match=lambda e: e["cycle"] >= sent)

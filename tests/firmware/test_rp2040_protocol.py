@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import emulator as em
 import pytest
 
 from companion.board import protocol as p
+
+from . import emulator as em
 
 T = p.MessageType
 ROOT = Path(__file__).resolve().parents[2]

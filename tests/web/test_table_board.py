@@ -15,8 +15,8 @@ from companion.leds import assign_colours, load_layout, render
 from companion.leds.vision import screen_hex
 from companion.randomplay import random_command
 from companion.store import Store
+from companion.table import Table
 from companion.tableboard import TableBoard, idle_view
-from companion.tables import Table
 
 LAYOUT = load_layout()
 
@@ -34,7 +34,7 @@ def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> bool:
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     store = Store(tmp_path / "db.sqlite3")
-    t = Table("1", store, "http://127.0.0.1:1")
+    t = Table("1", store)
     for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
         t.join(t.join_secret, name, colour)
     try:
@@ -135,7 +135,11 @@ def test_a_new_game_clears_the_board_back_to_the_empty_track(table: Table,
 
 
 def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
-    from companion.tables import Connection
+    from flask import Flask
+
+    from companion.web.hub import Connection, Hub
+    from companion.web.pages import bp as pages_bp
+    from companion.web.sockets import bp as sockets_bp
 
     class Recorder(Connection):
         def __init__(self, role: str, seat: str | None = None) -> None:
@@ -149,9 +153,13 @@ def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
             if frame["type"] == "view":
                 self.reasons.append(frame["reason"])
 
+    app = Flask(__name__)
+    app.register_blueprint(pages_bp)
+    app.register_blueprint(sockets_bp)
+    hub = Hub(table, app.url_map.bind("localhost"), "http://127.0.0.1:1")
     display, phone = Recorder("display"), Recorder("seat", table.seats[0].seat)
-    table.attach(display)
-    table.attach(phone)
+    hub.attach(display)
+    hub.attach(phone)
     table.set_board_status({"mode": "simulated", "connected": True, "detail": "simulated"})
     assert display.reasons.count("board") == 1
     assert "board" not in phone.reasons  # a phone does not show the board

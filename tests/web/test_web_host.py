@@ -129,7 +129,11 @@ def test_end_game_log_download_and_replay(server: LiveServer, table: str, tmp_pa
     doc = requests.get(url, params={"token": token}, timeout=5)
     assert doc.status_code == 200 and "attachment" in doc.headers["Content-Disposition"]
     log = doc.json()
-    assert set(log) == {"players", "stack", "profile", "commands"}
+    assert set(log) == {"players", "stack", "profile", "commands", "meta"}
+    # meta (SCENARIO.md): the table, the date and the seats' names and colours.
+    assert log["meta"]["table"] == table and log["meta"]["date"].endswith("Z")
+    assert {s: v["name"] for s, v in log["meta"]["seats"].items()} == {
+        "ana": "Ana", "ben": "Ben", "cleo": "Cleo"}
     assert sorted(log["stack"]) == sorted(log["players"]) == ["ana", "ben", "cleo"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(log))

@@ -9,7 +9,9 @@
 //   {"ev":"out","cycle":N,"total":T}                 host bytes handed to the device so far
 //   {"ev":"in","cycle":N,"total":T}                  device bytes received by the host so far
 //   {"ev":"leds","cycle":N,"end":M,"grb":"..."}     one WS2812 frame on GP0 decoded to bytes
-//   {"ev":"reset","cycle":N,"reason":"watchdog"}    the watchdog fired (timeout or machine.reset)
+//   {"ev":"wdt","cycle":N,"enabled":B,"timeout_ms":T} the watchdog was started or stopped
+//   {"ev":"reset","cycle":N,"reason":R}             "watchdog" (machine.reset, a forced reset)
+//                                                   or "watchdog timeout" (not fed in time)
 //   {"ev":"stats","cycle":N,"wall_ms":W}             on exit
 // FLASH_PATCH (optional) is a file of records "offset(4, LE) length(4, LE) bytes" written into
 // the flash image before boot: the firmware's file system (tests/firmware/emulator.py).
@@ -48,6 +50,7 @@ let mcu = null;
 let cdc = null;
 let pendingRead = null; // an OUT endpoint the device armed while the host had nothing to send
 let resetRequested = null;
+let wdt = { enabled: false, deadline: 0, load: 0 };
 let closing = false;
 const started = Date.now();
 
@@ -143,10 +146,29 @@ function boot() {
       lastFall = now;
     }
   });
-  board.watchdog = board.peripherals[0x40058];
-  board.watchdog.onWatchdogTrigger = () => {
+  // The watchdog: rp2040js reports a forced reset (CTRL.TRIGGER, machine.reset()) but its
+  // count-down alarm misbehaves (it re-fires at the same instant), so the timeout is kept here: LOAD (a feed) sets the deadline,
+  // LOAD / 2 MHz ahead (the RP2040 counts down twice per 1 us tick, erratum RP2040-E1).
+  const watchdog = board.peripherals[0x40058];
+  watchdog.onWatchdogTrigger = () => {
     resetRequested = "watchdog";
     board.core.waiting = false;
+  };
+  wdt = { enabled: false, deadline: 0, load: 0 };
+  const write = watchdog.writeUint32.bind(watchdog);
+  watchdog.writeUint32 = (offset, value) => {
+    if (offset === 0x04) { // LOAD
+      wdt.load = value & 0xffffff;
+      wdt.deadline = board.clock.nanos + (wdt.load / 2e6) * 1e9;
+    } else if (offset === 0x00) { // CTRL
+      const enabled = !!(value & (1 << 30));
+      if (enabled !== wdt.enabled) {
+        wdt.enabled = enabled;
+        emit({ ev: "wdt", cycle: cycles(), enabled, timeout_ms: wdt.load / 2000 });
+      }
+    }
+    write(offset, value);
+    watchdog.alarm.enable = false; // its own alarm re-fires without end once enabled
   };
 }
 
@@ -166,12 +188,17 @@ function run() {
   const chunkEnd = clock.nanos + 2e6; // 2 ms of emulated time between host I/O turns
   while (clock.nanos < chunkEnd && !resetRequested) {
     if (mcu.core.waiting) {
+      // Asleep (WFI/WFE): jump to the next timer alarm, at most to the end of this slice.
       const skip = clock.nanosToNextAlarm;
-      clock.tick(skip > 0 ? skip : NS_PER_CYCLE);
+      const rest = chunkEnd - clock.nanos;
+      clock.tick(skip > 0 && skip < rest ? skip : rest);
     } else {
       clock.tick(mcu.core.executeInstruction() * NS_PER_CYCLE);
     }
     if (clock.nanos - lastFall > FRAME_GAP_NS && (frame.length || nbits)) flushFrame();
+  }
+  if (wdt.enabled && clock.nanos > wdt.deadline && !resetRequested) {
+    resetRequested = "watchdog timeout";
   }
   if (resetRequested) {
     flushFrame();

@@ -61,7 +61,7 @@ def sweep(page: Page, kind: str, label: str, sizes: Iterable[tuple[int, int]] | 
         found = check(page, kind)
         problems += [f"{label} @{w}x{hgt}: {p}" for p in found]
         if shots is not None:
-            page.screenshot(path=str(shots / f"{label}-{w}x{hgt}.png"))
+            page.screenshot(path=str(shots / f"{label}-{w}x{hgt}.png"), full_page=kind != "display")
     if original:
         page.set_viewport_size(original)
         if rerender:

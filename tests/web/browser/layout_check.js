@@ -37,6 +37,19 @@
       }
     }
   }
+  // Nothing spills out of its box (a badge wider than its player card, a name over the edge).
+  for (const box of document.querySelectorAll(".panel, .seat, .final-card, .station-row, .card-btn, button")) {
+    if (!visible(box)) continue;
+    const b = box.getBoundingClientRect();
+    for (const el of box.querySelectorAll("*")) {
+      if (!visible(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
+        problems.push(`spills out of ${describe(box)}: ${describe(el)}`);
+        break;
+      }
+    }
+  }
   // Text size: every element that directly holds visible text.
   const seen = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

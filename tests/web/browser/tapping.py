@@ -114,6 +114,20 @@ class HostPage:
             f"window.__host.frame()?.table?.dice === '{dice}'")
         self.page.locator(tid("start")).click()
 
+    def track_colours(self, colours: list[str]) -> None:
+        """Correct the score track's box colours on the host page (R2.3) and save them."""
+        page = self.page
+        page.locator("#track-length").fill(str(len(colours)))
+        page.locator("#track-length").dispatch_event("change")
+        for box, colour in enumerate(colours):
+            select = page.locator(f"#track-boxes select[data-box='{box}']")
+            if select.input_value() != colour:
+                select.select_option(colour)
+        page.locator("#track-save").click()
+        page.wait_for_function(
+            "JSON.stringify(window.__host.frame()?.host?.profile?.saved) === "
+            + repr(__import__("json").dumps(colours, separators=(",", ":"))))
+
     def type_in(self) -> bool:
         """Fill in the first form the host is asked for; True if one was sent."""
         # Players roll their own black dice on their phones; the host types the round's setup.
@@ -136,15 +150,17 @@ class HostPage:
 def play(players: list[Player], host: HostPage | None, until: Callable[[], bool],
          on_screen: Callable[[Player, str], None] | None = None, timeout: float = 240) -> None:
     """Tap through the game until ``until()`` holds. ``on_screen(player, kind)`` runs before a
-    player answers a kind of question it has not answered yet (to check that screen)."""
+    player answers (to check that screen; it decides itself what it has seen already)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if until():
             return
         acted = False
         for pl in players:
+            if until():  # checked before every tap sequence: never act past the point
+                return
             kind = task(pl.page)
-            if on_screen and kind not in ("", "none") and kind not in pl.done:
+            if on_screen and kind not in ("", "none"):
                 on_screen(pl, kind)
             if pl.act():
                 acted = True

@@ -105,6 +105,8 @@ def test_every_dynamic_key_family_is_complete():
         "pad.err": ("bad_name", "bad_colour", "colour_taken", "table_full", "game_running",
                     "bad_secret", "illegal", "rate_limited"),
         "board": ("connected", "simulated", "disconnected", "none"),
+        "host.delivery": ("pending", "delivered", "failed"),
+        "admin.done": ("close", "rotate"),
     }
     missing = [f"{prefix}.{v}" for prefix, values in families.items() for v in values
                if f"{prefix}.{v}" not in english]

@@ -194,8 +194,9 @@ function renderSeats(view) {
         : h("span", { class: `bid-status ${waiting ? "waiting" : "done"}` }, waiting ? t("display.thinking") : `✓ ${t(doneKey)}`);
     return h(
       "li",
-      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id }, style: { "--seat": s.hex || "#888" } },
-      h("div", { class: "seat-head" }, chip(s.id, { class: "big" }), p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null),
+      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id }, style: { "--seat": seat(s.id).hex || "#888" } },
+      h("div", { class: "seat-head" }, chip(s.id, { class: "big" })),
+      p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
       h(
         "div",
         { class: "seat-line" },
@@ -442,8 +443,9 @@ function renderReveal(view) {
     blocks.push(pastList(previousRound.filter((e) => e.type === "ranking")));
   }
   const shown = blocks.filter(Boolean);
-  // While stations are resolved the reveal takes the offer's place (R3: all in view at once).
-  document.body.classList.toggle("revealing", Boolean((rankings.length || pendingReveal) && view.phase !== "bid"));
+  // Once this round has revealed something the reveal takes the offer's place: the stakes are
+  // in each station's line, and every bid's parts, the ranking and the ties fit at once.
+  document.body.classList.toggle("revealing", Boolean(rankings.length || pendingReveal));
   if (panel) panel.hidden = shown.length === 0;
   fill(box, shown);
 }
@@ -455,8 +457,10 @@ function renderTrack(view) {
   if (!box || !view) return;
   const stacks = view.track || {};
   const top = Math.max(0, ...Object.keys(stacks).map(Number));
-  const perRow = 25;
-  const length = Math.max(50, Math.ceil((top + 1) / perRow) * perRow);
+  // Boxes 0–49 in one row (the stacks need the height); beyond 49, rows of 25.
+  const length = Math.max(50, Math.ceil((top + 1) / 25) * 25);
+  const perRow = length === 50 ? 50 : 25;
+  box.style.setProperty("--per-row", String(perRow));
   const cells = [];
   for (let b = 0; b < length; b += 1) {
     const stack = stacks[String(b)] || [];

@@ -7,9 +7,19 @@ import { has, list, t } from "./i18n.js";
 
 let seatsById = new Map();
 
+/** Player colours as screens show them (companion/leds/palette.py SCREEN_COLOURS, handed over
+ * by base.html); frames carry the LED values. */
+const SCREEN_HEX = (() => {
+  try {
+    return JSON.parse(document.querySelector('meta[name="screen-colours"]')?.content || "{}");
+  } catch {
+    return {};
+  }
+})();
+
 /** Remember the seats of the latest view frame (names and colours). */
 export function setSeats(seats) {
-  seatsById = new Map((seats || []).map((s) => [s.id, s]));
+  seatsById = new Map((seats || []).map((s) => [s.id, { ...s, hex: SCREEN_HEX[s.colour] || s.hex }]));
 }
 
 export function seat(id) {

@@ -109,11 +109,11 @@ function renderSeats(playing) {
           h(
             "span",
             { class: "seat-actions" },
-            playing && s.state === "phone" ? h("button", { onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
+            playing && s.state === "phone" ? h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
             playing && s.state === "phone" ? botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })) : null,
-            playing && s.companion && s.person ? h("button", { class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")) : null,
-            playing ? h("button", { onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
-            !frame.game ? h("button", { onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
+            playing && s.companion && s.person ? h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t(s.state === "auto" ? "host.resume" : "host.give_back")) : null,
+            playing ? h("button", { "data-testid": "release", onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
+            !frame.game ? h("button", { "data-testid": "remove", onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
           ),
         ),
       ),
@@ -196,6 +196,12 @@ function renderInputs() {
     message = "";
     conn.command(cmd, nextId());
   };
+  // Keep the forms (and what the host is typing) while the same inputs are asked for: other
+  // frames (a phone reconnecting, a bid) must not wipe half-typed dice.
+  const key = JSON.stringify([inputs, document.documentElement.lang, frame.game?.view?.dice_window?.choices || null]);
+  const holder = document.getElementById("inputs");
+  if (holder.dataset.key === key) return;
+  holder.dataset.key = key;
   fill(
     "inputs",
     inputs.map((entry) => {

@@ -840,7 +840,6 @@ function renderDeck(view, actions) {
             onclick: () => pickCard(i, c),
           },
           String(c),
-          isUsed ? h("small", {}, t("pad.used")) : null,
         );
       }),
     ),

@@ -1,0 +1,143 @@
+"""The café's memory: finished games of every table, a leaderboard by player name over a
+period, CSV exports, and a retention limit. Read from the ``results`` the outbox records
+(companion.outbox), so history, leaderboard and webhooks always agree."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from companion.results import iso
+
+DATE_FORMAT = "%Y-%m-%d"
+
+
+class PeriodError(ValueError):
+    """A period that cannot be read; nothing is queried."""
+
+
+def admin_token(database: str | Path) -> str:
+    """The café admin token, made on the first start and kept in the database."""
+    db = sqlite3.connect(str(database), timeout=30, isolation_level=None)
+    try:
+        db.execute("CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, "
+                   "value TEXT NOT NULL)")
+        db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('admin_token', ?)",
+                   (secrets.token_urlsafe(24),))
+        return db.execute("SELECT value FROM cafe_meta WHERE key = 'admin_token'").fetchone()[0]
+    finally:
+        db.close()
+
+
+def period(start: str | None, end: str | None) -> tuple[float | None, float | None]:
+    """``YYYY-MM-DD`` dates (UTC, both days included) as epoch bounds ``[since, until)``.
+
+    >>> period("2026-11-01", "2026-11-01")
+    (1793491200.0, 1793577600.0)
+    >>> period(None, None)
+    (None, None)
+    """
+    def day(text: str | None, name: str) -> datetime | None:
+        if text in (None, ""):
+            return None
+        try:
+            return datetime.strptime(str(text), DATE_FORMAT).replace(tzinfo=UTC)
+        except ValueError:
+            raise PeriodError(f"{name} must be a date like 2026-11-22") from None
+
+    since, until = day(start, "from"), day(end, "to")
+    if since and until and until < since:
+        raise PeriodError("the period ends before it starts")
+    return (since.timestamp() if since else None,
+            (until + timedelta(days=1)).timestamp() if until else None)
+
+
+class History:
+    """Queries over the recorded results (one SQLite connection, shared with the outbox)."""
+
+    def __init__(self, read: Any) -> None:
+        self._read = read  # (sql, params) -> list of rows
+
+    def games(self, since: float | None = None, until: float | None = None,
+              table: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+        """Games that are over, newest first, each with its result document."""
+        sql = "SELECT game_id, table_name, status, started, ended, result FROM results WHERE 1"
+        params: list[Any] = []
+        if since is not None:
+            sql += " AND ended >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND ended < ?"
+            params.append(until)
+        if table is not None:
+            sql += " AND table_name = ?"
+            params.append(table)
+        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?",
+                          (*params, limit))
+        return [json.loads(r["result"]) for r in rows]
+
+    def leaderboard(self, since: float | None = None,
+                    until: float | None = None) -> list[dict[str, Any]]:
+        """Per player name (case-insensitive): finished games, wins, win share, mean and best
+        R7 total. Games the host ended have no final scores and do not count."""
+        board: dict[str, dict[str, Any]] = {}
+        for result in reversed(self.games(since, until, limit=100_000)):
+            if result["status"] != "finished":
+                continue
+            for p in result["players"]:
+                key = " ".join(p["name"].split()).casefold()
+                row = board.setdefault(key, {"name": p["name"], "games": 0, "wins": 0,
+                                             "total": 0, "best": None})
+                row["name"] = p["name"]  # the latest spelling
+                row["games"] += 1
+                row["wins"] += 1 if p["winner"] else 0
+                row["total"] += p["score"]
+                row["best"] = p["score"] if row["best"] is None else max(row["best"],
+                                                                         p["score"])
+        out = []
+        for row in board.values():
+            out.append({"name": row["name"], "games": row["games"], "wins": row["wins"],
+                        "win_share": round(row["wins"] / row["games"], 4),
+                        "mean_score": round(row["total"] / row["games"], 2),
+                        "best_score": row["best"]})
+        out.sort(key=lambda r: (-r["wins"], -r["win_share"], -r["mean_score"], r["name"]))
+        return out
+
+
+def games_csv(results: list[dict[str, Any]]) -> str:
+    """One line per player per game (spreadsheets sum and filter that easily)."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["game_id", "table", "status", "started_at", "ended_at", "rounds_played",
+                "seat", "name", "colour", "score", "track", "winner"])
+    for r in results:
+        for p in r["players"]:
+            w.writerow([r["game_id"], r["table"]["name"], r["status"], r["started_at"],
+                        r["ended_at"], r["rounds_played"], p["seat"], _cell(p["name"]),
+                        p["colour"], p["score"], p["track"], "yes" if p["winner"] else "no"])
+    return buf.getvalue()
+
+
+def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["name", "games", "wins", "win_share", "mean_score", "best_score"])
+    for r in rows:
+        w.writerow([_cell(r["name"]), r["games"], r["wins"], r["win_share"], r["mean_score"],
+                    r["best_score"]])
+    return buf.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A player's name as a spreadsheet cell: never a formula (``=``, ``+``, ``-``, ``@``)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+__all__ = ["History", "PeriodError", "admin_token", "games_csv", "iso", "leaderboard_csv",
+           "period"]

@@ -1,0 +1,126 @@
+"""What a table holds (seats, the running game) and the refusals it answers with."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
+DICE_MODES = ("digital", "table")
+TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+
+
+class TableError(ValueError):
+    """A refused request: ``code`` for programs, ``reason`` for people. Nothing changed."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def storage_error(exc: BaseException) -> TableError:
+    """A commit that failed (full disk, I/O error): the change was not made, in memory either."""
+    return TableError("storage_failed", "the server could not save this change, so nothing "
+                      f"changed (storage: {exc}); try again in a moment")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat; frozen so a change is a new list of seats, swapped in after its commit."""
+
+    seat: str
+    name: str
+    colour: str
+    token_hash: str | None
+    state: str = "phone"  # "phone" | "auto" (skipped) | "bot" (companion) | "vacant"
+    level: str | None = None  # a companion player's kind when state == "bot"
+
+    def row(self) -> dict[str, Any]:
+        # The store keeps one state string: "bot:<level>" for a companion player.
+        state = f"bot:{self.level}" if self.state == "bot" else self.state
+        return {"seat": self.seat, "name": self.name, "colour": self.colour,
+                "token_hash": self.token_hash, "state": state}
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> Seat:
+        state, _, level = r["state"].partition(":")
+        return cls(r["seat"], r["name"], r["colour"], r["token_hash"], state, level or None)
+
+    @property
+    def companion(self) -> bool:
+        """A companion player answers for this seat (the plain skip or a chosen level)."""
+        return self.state in ("auto", "bot")
+
+
+@dataclass
+class Game:
+    """The running (or last) game of a table, rebuilt from the store on start-up."""
+
+    id: int
+    status: str  # "playing" | "finished" | "ended"
+    document: dict[str, Any]
+    decks: list[list[int]]
+    dice: str
+    state: dict[str, Any]
+    commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
+    events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
+    cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
+    next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
+
+    @property
+    def seq(self) -> int:
+        return len(self.commands)
+
+    def draws(self) -> int:
+        return sum(1 for _, c, _, _ in self.commands if c["type"] == "improvements")
+
+
+@dataclass
+class Outcome:
+    """What one committed change means for the people at the table: which frames to send
+    (``reason``, the new ``events``, whether to resend the round's ``history``, to which
+    ``roles``), which seats lost their phone (``kicked``), and the acknowledgement for the
+    command that caused it (``ack_id``/``seq``)."""
+
+    reason: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    history: bool = False
+    roles: tuple[str, ...] | None = None  # None: everybody
+    kicked: list[str] = field(default_factory=list)
+    ack_id: str | None = None
+    seq: int = 0
+    retry: bool = False  # an already applied command id came again: ack only, no frames
+    result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
+
+
+def seat_id_for(name: str, taken: set[str]) -> str:
+    """An engine player id (``[a-z][a-z0-9_-]{0,15}``) made from a display name.
+
+    >>> seat_id_for("Ana", set()), seat_id_for("Ana", {"ana"}), seat_id_for("李", {"p1"})
+    ('ana', 'ana2', 'p2')
+    """
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9_-]", "", ascii_name.lower().replace(" ", "-"))
+    slug = slug.lstrip("0123456789_-")[:13]
+    if slug:
+        candidates = [slug] + [f"{slug}{i}" for i in range(2, 10)]
+    else:
+        candidates = [f"p{i}" for i in range(1, 10)]
+    for c in candidates:
+        if c not in taken:
+            return c
+    raise TableError("bad_name", "no free seat id for that name")  # pragma: no cover
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise TableError("bad_name", "the name must be text")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 20:
+        raise TableError("bad_name", "the name must have 1 to 20 characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise TableError("bad_name", "the name must not contain control characters")
+    return name

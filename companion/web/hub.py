@@ -1,0 +1,284 @@
+"""The live connections of one table: who is connected, and frames out to them.
+
+A :class:`Hub` listens to its table. After each committed change it renders the frames of the
+audiences connected right now (``companion.table.frames``), serialises each once, and hands the
+text to every connection of that audience. Each connection has its own writer thread, so a
+phone that stops reading never holds up the table; the writer ends when its socket's handler
+ends (:meth:`WsConnection.shutdown`), so closed sockets leave no thread behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from collections import deque
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+from werkzeug.routing import MapAdapter
+
+from companion.table import Outcome, Table
+from companion.table import frames as render
+from companion.table.frames import Audience, Links
+
+log = logging.getLogger(__name__)
+
+CLOSE_TAKEN_OVER = 4409
+CLOSE_TABLE_CLOSED = 4410
+
+
+class Connection:
+    """One live connection as the hub sees it; subclasses deliver the text."""
+
+    def __init__(self, role: str, seat: str | None = None) -> None:
+        self.role = role  # "display" | "seat" | "host"
+        self.seat = seat
+        self.alive = True
+
+    @property
+    def audience(self) -> Audience:
+        return (self.role, self.seat)
+
+    def send(self, frame: dict[str, Any] | str) -> bool:
+        """Send one frame; a failure marks the connection dead instead of raising."""
+        if not self.alive:
+            return False
+        text = frame if isinstance(frame, str) else orjson.dumps(frame).decode()
+        try:
+            self._send(text)
+            return True
+        except Exception:  # noqa: BLE001 - a broken socket must not break the table
+            self.alive = False
+            return False
+
+    def _send(self, text: str) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def close(self, code: int = 1000, reason: str = "") -> None:  # pragma: no cover
+        self.alive = False
+
+
+class WsConnection(Connection):
+    """A hub's view of one flask-sock websocket.
+
+    Frames go out through an outbox drained by the connection's own writer thread, so the
+    table (which publishes under its lock) never waits on a phone's network. A phone that
+    stops reading (asleep with its socket open) leaves frames waiting; after ``STALLED_S`` it
+    is dropped, and it reconnects when it wakes and gets its whole view back.
+    """
+
+    STALLED_S = 10.0  # a frame waiting this long means the peer stopped reading
+    MAX_BACKLOG = 1000  # frames, whatever their age (memory bound)
+
+    def __init__(self, ws: Any, role: str, seat: str | None = None) -> None:
+        super().__init__(role, seat)
+        self.ws = ws
+        self._outbox: deque[tuple[float, str | tuple[int, str]]] = deque()
+        self._ready = threading.Condition()
+        self._writer: threading.Thread | None = None
+        self._busy = False
+        self._stopped = False  # set by shutdown(): the writer ends once the outbox is empty
+        self._writer_done = False
+
+    def _send(self, text: str) -> None:
+        self._post(text)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close after the frames already sent are out (the reason frame comes first)."""
+        self._post((code, reason))
+        self.alive = False
+
+    def _post(self, item: str | tuple[int, str]) -> None:
+        now = time.monotonic()
+        with self._ready:
+            if self._stopped:
+                return
+            if self._outbox and (now - self._outbox[0][0] > self.STALLED_S
+                                 or len(self._outbox) >= self.MAX_BACKLOG):
+                self._outbox.clear()
+                self.alive = False
+                self._abort()
+            else:
+                self._outbox.append((now, item))
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, daemon=True,
+                                                name=f"ws-out-{self.role}-{self.seat}")
+                self._writer.start()
+            self._ready.notify()
+
+    def _drain(self) -> None:
+        item: str | tuple[int, str] | None = None
+        try:
+            while True:
+                with self._ready:
+                    self._busy = False
+                    self._ready.notify_all()
+                    while not self._outbox and not self._stopped:
+                        self._ready.wait()
+                    if not self._outbox:
+                        return  # shut down with nothing left to send
+                    _queued, item = self._outbox.popleft()
+                    self._busy = True
+                if isinstance(item, tuple):
+                    self.ws.close(reason=item[0], message=item[1])
+                    return
+                self.ws.send(item)
+        except Exception:  # noqa: BLE001 - a broken socket ends this writer
+            self.alive = False
+        finally:
+            with self._ready:
+                self._outbox.clear()
+                self._busy = False
+                self._writer_done = True
+                self._ready.notify_all()
+
+    def flush(self, timeout: float = 2.0) -> None:
+        """Wait until the frames sent so far are out (the handler's end closes the socket)."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._writer_done
+                                 or (not self._outbox and not self._busy), timeout)
+
+    def shutdown(self, timeout: float = 2.0) -> None:
+        """The handler is ending: let the frames sent so far go out (up to ``timeout``), then
+        stop the writer thread. Without this every closed websocket left a thread waiting
+        forever for frames that never come."""
+        self.flush(timeout)
+        with self._ready:
+            self._stopped = True
+            self.alive = False
+            busy = self._busy
+            self._outbox.clear()
+            self._ready.notify_all()
+            writer = self._writer
+        if busy:
+            self._abort()  # a send still stuck after the flush: the peer stopped reading
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(timeout)
+
+    def _abort(self) -> None:
+        """Unblock a writer stuck in a send to a peer that stopped reading."""
+        sock_ = getattr(self.ws, "sock", None)
+        if sock_ is not None:
+            try:
+                sock_.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+class Hub:
+    """One table's connections. Frames go out under the table's lock, so every connection
+    sees changes in commit order; the lock is held only to render and queue, never to send."""
+
+    def __init__(self, table: Table, urls: MapAdapter, base_url: str) -> None:
+        self.table = table
+        self.urls = urls  # Flask's URL map bound once: url_for's builder, usable anywhere
+        self.base_url = base_url.rstrip("/")
+        self.connections: list[Connection] = []
+        self.seat_conns: dict[str, Connection] = {}
+        self._paths = {
+            "display": self._path("pages.display_page"), "qr": self._path("pages.qr_image"),
+            "join_api": self._path("pages.join_api"), "seat_page": self._path("pages.seat_page"),
+            "ws_display": self._path("sockets.display_socket"),
+            "ws_seat": self._path("sockets.seat_socket"),
+            "ws_host": self._path("sockets.host_socket"), "state": self._path("pages.state_json"),
+        }
+        table.listeners.append(self._on_outcome)
+
+    def _path(self, endpoint: str, **values: Any) -> str:
+        """The path (and query) of ``endpoint`` for this table: pages resolve it against the
+        address they were opened with (websocket rules build as ws://localhost/..., so only
+        the path is kept)."""
+        parts = urlsplit(self.urls.build(endpoint, {"name": self.table.name, **values}))
+        return parts.path + (f"?{parts.query}" if parts.query else "")
+
+    def join_url(self) -> str:
+        return self.base_url + self._path("pages.join_page", secret=self.table.join_secret)
+
+    def links(self) -> Links:
+        token = self.table.host_token
+        return Links(self._paths, self.join_url(),
+                     lambda game_id: self._path("pages.game_log", game_id=game_id, token=token))
+
+    # -- frames -------------------------------------------------------------------------
+    def summary(self, with_join: bool = False) -> dict[str, Any]:
+        return render.summary(self.table.snapshot(), self.links(), with_join)
+
+    def hello(self, role: str, seat: str | None = None) -> dict[str, Any]:
+        """The whole view for a screen that (re)connects, or asks by HTTP."""
+        with self.table.lock:
+            snap = self.table.snapshot(with_host=role == "host")
+            return render.hello(snap, self.links(), (role, seat), set(self.seat_conns))
+
+    def broadcast(self, reason: str, events: list[dict[str, Any]] | None = None,
+                  history: bool = False, roles: tuple[str, ...] | None = None) -> None:
+        """Every live connection (of ``roles``, default all) gets its own view; each
+        audience's frame is rendered and serialised once."""
+        with self.table.lock:
+            conns = [c for c in self.connections if roles is None or c.role in roles]
+            if not conns:
+                return
+            audiences = {c.audience for c in conns}
+            snap = self.table.snapshot(with_host=any(r == "host" for r, _ in audiences))
+            frames = render.render(snap, self.links(), audiences, reason, events or [],
+                                   history, set(self.seat_conns))
+            texts = {a: orjson.dumps(f).decode() for a, f in frames.items()}
+            for conn in conns:
+                if not conn.send(texts[conn.audience]):
+                    self._drop(conn)
+
+    def _on_outcome(self, table: Table, outcome: Outcome) -> None:
+        """The table committed a change (called under its lock)."""
+        if outcome.reason == "closed":
+            self.close()
+            return
+        for seat in outcome.kicked:
+            self._kick(seat)
+        self.broadcast(outcome.reason, outcome.events, outcome.history, outcome.roles)
+
+    # -- connections --------------------------------------------------------------------
+    def attach(self, conn: Connection) -> None:
+        """Register a connection and send it the whole view; a seat's newer connection takes
+        the seat over from the older one (one live connection per seat)."""
+        with self.table.lock:
+            old = self.seat_conns.get(conn.seat) if conn.role == "seat" and conn.seat else None
+            if old is not None and old is not conn:
+                old.send({"type": "taken_over"})
+                self._drop(old)
+                old.close(CLOSE_TAKEN_OVER, "taken over by another device")
+            self.connections.append(conn)
+            if conn.role == "seat" and conn.seat:
+                self.seat_conns[conn.seat] = conn
+            conn.send(self.hello(conn.role, conn.seat))
+            if conn.role == "seat":
+                self.broadcast("seats")
+
+    def detach(self, conn: Connection) -> None:
+        with self.table.lock:
+            was_seat = conn.role == "seat" and self.seat_conns.get(conn.seat or "") is conn
+            self._drop(conn)
+            if was_seat:
+                self.broadcast("seats")
+
+    def _drop(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        if conn.seat and self.seat_conns.get(conn.seat) is conn:
+            del self.seat_conns[conn.seat]
+
+    def _kick(self, seat_id: str) -> None:
+        conn = self.seat_conns.get(seat_id)
+        if conn is not None:
+            conn.send({"type": "taken_over"})
+            self._drop(conn)
+            conn.close(CLOSE_TAKEN_OVER, "seat released")
+
+    def close(self) -> None:
+        """The server is stopping: tell everybody."""
+        with self.table.lock:
+            for conn in list(self.connections):
+                conn.send({"type": "table_closed"})
+                self._drop(conn)
+                conn.close(CLOSE_TABLE_CLOSED, "table closed")

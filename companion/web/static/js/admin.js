@@ -1,0 +1,175 @@
+// Café admin: every table (state, seats, LED board, time since the last command, actions),
+// the history of games that are over (logs, replays), the leaderboard and the CSV exports.
+import { fill, h } from "./dom.js";
+import { languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+
+const token = document.body.dataset.adminToken;
+const headers = { "X-Admin-Token": token };
+let tables = null;
+let history = null;
+let leaderboard = null;
+let retentionDays = null;
+
+function periodQuery() {
+  const q = new URLSearchParams();
+  const from = document.getElementById("period-from").value;
+  const to = document.getElementById("period-to").value;
+  if (from) q.set("from", from);
+  if (to) q.set("to", to);
+  return q;
+}
+
+function message(text) {
+  document.getElementById("admin-message").textContent = text || "";
+}
+
+async function getJson(url) {
+  const response = await fetch(url, { headers, cache: "no-store" });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.reason || response.statusText);
+  return body;
+}
+
+function ago(seconds) {
+  if (seconds == null) return "–";
+  if (seconds < 90) return t("admin.ago_s", { n: Math.round(seconds) });
+  if (seconds < 5400) return t("admin.ago_min", { n: Math.round(seconds / 60) });
+  return t("admin.ago_h", { n: Math.round(seconds / 3600) });
+}
+
+function boardText(board) {
+  if (!board) return t("board.none");
+  if (board.mode === "simulated") return t("board.simulated");
+  return board.connected ? t("board.connected") : t("board.disconnected");
+}
+
+async function act(table, action) {
+  if (!confirm(t("host.confirm"))) return;
+  const response = await fetch(`/admin/api/tables/${encodeURIComponent(table)}/${action}`, { method: "POST", headers });
+  const body = await response.json();
+  message(response.ok ? t(`admin.done.${action}`, { table }) : body.reason);
+  await loadTables();
+}
+
+function renderTables() {
+  if (!tables) return;
+  fill(
+    "admin-tables",
+    tables.map((tb) =>
+      h(
+        "tr",
+        { dataset: { table: tb.name } },
+        h("td", {}, tb.title),
+        h("td", { class: "state" }, t(`cafe.status.${tb.status}`), tb.round ? ` · ${t("admin.round", { n: tb.round })}` : ""),
+        h(
+          "td",
+          {},
+          tb.seats.map((s) => h("span", { class: "who", style: { color: s.hex || "inherit" } }, `${s.connected ? "●" : "○"} ${s.name}`)),
+        ),
+        h("td", { class: "board" }, boardText(tb.board)),
+        h("td", { class: "since" }, ago(tb.seconds_since_command)),
+        h(
+          "td",
+          { class: "actions" },
+          h("a", { class: "button", href: tb.host_url, target: "_blank", rel: "noopener" }, t("admin.open_host")),
+          h("button", { class: "close-game", disabled: tb.game_status !== "playing", onclick: () => act(tb.name, "close") }, t("admin.close_game")),
+          h("button", { class: "rotate", onclick: () => act(tb.name, "rotate") }, t("admin.rotate")),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderHistory() {
+  if (!history) return;
+  document.getElementById("retention").textContent = retentionDays ? t("admin.retention", { days: retentionDays }) : t("admin.retention_off");
+  if (!history.length) {
+    fill("admin-history", h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("admin.no_games"))));
+    return;
+  }
+  fill(
+    "admin-history",
+    history.map((g) =>
+      h(
+        "tr",
+        { dataset: { game: g.game_id, status: g.status } },
+        h("td", {}, new Date(g.ended_at).toLocaleString(), " · ", t(`host.game_status.${g.status}`)),
+        h("td", {}, g.table.title),
+        h(
+          "td",
+          {},
+          g.players.map((p) => h("span", { class: "who" }, `${p.name} ${p.score}`)),
+        ),
+        h("td", { class: "winners" }, g.players.filter((p) => p.winner).map((p) => p.name).join(", ") || "–"),
+        h(
+          "td",
+          { class: "actions" },
+          h("a", { class: "button", href: g.log, download: `chocolatl-game-${g.game_id}.json` }, t("host.download")),
+          h("a", { class: "button replay", href: g.replay, target: "_blank", rel: "noopener" }, t("admin.replay")),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderLeaderboard() {
+  if (!leaderboard) return;
+  fill(
+    "admin-leaderboard",
+    leaderboard.map((p) =>
+      h(
+        "tr",
+        { dataset: { name: p.name } },
+        h("td", {}, p.name),
+        h("td", { class: "num" }, p.games),
+        h("td", { class: "num" }, p.wins),
+        h("td", { class: "num" }, `${Math.round(p.win_share * 100)} %`),
+        h("td", { class: "num" }, p.mean_score.toFixed(1)),
+        h("td", { class: "num" }, p.best_score),
+      ),
+    ),
+  );
+}
+
+async function loadTables() {
+  try {
+    const body = await getJson("/admin/api/tables");
+    tables = body.tables;
+    retentionDays = body.retention_days;
+    renderTables();
+  } catch (err) {
+    message(String(err.message || err));
+  }
+}
+
+async function loadPeriod() {
+  const q = periodQuery();
+  for (const kind of ["games", "leaderboard"]) {
+    const link = new URLSearchParams(q);
+    link.set("token", token);
+    document.getElementById(`export-${kind}`).href = `/admin/export/${kind}.csv?${link}`;
+  }
+  try {
+    history = (await getJson(`/admin/api/history?${q}`)).games;
+    leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
+    message("");
+    renderHistory();
+    renderLeaderboard();
+  } catch (err) {
+    message(String(err.message || err));
+  }
+}
+
+await setLanguage(pickLanguage());
+languageSwitch(document.getElementById("lang"), { remember: true });
+onLanguageChange(() => {
+  renderTables();
+  renderHistory();
+  renderLeaderboard();
+});
+document.getElementById("period-from").addEventListener("change", loadPeriod);
+document.getElementById("period-to").addEventListener("change", loadPeriod);
+await loadTables();
+await loadPeriod();
+document.body.dataset.loaded = "1";
+setInterval(loadTables, 5000);

@@ -1,0 +1,276 @@
+"""The café admin behind the token printed at start-up, on a live server with real games:
+tables with their state and actions, history with logs (with ``meta``) and replays, the
+leaderboard over a period, CSV exports, the retention limit, and the pages in Chromium."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import re
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from live_server import Host, LiveServer, Peer, play, seat_phones
+
+from companion.engine import replay_document
+from companion.history import History, leaderboard_csv
+from companion.outbox import Outbox
+from companion.randomplay import random_document
+from companion.store import Store
+
+from .browser_check import with_chromium
+
+
+def admin_token(live: LiveServer) -> str:
+    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
+    assert m, "the admin link is printed at start-up"
+    return m.group(1)
+
+
+def get(live: LiveServer, path: str, token: str, **params: Any) -> requests.Response:
+    return requests.get(f"{live.base}{path}", params=params,
+                        headers={"X-Admin-Token": token}, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Two tables: table 1 played a whole game, table 2 has a game running."""
+    live = LiveServer(tmp_path_factory.mktemp("data"), tables=2,
+                      extra=["--board", "none", "--retention-days", "400"]).start()
+    try:
+        phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
+        display = Peer(f"{live.ws_base}/t/1/ws/display")
+        host = Host(live, "1")
+        host.hello()
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [display], host)
+        final = phones[0].view["game"]["view"]
+        others = seat_phones(live, "2", ["Dev", "Eli", "ana"])
+        host2 = Host(live, "2")
+        host2.hello()
+        assert host2.act("start", dice="digital")["type"] == "ok"
+        yield live, final, [p.seat for p in phones], others
+        for peer in [*phones, display, host, *others, host2]:
+            peer.close()
+    finally:
+        live.stop()
+
+
+def test_admin_needs_the_printed_token(cafe: Any) -> None:
+    live, *_ = cafe
+    for path in ("/admin", "/admin/api/tables", "/admin/api/history", "/admin/api/leaderboard",
+                 "/admin/export/games.csv"):
+        r = get(live, path, "wrong")
+        assert r.status_code == 403 and r.json()["error"] == "bad_token", path
+    host_token = live.host_tokens["1"]
+    assert get(live, "/admin/api/tables", host_token).status_code == 403, "a host is no admin"
+    assert get(live, "/admin", admin_token(live)).status_code == 200
+
+
+def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
+    live, final, seats, _ = cafe
+    token = admin_token(live)
+    games = wait_for(lambda: get(live, "/admin/api/history", token).json()["games"],
+                     "the finished game in the history")
+    g = games[0]
+    assert g["status"] == "finished" and g["table"]["name"] == "1"
+    assert [p["name"] for p in g["players"]] == ["Ana", "Ben", "Cleo"]
+    assert {p["seat"]: p["score"] for p in g["players"]} == {
+        s: final["players"][s]["final"]["total"] for s in seats}
+    assert [p["seat"] for p in g["players"] if p["winner"]] == final["winners"]
+    log = requests.get(f"{live.base}{g['log']}", timeout=10)
+    assert log.status_code == 200
+    doc = log.json()
+    assert doc["meta"]["table"] == "1" and doc["meta"]["date"].endswith("Z")
+    assert doc["meta"]["seats"][seats[0]] == {"name": "Ana", "colour": "orange"}
+    state, _ = replay_document(doc)  # replay ignores meta and reaches the same end
+    assert state["winners"] == final["winners"]
+    # The running game of table 2 is not in the history and its log is not handed out.
+    assert all(x["table"]["name"] == "1" for x in games)
+    running = get(live, "/admin/api/tables", token).json()["tables"][1]["game_id"]
+    assert get(live, f"/admin/games/{running}/log.json", token).status_code == 404
+
+
+def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
+    live, final, seats, _ = cafe
+    token = admin_token(live)
+    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history")
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    board = get(live, "/admin/api/leaderboard", token, **{"from": today, "to": today}).json()
+    rows = {r["name"]: r for r in board["players"]}
+    assert set(rows) == {"Ana", "Ben", "Cleo"}
+    for name, seat in zip(["Ana", "Ben", "Cleo"], seats, strict=True):
+        total = final["players"][seat]["final"]["total"]
+        won = seat in final["winners"]
+        assert rows[name] == {"name": name, "games": 1, "wins": int(won),
+                              "win_share": float(won), "mean_score": float(total),
+                              "best_score": total}
+    old = (datetime.now(UTC) - timedelta(days=30)).strftime("%Y-%m-%d")
+    earlier = get(live, "/admin/api/leaderboard", token, **{"from": old, "to": old}).json()
+    assert earlier["players"] == []
+    bad = get(live, "/admin/api/leaderboard", token, **{"from": "22/11/2026"})
+    assert bad.status_code == 400 and "date like" in bad.json()["reason"]
+    text = get(live, "/admin/export/games.csv", token).text
+    lines = list(csv.DictReader(io.StringIO(text)))
+    assert [r["name"] for r in lines] == ["Ana", "Ben", "Cleo"]
+    assert all(r["status"] == "finished" for r in lines)
+    lb = list(csv.DictReader(io.StringIO(get(live, "/admin/export/leaderboard.csv", token).text)))
+    assert {r["name"] for r in lb} == {"Ana", "Ben", "Cleo"}
+
+
+def test_tables_overview_and_actions(cafe: Any) -> None:
+    live, _, _, others = cafe
+    token = admin_token(live)
+    overview = get(live, "/admin/api/tables", token).json()
+    assert overview["retention_days"] == 400
+    tables = {t["name"]: t for t in overview["tables"]}
+    assert tables["1"]["status"] == "finished" and tables["2"]["status"] == "playing"
+    assert [s["name"] for s in tables["2"]["seats"]] == ["Dev", "Eli", "ana"]
+    assert all(s["connected"] for s in tables["2"]["seats"])
+    assert tables["2"]["seconds_since_command"] is not None
+    assert tables["2"]["host_url"] == f"/t/2/host?token={live.host_tokens['2']}"
+    # Rotate table 2's join secret: the old QR code no longer seats anyone.
+    old_secret = live.join_secret("2")
+    r = requests.post(f"{live.base}/admin/api/tables/2/rotate",
+                      headers={"X-Admin-Token": token}, timeout=10)
+    assert r.status_code == 200
+    assert live.join_secret("2") != old_secret
+    assert live.join("2", "Fay", "blue", secret=old_secret)["status"] == 403
+    # Close the stuck game: the phones see it end, the history gets it as "ended".
+    bad = requests.post(f"{live.base}/admin/api/tables/2/close",
+                        headers={"X-Admin-Token": "nope"}, timeout=10)
+    assert bad.status_code == 403
+    r = requests.post(f"{live.base}/admin/api/tables/2/close",
+                      headers={"X-Admin-Token": token}, timeout=10)
+    assert r.status_code == 200
+    others[0].until(lambda f: f["type"] == "view"
+                    and (f["game"] or {}).get("status") == "ended")
+    again = requests.post(f"{live.base}/admin/api/tables/2/close",
+                          headers={"X-Admin-Token": token}, timeout=10)
+    assert again.status_code == 409 and again.json()["error"] == "no_game"
+    ended = wait_for(lambda: [g for g in get(live, "/admin/api/history", token).json()["games"]
+                              if g["status"] == "ended"], "the closed game in the history")
+    assert ended[0]["table"]["name"] == "2" and ended[0]["winners"] == []
+
+
+def test_admin_page_and_replay_in_chromium(cafe: Any) -> None:
+    live, final, _, _ = cafe
+    token = admin_token(live)
+    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history")
+
+    def check(page: Any) -> None:
+        page.goto(f"{live.base}/admin?token={token}")
+        page.wait_for_selector("body[data-loaded='1']")
+        assert page.locator("#admin-tables tr").count() == 2
+        finished = page.locator("#admin-history tr[data-status='finished']")
+        assert finished.count() == 1
+        assert page.locator("#admin-leaderboard tr").count() >= 3
+        with page.context.expect_page() as popup:
+            finished.locator("a.replay").click()
+        replay = popup.value
+        replay.wait_for_selector("body.in-game")
+        replay.wait_for_function("document.body.dataset.replayStep !== undefined")
+        last = int(replay.evaluate("document.body.dataset.steps")) - 1
+        assert replay.locator("#final-panel").is_visible(), "the end shows the final scoring"
+        replay.locator("#replay-first").click()
+        replay.wait_for_function("document.body.dataset.replayStep === '0'")
+        replay.wait_for_function("!document.querySelector('#final-panel') || "
+                                 "document.querySelector('#final-panel').hidden")
+        for _ in range(3):
+            replay.keyboard.press("ArrowRight")
+        replay.wait_for_function("document.body.dataset.replayStep === '3'")
+        replay.locator("#replay-back").click()
+        replay.wait_for_function("document.body.dataset.replayStep === '2'")
+        replay.locator("#replay-last").click()
+        replay.wait_for_function(f"document.body.dataset.replayStep === '{last}'")
+        replay.wait_for_selector("#final-panel:not([hidden])")
+
+    with_chromium(check)
+
+
+def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
+    db = tmp_path / "companion.sqlite3"
+    store = Store(db)
+    store.create_table("1", "j", "h", {"dice": "digital"})
+    ids = []
+    for seed in (1, 2):
+        doc = random_document(random.Random(seed), 3)
+        gid = store.create_game("1", {"players": doc["players"], "stack": doc["stack"]},
+                                [{"seat": p, "name": p.title(), "colour": "sky"}
+                                 for p in doc["players"]], [[], []], "digital")
+        store.append(gid, 0, [(c, "t", None) for c in doc["commands"]], "finished")
+        ids.append(gid)
+    store.set_current_game("1", None)
+    now = [time.time()]
+    outbox = Outbox(db, clock=lambda: now[0])
+    outbox.reconcile()
+    # The first game ended 40 days ago.
+    outbox.read  # noqa: B018 - the history reads through the same connection
+    with outbox._lock:
+        outbox._db.execute("UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?",
+                           (ids[0],))
+    assert outbox.prune(30, store.delete_games) == 1
+    assert store.game(ids[0]) is None and store.commands(ids[0]) == []
+    assert store.game(ids[1]) is not None
+    assert [g["game_id"] for g in History(outbox.read).games()] == [ids[1]]
+    assert outbox.prune(30, store.delete_games) == 0
+    outbox.close()
+    store.close()
+
+
+def test_leaderboard_groups_names_and_csv_never_starts_a_formula() -> None:
+    def result(names_scores: list[tuple[str, int]], winner: str) -> dict:
+        return {"status": "finished", "players": [
+            {"name": n, "score": s, "winner": n == winner} for n, s in names_scores]}
+
+    results = [result([("Ana", 30), ("ben", 20), ("=cmd", 5)], "Ana"),
+               result([("ana ", 10), ("Ben", 25), ("=cmd", 1)], "Ben")]
+    rows = History(lambda sql, params: [])
+    rows.games = lambda *a, **k: list(reversed(results))  # type: ignore[method-assign]
+    board = {r["name"]: r for r in rows.leaderboard()}
+    assert board["ana "]["games"] == 2 and board["ana "]["wins"] == 1
+    assert board["ana "]["mean_score"] == 20.0 and board["ana "]["best_score"] == 30
+    assert board["Ben"]["win_share"] == 0.5
+    assert "'=cmd" in leaderboard_csv(list(board.values()))
+
+
+def wait_for(pred: Any, what: str, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise TimeoutError(what)
+
+
+def test_replay_frames_step_event_by_event_without_spoilers() -> None:
+    """One frame per event; the view changes only with a command's last event, and every
+    frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
+    from companion.engine import apply, new_game, view, visible_events
+    from companion.web.admin import replay_frames
+
+    doc = random_document(random.Random(4), 3)
+    seats = [{"seat": p, "name": p.title(), "colour": c}
+             for p, c in zip(doc["players"], ["orange", "sky", "green"], strict=True)]
+    frames = replay_frames(table="1", title="T", lang="en", game_id=9, document=doc,
+                           seats=seats, commands=doc["commands"], status="finished")
+    state = new_game(doc["players"], doc["stack"])
+    expected_views = [view(state, None)]
+    for command in doc["commands"]:
+        before = view(state, None)
+        state, events = apply(state, command)
+        after = view(state, None)
+        expected_views += [before] * (len(events) - 1) + [after] if events else [after]
+    assert [f["game"]["view"] for f in frames] == expected_views
+    assert frames[-1]["game"]["status"] == "finished"
+    assert frames[-1]["game"]["view"]["winners"] == state["winners"]
+    assert all(f["game"]["status"] == "playing" for f in frames[:-1])
+    for f in frames:
+        assert f["history"] == visible_events(f["history"], None)
+        assert f["you"] is None and f["board"] is None
