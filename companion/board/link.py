@@ -27,9 +27,9 @@ log = logging.getLogger(__name__)
 
 T = p.MessageType
 # No ACK this long after a frame: send the latest picture again. Derived from the firmware's
-# measured worst answer, 14.3 ms emulated at 125 MHz (a picture arriving during the previous
+# measured worst answer, 14.5 ms emulated at 125 MHz (a picture arriving during the previous
 # picture's 6.2 ms strip write; benchmarks/bench_board_emulated.py): x3 for real XIP flash
-# (cache misses), plus 20 ms for USB frames and host scheduling = about 63 ms, rounded up.
+# (cache misses), plus 20 ms for USB frames and host scheduling = about 64 ms, rounded up.
 ACK_TIMEOUT_S = 0.1
 HELLO_EVERY_S = 0.5       # handshake retry
 HEARTBEAT_S = 1.0         # PING when nothing else was sent (the board's host-lost is 3 s)

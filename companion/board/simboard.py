@@ -1,8 +1,11 @@
-"""A simulated LED board: the real firmware behind a real pseudo-terminal.
+"""A simulated LED board: the firmware's files behind a real pseudo-terminal, a laptop stand-in.
 
-The firmware files (``firmware/micropython/*.py``) run unchanged in a CPython thread, each boot
-in a fresh module namespace, with stand-ins for ``machine``, ``neopixel``, ``time`` and ``sys``
-(:mod:`companion.board.standins`). The firmware holds the pty's master side; the host link
+It lets the whole product run without hardware; its timings are CPython's on the host CPU and
+say nothing about a board (benchmarks/bench_board_emulated.py measures the real MicroPython on
+an emulated RP2040). The firmware files (``firmware/micropython/*.py``) run unchanged in a
+CPython thread, each boot in a fresh module namespace, with stand-ins for ``machine``,
+``neopixel``, ``time``, ``sys``, ``gc`` and ``micropython`` (viper functions run as plain
+Python; :mod:`companion.board.standins`). The firmware holds the pty's master side; the host link
 opens the slave side with pyserial exactly as it opens ``/dev/ttyACM0``, through a stable
 symlink like ``/dev/serial/by-id/...``. The board can be unplugged (pty closed, symlink gone),
 replugged (new pty, firmware booted again) and rebooted (firmware restarted on the same pty).

@@ -20,15 +20,16 @@ PLAYER_COLOURS: dict[str, str] = {
 
 # The same colours as a phone or TV shows them (sRGB swatches, often small). The LED values
 # above are chosen for emitted light; on screens Okabe-Ito's reddish purple reads as pink and
-# orange, vermilion and yellow sit close together, so screens spread those hues further apart.
+# orange, vermilion and yellow sit close together, so screens spread those hues further apart
+# (tests/web/test_screen_colours.py measures it).
 SCREEN_COLOURS: dict[str, str] = {
-    "orange": "#F08C00",
+    "orange": "#FF9500",
     "sky": "#56B4E9",
     "green": "#009E73",
     "yellow": "#F2E200",
     "blue": "#0072B2",
     "vermilion": "#E2401C",
-    "purple": "#9A4DCC",
+    "purple": "#A970FF",
 }
 
 # Track box colours (R2.3) as shown on screens.

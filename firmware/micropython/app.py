@@ -164,12 +164,13 @@ class Firmware:
             if length % 3 or length > 3 * self.strip.count:
                 self.nack(seq, proto.BAD_PAYLOAD, mtype)
                 return
+            # ACK once the picture is held: rendering and above all the write (about 6 ms with
+            # interrupts off, machine.bitstream) come after, so the host can already send the
+            # next picture meanwhile.
             self.strip.load(buf, start, length)
-            self.strip.render()
             self.frames += 1
-            # ACK first: the write below keeps interrupts off for about 6 ms (bitstream), so
-            # the host can already send the next picture while the strip is written.
             self.ack(seq, mtype)
+            self.strip.render()
             self.strip.write()
             return True
         elif mtype == proto.PING:

@@ -34,7 +34,6 @@ BOOTROM = HERE / "rp2040-bootrom-b1.bin"
 HARNESS = HERE / "board.mjs"
 RP2040JS = ROOT / "node_modules" / "rp2040js" / "package.json"
 FIRMWARE_DIR = ROOT / "firmware" / "micropython"
-FIRMWARE_FILES = ("config.py", "proto.py", "leds.py", "app.py", "usbstream.py", "main.py")
 HZ = 125_000_000
 BLOCK = 4096
 
@@ -297,8 +296,8 @@ def firmware_flash_patch(files: dict[str, bytes] | None = None,
     RAM; its blocks are then read back through the REPL and written at rp2.Flash()'s offset,
     found with a marker pattern. Cached by the files' hash.
     """
-    if files is None:
-        files = {name: (FIRMWARE_DIR / name).read_bytes() for name in FIRMWARE_FILES}
+    if files is None:  # every .py file, as `companion flash` copies them
+        files = {f.name: f.read_bytes() for f in sorted(FIRMWARE_DIR.glob("*.py"))}
     digest = hashlib.sha256()
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + files[name] + b"\0")
@@ -330,7 +329,7 @@ def firmware_flash_patch(files: dict[str, bytes] | None = None,
             block = bytes.fromhex(hexdata.decode().strip())
             assert len(block) == BLOCK
             records += struct.pack("<II", base + n * BLOCK, BLOCK) + block
-    tmp = target.with_suffix(".tmp")
+    tmp = target.with_suffix(f".{os.getpid()}.tmp")  # concurrent sessions never share it
     tmp.write_bytes(bytes(records))
     tmp.replace(target)
     return target

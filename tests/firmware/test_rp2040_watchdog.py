@@ -4,6 +4,8 @@ the REPL"). Emulated time comes from the cycle stamps of the board's events (125
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.board import protocol as p
@@ -11,6 +13,7 @@ from companion.board import protocol as p
 from . import emulator as em
 
 T = p.MessageType
+ROOT = Path(__file__).resolve().parents[2]
 LEDS = 208
 HOST_LOST_MS = 3000
 STEP_MS = 250
@@ -84,10 +87,16 @@ def test_a_host_frame_ends_the_pattern_and_the_picture_stays(rp2040):
     assert em.ms(lost["cycle"] - sent) >= HOST_LOST_MS - 50
     leds_after(rp2040, sent + 7 * em.HZ, is_lost_pattern)  # 7 s > the 5 s watchdog
     assert resets(rp2040) == []
-    # the next valid frame brings the held picture back
+    # the status LED blinks with the pattern (FIRMWARE.md): on and off while the host is lost
+    blinks = [e["on"] for e in rp2040.events if e["ev"] == "status_led"
+              and lost["cycle"] <= e["cycle"] <= sent + 7 * em.HZ]
+    assert True in blinks and False in blinks and len(blinks) >= 8
+    # the next valid frame brings the held picture back, and the LED stays on
     answer, sent = request(rp2040, T.PING, 3)
     assert answer.type == T.STATUS and not p.parse_status(answer.payload)["host_lost"]
     assert bytes.fromhex(leds_after(rp2040, sent)["grb"]) == em.expected_grb(picture)
+    led = [e for e in rp2040.events if e["ev"] == "status_led"]
+    assert led[-1]["on"] and led[-1]["cycle"] >= sent
 
 
 def test_nothing_is_allocated_per_frame(rp2040):
@@ -120,6 +129,19 @@ def test_ctrl_c_with_the_watchdog_running_reboots_then_reaches_the_repl(rp2040):
     rp2040.write(b"\x03")
     rp2040.read_until(b">>> ", start)
     assert len(resets(rp2040)) == count + 1
+
+
+def test_the_board_runs_the_micropython_release_the_firmware_pins(rp2040):
+    pinned = (ROOT / "firmware/micropython/config.py").read_text().split('MICROPYTHON = "')[1]
+    pinned = pinned.split('"')[0]
+    start = len(rp2040.received)
+    rp2040.write(b"\x03")  # the REPL (the firmware runs without a watchdog here)
+    rp2040.read_until(b">>> ", start)
+    start = len(rp2040.received)
+    rp2040.write(b"import sys; print('v=%d.%d.%d' % sys.implementation.version[:3])\r")
+    end = rp2040.read_until(b">>> ", start)
+    assert f"v={pinned}".encode() in rp2040.received[start:end]
+    assert f"v{pinned}".encode() in em.IMAGE.name.encode()
 
 
 def test_an_unfed_watchdog_resets_the_board(rp2040):

@@ -9,6 +9,7 @@
 //   {"ev":"out","cycle":N,"total":T}                 host bytes handed to the device so far
 //   {"ev":"in","cycle":N,"total":T}                  device bytes received by the host so far
 //   {"ev":"leds","cycle":N,"end":M,"grb":"..."}     one WS2812 frame on GP0 decoded to bytes
+//   {"ev":"status_led","cycle":N,"on":B}            the Pico's LED (GP25) switched
 //   {"ev":"wdt","cycle":N,"enabled":B,"timeout_ms":T} the watchdog was started or stopped
 //   {"ev":"reset","cycle":N,"reason":R}             "watchdog" (machine.reset, a forced reset)
 //                                                   or "watchdog timeout" (not fed in time)
@@ -39,6 +40,7 @@ if (patchPath) {
 
 const NS_PER_CYCLE = 8; // 125 MHz
 const STRIP_PIN = 0;
+const STATUS_LED_PIN = 25; // the Pico's on-board LED
 const events = fs.createWriteStream(null, { fd: Number(process.env.BOARD_EVENTS_FD || 3) });
 const emit = (obj) => events.write(JSON.stringify(obj) + "\n");
 
@@ -144,6 +146,11 @@ function boot() {
         }
       }
       lastFall = now;
+    }
+  });
+  board.gpio[STATUS_LED_PIN].addListener((state, old) => {
+    if ((state === GPIOPinState.High) !== (old === GPIOPinState.High)) {
+      emit({ ev: "status_led", cycle: cycles(), on: state === GPIOPinState.High });
     }
   });
   // The watchdog: rp2040js reports a forced reset (CTRL.TRIGGER, machine.reset()) but its

@@ -80,6 +80,15 @@ def test_host_dice_switch_in_game_empty_typed_dice_and_plain_status(server, brow
     # The log numbers the newest entry highest.
     numbers = [int(x.rstrip(".")) for x in page.locator("#host-log .log-no").all_inner_texts()]
     assert numbers == sorted(numbers, reverse=True) and numbers[0] == len(numbers)
+    # A player who keeps the first place at the pyramid (R5.4) "places first", never
+    # "Ana lets Ana place first"; letting the other go first still names both.
+    texts = page.evaluate("""async () => {
+        const src = document.querySelector('script[type=module]').src;
+        const m = await import(new URL('format.js', src).href);
+        return [m.eventText({type: 'pyramid_order', player: 'ana', first: 'ana'}),
+                m.eventText({type: 'pyramid_order', player: 'ana', first: 'ben'})];
+    }""")
+    assert texts == ["Ana places first.", "Ana lets Ben place first."]
     # A favicon, so browsers do not log a 404 on every page.
     icon = page.locator("link[rel=icon]").get_attribute("href")
     assert requests.get(server.local + icon, timeout=5).ok
