@@ -7,7 +7,7 @@ import { has, list, t } from "./i18n.js";
 
 let seatsById = new Map();
 
-/** Player colours as screens show them (companion/leds/palette.py SCREEN_COLOURS, handed over
+/** Player colours as screens show them (companion/engine/colours.py SCREEN_COLOURS, handed over
  * by base.html); frames carry the LED values. */
 const SCREEN_HEX = (() => {
   try {
