@@ -114,6 +114,7 @@ class Outbox:
         self.retention_days = retention_days
         self.delete_games = delete_games
         self._pruned_at = float("-inf")
+        self._broken: set[int] = set()  # games whose log cannot be replayed (logged once)
         self._db = sqlite3.connect(str(database), check_same_thread=False,
                                    isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -144,10 +145,14 @@ class Outbox:
                 "(SELECT game_id FROM results) ORDER BY id").fetchall()
         count = 0
         for row in rows:
+            if row["id"] in self._broken:
+                continue
             try:
                 self._record(row)
                 count += 1
             except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                # Logged once per run, not at every look (the log would fill the card).
+                self._broken.add(row["id"])
                 log.exception("results: game %s could not be recorded", row["id"])
         return count
 

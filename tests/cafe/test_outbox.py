@@ -207,3 +207,21 @@ def test_backoff_is_exponential_capped_and_jittered() -> None:
     assert backoff(50, 5.0, rand=lambda: 1.0) == 900.0
     assert backoff(1, 5.0, rand=lambda: 0.0) == 2.5
     assert body_of({"b": 1, "a": "é"}) == '{"a":"é","b":1}'.encode()
+
+
+def test_a_broken_log_never_blocks_the_others_and_is_reported_once(
+        db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, clock=Clock())
+    store.create_table("1", "join", "host", {"dice": "digital"})
+    bad = store.create_game("1", {"players": ["ana", "ben", "cleo"]}, SEATS[:3], [[], []],
+                            "digital")
+    store.append(bad, 0, [({"type": "bid", "player": "nobody"}, "test", None)], "finished")
+    good, _ = store_game(store, "1", seed=13)
+    assert outbox.reconcile() == 1
+    assert outbox.result(good) is not None and outbox.result(bad) is None
+    assert outbox.reconcile() == 0
+    errors = [r for r in caplog.records if "could not be recorded" in r.getMessage()]
+    assert len(errors) == 1
+    outbox.close()
+    store.close()
