@@ -6,7 +6,8 @@ thread posts each due row with ``requests``, signed with ``X-Chocolatl-Signature
 HMAC-SHA256 of the body>``, and retries failures with exponential backoff and full jitter
 (capped at 15 minutes) for up to a week, so a café endpoint that is down for a day, or a Pi
 that restarts meanwhile, still gets every result: at least once (receivers de-duplicate on
-``idempotency_key``). A 2xx answer is delivered; 4xx other than 408/429 is a permanent refusal.
+``idempotency_key``). A 2xx answer is delivered; 3xx and 4xx other than 408/425/429 are final
+refusals.
 
 Games are found by reconciling the ``games`` table, not by a callback alone: a game that went
 over just before a crash is picked up at the next start. ``notify()`` only makes it prompt.
@@ -277,7 +278,9 @@ class Outbox:
                                          timeout=TIMEOUT_S, allow_redirects=False)
             if not 200 <= response.status_code < 300:
                 error = f"HTTP {response.status_code}"
-                permanent = (400 <= response.status_code < 500
+                # Redirects are not followed (the body is signed for one URL): configure the
+                # final URL. Client errors other than "try later" are final refusals.
+                permanent = (300 <= response.status_code < 500
                              and response.status_code not in (408, 425, 429))
         except requests.RequestException as exc:
             error = type(exc).__name__

@@ -171,15 +171,17 @@ def test_failures_retry_with_growing_jittered_delays_across_restarts(db: Path) -
 def test_a_client_error_is_a_final_refusal_but_429_is_retried(db: Path) -> None:
     clock = Clock()
     store = Store(db)
-    outbox = Outbox(db, [URL, URL + "/2"], SECRET, clock=clock)
+    urls = [URL, URL + "/2", URL + "/3"]
+    outbox = Outbox(db, urls, SECRET, clock=clock)
     game_id, _ = store_game(store, "1", seed=9)
     outbox.reconcile()
     with responses.RequestsMock() as rsps:
         rsps.post(URL, status=400)
         rsps.post(URL + "/2", status=429)
-        assert outbox.deliver_due() == 2
+        rsps.post(URL + "/3", status=301, headers={"Location": "https://elsewhere.example/"})
+        assert outbox.deliver_due() == 3
     states = {d["url"]: d["state"] for d in outbox.deliveries(game_id)}
-    assert states == {URL: "failed", URL + "/2": "pending"}
+    assert states == {URL: "failed", URL + "/2": "pending", URL + "/3": "failed"}
     outbox.close()
     store.close()
 
