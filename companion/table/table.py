@@ -21,6 +21,7 @@ from typing import Any
 from companion import autopilot, dealer
 from companion.engine import DEFAULT_PROFILE, IllegalCommand, apply, make_profile, new_game
 from companion.engine.colours import PLAYER_COLOURS
+from companion.results import TRACK_COLORS
 from companion.store import Statements, Store, token_hash
 from companion.table import policy
 from companion.table.frames import HostInfo, Snapshot
@@ -46,7 +47,8 @@ UNDOABLE_EVENTS = {"sacrificed", "bid_placed", "dice_decided", "harvest_dice",
 BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
 BOT_RETRY_S = 1.0  # a companion move the store refused is asked for again after this
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
-TRACK_COLORS = "track_colors"  # the table's own logged command (R2.3), not an engine one
+# TRACK_COLORS (from companion.results): the table's own logged command (R2.3), not an
+# engine one.
 
 Observer = Callable[["Table", dict[str, Any], list[dict[str, Any]]], None]
 Listener = Callable[["Table", Outcome], None]
@@ -718,12 +720,9 @@ class Table:
             if stored.status == "playing":
                 raise TableError("bad_state", "the game is still running: its log holds "
                                  "unrevealed bids and sacrifices; end it first")
-            from companion.results import meta  # the log says where, when and who (SCENARIO.md)
+            from companion.results import engine_log, meta  # where, when, who (SCENARIO.md)
 
-            commands = [c.command for c in self.store.commands(game_id)]
-            colors = [c["colors"] for c in commands if c["type"] == TRACK_COLORS]
-            document = dict(stored.document)
-            if colors:
-                document["profile"] = {**document["profile"], "track_colors": colors[-1]}
+            document, commands = engine_log(stored.document,
+                                            [c.command for c in self.store.commands(game_id)])
             return {**document, "meta": meta(self.name, stored.created, stored.seats),
-                    "commands": [c for c in commands if c["type"] != TRACK_COLORS]}
+                    "commands": commands}
