@@ -475,8 +475,9 @@ def main() -> int:
     p50, p99 = pct(lat, 50), pct(lat, 99)
     b50, b99 = (pct(bare, 50), pct(bare, 99)) if bare else (float("nan"), float("nan"))
     if args.bot_tables:
-        print(f"companion tables: {args.bot_tables} x 4 {args.bot_level} players, thinking in "
-              f"the server's pool on the same core; {ours['bot_moves']} commands played there")
+        print(f"companion tables: {args.bot_tables} x 4 {args.bot_level} players (thinking in the "
+              f"server's pool at the lowest priority); {ours['bot_moves']} commands played "
+              "there")
     print(f"think time: {'flood (none)' if not think_s else f'{args.think_ms:g} ms mean'}")
     print(f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
           f"({'taskset' if shutil.which('taskset') else 'not pinned'})")

@@ -27,9 +27,18 @@ log = logging.getLogger(__name__)
 
 
 def _lower_priority(nice: int) -> None:
+    """In the pool's process: the lowest priority, and off the server's cores when the
+    server was pinned to some of them (``taskset``) and others exist."""
     try:
         os.nice(nice)
     except OSError:  # pragma: no cover - not allowed here: run at the same priority
+        pass
+    try:
+        mine = os.sched_getaffinity(0)
+        others = set(range(os.cpu_count() or 1)) - mine
+        if others:
+            os.sched_setaffinity(0, others)
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
         pass
 
 
