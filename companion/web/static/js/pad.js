@@ -227,16 +227,71 @@ function onFrame(f) {
       render();
     }
   } else if (f.type === "error") {
-    if (f.id === sending || !f.id) {
+    if (hintAsked && f.id === hintAsked.id) {
+      hintAsked = null;
+      lastError = t("pad.err.generic", { code: f.code });
+      render();
+    } else if (f.id === sending || !f.id) {
       sending = null;
       submitted = null;
       const key = `pad.err.${f.code}`;
       lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
       render();
     }
+  } else if (f.type === "hint") {
+    if (f.id === hintAsked?.id) {
+      hint = f.hint ? { step: hintAsked.step, data: f.hint } : null;
+      hintAsked = null;
+      render();
+    }
   } else if (f.type === "table_closed") {
     showStatus("closed");
   }
+}
+
+// ---------- learning mode: hints (host option) ----------
+
+let hint = null; // { step, data: { command, reason: { key, params } } }
+let hintAsked = null; // { id, step }
+
+function askHint(view, kind) {
+  const id = nextId();
+  hintAsked = { id, step: hintKey(view, kind) };
+  conn.send({ type: "hint", id });
+  render();
+}
+
+/** The question a hint answers (other players' moves in between do not change it). */
+function hintKey(view, kind) {
+  return `${frame?.game?.id}:${view?.round}:${view?.phase}:${view?.step}:${view?.station}:${kind}`;
+}
+
+function hintCommandText(command) {
+  if (command.type === "bid") {
+    return Object.entries(command.bids)
+      .map(([s, cards]) => `${stationName(s)} ${cards.join("+")}`)
+      .join(" · ");
+  }
+  if (command.type === "sacrifice") return String(command.card);
+  if (command.type === "dice") return t("pad.stat.dice", { n: command.count });
+  if (command.type === "city") return command.choice === "hut" ? t("pad.city_hut") : t("pad.city_die");
+  if (command.type === "pyramid") return nameOf(command.first);
+  return "";
+}
+
+function hintBox(view, kind) {
+  if (!frame?.table?.hints || !kind || kind === "roll") return null;
+  const step = hintKey(view, kind);
+  const shown = hint && hint.step === step ? hint.data : null;
+  const params = { ...(shown?.reason?.params || {}) };
+  for (const k of ["a", "b", "station"]) if (k in params) params[k] = stationName(params[k]);
+  return h(
+    "div",
+    { class: "hint-box" },
+    shown
+      ? [h("p", { class: "hint-move" }, h("strong", {}, `${t("hint.title")}: `), hintCommandText(shown.command)), h("p", { class: "hint-reason" }, t(shown.reason.key, params))]
+      : h("button", { class: "hint-button", disabled: Boolean(hintAsked), onclick: () => askHint(view, kind) }, hintAsked ? t("hint.thinking") : t("hint.button")),
+  );
 }
 
 function send(command) {
@@ -442,7 +497,7 @@ function renderTask(view) {
   if (answered && (frame.seq ?? 0) < answered.seq && !sending) kinds.delete(answered.kind);
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   // Skipped by the host: say so plainly, the companion answers for this seat.
-  if ((frame.seats || []).find((s) => s.id === me())?.state === "auto") {
+  if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
     return fill(
       task,
@@ -451,12 +506,13 @@ function renderTask(view) {
     );
   }
   document.body.dataset.task = [...kinds][0] || "none";
-  if (kinds.has("sacrifice")) return fill(task, sacrificeTask(view), error);
-  if (kinds.has("bid")) return fill(task, bidTask(view), error);
-  if (kinds.has("dice")) return fill(task, diceTask(view), error);
+  const help = hintBox(view, [...kinds][0]);
+  if (kinds.has("sacrifice")) return fill(task, help, sacrificeTask(view), error);
+  if (kinds.has("bid")) return fill(task, help, bidTask(view), error);
+  if (kinds.has("dice")) return fill(task, help, diceTask(view), error);
   if (kinds.has("roll")) return fill(task, rollTask(view, pend.find((p) => p.type === "roll")), error);
-  if (kinds.has("city")) return fill(task, cityTask(view), error);
-  if (kinds.has("pyramid")) return fill(task, pyramidTask(view), error);
+  if (kinds.has("city")) return fill(task, help, cityTask(view), error);
+  if (kinds.has("pyramid")) return fill(task, help, pyramidTask(view), error);
   return fill(task, waitTask(view), error);
 }
 
@@ -840,7 +896,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
-        (frame.seats || []).find((s) => s.id === p)?.state === "auto" ? h("span", { class: "badge auto" }, t("display.auto")) : null,
+        (frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
