@@ -61,7 +61,8 @@ class Player:
             p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
             p.locator(tid("lock-in")).tap()
         elif kind == "bid":
-            self.fill_bid()
+            if not self.fill_bid():
+                return None
             p.locator(tid("review")).tap()
             p.locator(tid("lock-in")).tap()
         elif kind == "dice":
@@ -85,8 +86,9 @@ class Player:
         self.done.append(kind)
         return kind
 
-    def fill_bid(self) -> None:
-        """Tap cards into the slots: the wanted values first, then the first free cards."""
+    def fill_bid(self) -> bool:
+        """Tap cards into the slots: the wanted values first, then the first free cards.
+        False if the pad stopped asking for a bid meanwhile (nothing left to do)."""
         p = self.page
         review = p.locator(tid("review"))
         for value in self.bid_first:
@@ -95,8 +97,11 @@ class Player:
             card = p.locator(tid("card", f"[data-value='{value}']:not([disabled])")).first
             if card.count():
                 card.tap()
-        while not review.is_enabled():
-            p.locator(tid("card", ":not([disabled])")).first.tap()
+        while task(p) == "bid" and review.count() and not review.is_enabled():
+            free = p.locator(tid("card", ":not([disabled])"))
+            assert free.count(), "a slot is empty but no card can be placed"
+            free.first.tap()
+        return task(p) == "bid" and review.count() > 0 and review.is_enabled()
 
 
 class HostPage:

@@ -36,6 +36,8 @@ let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
 let submitted = null; // key of the step whose command was sent (acked or in flight)
+let sentKind = null; // the type of the command waiting for its ack
+let answered = null; // {kind, seq}: acknowledged, and views older than seq do not show it yet
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 
 // ---------- storage ----------
@@ -214,6 +216,9 @@ function onFrame(f) {
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
+      // The ack comes before the view with our move; views in between (another player's
+      // move) still list this question and must not offer it again with an empty draft.
+      answered = { kind: sentKind, seq: Number(f.seq) || 0 };
       sending = null;
       reviewing = false;
       draft = null;
@@ -292,6 +297,7 @@ function hintBox(view, kind) {
 function send(command) {
   lastError = "";
   submitted = stepKey(frame?.game?.view, command.type);
+  sentKind = command.type;
   if (command.type === "bid") clearSavedDraft();
   sending = conn.command(command, nextId());
   render();
@@ -488,6 +494,7 @@ function renderTask(view) {
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
   const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
+  if (answered && (frame.seq ?? 0) < answered.seq && !sending) kinds.delete(answered.kind);
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   // Skipped by the host: say so plainly, the companion answers for this seat.
   if ((frame.seats || []).find((s) => s.id === me())?.companion) {
