@@ -7,7 +7,7 @@ it takes that seat's view (cheap, under the table's lock) and hands it to the th
 separate low-priority process (companion/players/thinker.py). It never thinks under the lock.
 When the answer comes back, the table checks that the same decision is still awaited from a
 companion seat and submits the command through the engine, the store and the log like any
-phone's (source ``bot:<seat>``).
+phone's (source ``bot:<seat>:<level>``).
 """
 
 from __future__ import annotations

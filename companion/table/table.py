@@ -580,7 +580,7 @@ class Table:
 
     def bot_answer(self, seat_id: str, key: tuple[Any, ...], command: Any) -> None:
         """A companion player's answer: applied, committed and logged like a phone's command
-        (source ``bot:<seat>``) if the same decision is still awaited from that companion
+        (source ``bot:<seat>:<level>``) if the same decision is still awaited from that companion
         seat, else dropped (the game moved on). A refused answer falls back to the plain
         autopilot's move."""
         from companion.bots import decision_key
@@ -595,9 +595,9 @@ class Table:
             for cmd in (command, autopilot.move(g.state, seat_id)):
                 if not isinstance(cmd, dict) or cmd.get("player") != seat_id:
                     continue
+                source = f"bot:{seat_id}:{seat.level}"
                 try:
-                    state, applied = self._plan(g, g.state, [(cmd, f"bot:{seat_id}", None)],
-                                                self.seats)
+                    state, applied = self._plan(g, g.state, [(cmd, source, None)], self.seats)
                     self._commit_commands(g, state, applied)
                     return
                 except TableError as exc:
@@ -722,7 +722,16 @@ class Table:
                                  "unrevealed bids and sacrifices; end it first")
             from companion.results import engine_log, meta  # where, when, who (SCENARIO.md)
 
+            stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document,
-                                            [c.command for c in self.store.commands(game_id)])
-            return {**document, "meta": meta(self.name, stored.created, stored.seats),
-                    "commands": commands}
+                                            [c.command for c in stored_commands])
+            about = meta(self.name, stored.created, stored.seats)
+            # Which seats companion players played, at which level (the last one, if the
+            # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
+            for c in stored_commands:
+                player = c.command.get("player")
+                if player in about["seats"] and (c.source == "auto"
+                                                 or c.source.startswith("bot:")):
+                    level = "plain" if c.source == "auto" else c.source.split(":")[2]
+                    about["seats"][player]["companion"] = level
+            return {**document, "meta": about, "commands": commands}

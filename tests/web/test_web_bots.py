@@ -44,6 +44,9 @@ def test_two_people_finish_a_game_with_two_strong_companions(server: LiveServer,
         moves = [c for c in doc["commands"] if c.get("player") == bot["id"]]
         kinds = {c["type"] for c in moves}
         assert {"sacrifice", "bid"} <= kinds
+    # The log says which seats companion players played (SCENARIO.md meta).
+    assert {p: s.get("companion") for p, s in doc["meta"]["seats"].items()} == {
+        s["id"]: ("strong" if s in bots else None) for s in seats}
     assert host.act("new_game")["type"] == "ok"
 
 
@@ -78,6 +81,8 @@ def test_a_left_seat_goes_to_a_companion_and_comes_back(server: LiveServer,
         params={"token": server.host_tokens[table]}, timeout=5).json()
     replay_document(doc)
     assert any(c.get("player") == dan.seat for c in doc["commands"][-40:])
+    assert doc["meta"]["seats"][dan.seat]["companion"] == "good"  # it played for a while
+    assert "companion" not in doc["meta"]["seats"][phones[0].seat]
 
 
 def test_lobby_companions_are_checked(server: LiveServer, table: str) -> None:
