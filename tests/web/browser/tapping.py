@@ -157,7 +157,9 @@ class HostPage:
                                  ":is([data-kind=harvest], [data-kind=improvements])").first
         if not form.count():
             return False
-        if form.get_attribute("data-kind") == "harvest":
+        kind = form.get_attribute("data-kind")
+        form = self.page.locator(f"#host-inputs form.host-input[data-kind={kind}]").first
+        if kind == "harvest":
             selects = form.locator("select")
             for i, v in enumerate(self.harvest):
                 selects.nth(i).select_option(str(v))
@@ -166,6 +168,9 @@ class HostPage:
             for i in range(inputs.count()):
                 inputs.nth(i).fill(str(self.cards[i % 2]))
         form.locator("button[type=submit]").click()
+        # Until the table has it: the page must not be read again before its next view.
+        self.page.wait_for_function(
+            "k => !(window.__host.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind)
         return True
 
 
