@@ -218,11 +218,15 @@ def game_log(game_id: int) -> Any:
     if refused:
         return refused
     stored = _stored_over(game_id)
-    store = current_app.extensions["cafe"].store
-    document, commands = engine_log(stored.document,
-                                    [c.command for c in store.commands(game_id)])
-    doc = {**document, "meta": meta(stored.table_name, stored.created, stored.seats),
-           "commands": commands}
+    cafe = current_app.extensions["cafe"]
+    table = cafe.get(stored.table_name)
+    if table is not None:
+        doc = table.log_document(game_id)  # the same log as the host's download
+    else:  # a table no longer in the configuration: its games stay in the history
+        document, commands = engine_log(stored.document,
+                                        [c.command for c in cafe.store.commands(game_id)])
+        doc = {**document, "meta": meta(stored.table_name, stored.created, stored.seats),
+               "commands": commands}
     response = _no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="chocolatl-{stored.table_name}-game-{game_id}.json"')

@@ -48,6 +48,23 @@ class Player:
     def view(self) -> dict | None:
         return self.page.evaluate("window.__pad.frame()?.game?.view || null")
 
+    def state(self) -> dict:
+        """What the pad shows now (for failure messages)."""
+        return self.page.evaluate("""() => ({task: document.body.dataset.task,
+            conn: document.body.dataset.conn, sending: !!document.querySelector('.sending'),
+            review: !!document.querySelector('[data-testid=review]'),
+            enabled: document.querySelectorAll('[data-testid=card]:not([disabled])').length,
+            cards: document.querySelectorAll('[data-testid=card]').length,
+            pending: window.__pad.frame()?.you?.pending, seq: window.__pad.frame()?.seq,
+            error: document.querySelector('#task .error')?.textContent || ''})""")
+
+    def wait_for_card(self, timeout: float = 30000) -> None:
+        """Wait until a card can be placed; the failure message says what the pad showed."""
+        try:
+            self.page.wait_for_selector(tid("card", ":not([disabled])"), timeout=timeout)
+        except Exception as exc:  # noqa: BLE001 - re-raised with the pad's state
+            raise AssertionError(f"no card can be placed: {self.state()}") from exc
+
     def me(self) -> str:
         return self.page.evaluate("window.__pad.frame()?.you?.seat")
 
@@ -99,7 +116,7 @@ class Player:
                 card.tap()
         while task(p) == "bid" and review.count() and not review.is_enabled():
             free = p.locator(tid("card", ":not([disabled])"))
-            assert free.count(), "a slot is empty but no card can be placed"
+            assert free.count(), f"a slot is empty but no card can be placed: {self.state()}"
             free.first.tap()
         return task(p) == "bid" and review.count() > 0 and review.is_enabled()
 

@@ -133,6 +133,7 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     # Round 1: a reload mid-bid keeps the cards already placed.
     play(table.players, table.host, until=lambda: task(ana.page) == "bid",
          on_screen=table.on_screen)
+    ana.wait_for_card()
     ana.page.locator(tid("card", ":not([disabled])")).first.tap()
     placed = ana.page.locator(tid("slot")).first.inner_text()
     ana.page.reload()

@@ -212,6 +212,9 @@ function onFrame(f) {
     }
     // A newer view answers for itself: the guard against re-asking is only for the stale one.
     if (submitted && f.seq !== frame?.seq) submitted = null;
+    // A view that includes the acknowledged move, a whole new history (undo, a reconnect) or
+    // another game ends the "already answered" guard.
+    if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     frame = f;
     render();
   } else if (f.type === "ack") {
