@@ -135,7 +135,15 @@ function renderBots(playing) {
   const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
   fill("host-bots", !frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
   const hints = document.getElementById("hints-level");
-  if (hints && document.activeElement !== hints) hints.value = frame.table?.hints || "";
+  if (hints && document.activeElement !== hints) {
+    const level = frame.table?.hints || "";
+    fill(
+      hints,
+      [["", "host.hints_off"], ["good", "level.good"], ["strong", "level.strong"]].map(([value, key]) =>
+        h("option", { value, selected: value === level }, t(key)),
+      ),
+    );
+  }
 }
 
 function renderStart() {
