@@ -28,6 +28,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
 	$(BIN)/python benchmarks/bench_cafe.py
+	nice $(BIN)/python benchmarks/bench_players.py
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

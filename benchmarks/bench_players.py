@@ -36,6 +36,8 @@ def playouts_per_second(samples: int = 40) -> float:
     while done < samples:
         state = new_game(["ana", "ben", "cleo", "dev"])
         for _ in range(rng.randrange(4, 60)):
+            if state["finished"]:
+                break
             apply_in_place(state, random_command(state, rng))
         seat = next((e["player"] for e in state["pending"]
                      if e.get("player") and e["type"] == "bid"), None)
@@ -53,7 +55,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--match", nargs="*", default=list(MATCHES))
+    parser.add_argument("--strong-rollouts", type=int, default=strong.ROLLOUTS,
+                        help="playouts per decision (a quarter of the default stands in for "
+                             "a Raspberry Pi 4 within the same time limit)")
     args = parser.parse_args()
+    strong.ROLLOUTS = args.strong_rollouts
     for match in args.match:
         kinds = arena.parse_kinds(match)
         start = time.perf_counter()

@@ -53,7 +53,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+SERVER_NICE = 0  # --server-nice: the server's priority against other load on a shared machine
+
+
 def pinned(cmd: list[str]) -> list[str]:
+    if SERVER_NICE:
+        cmd = ["nice", "-n", str(SERVER_NICE), *cmd]
     return (["taskset", "-c", "0"] + cmd) if shutil.which("taskset") else cmd
 
 
@@ -260,13 +265,32 @@ class TableLog:
         return out
 
 
-def run_companion(tables: int, timeout: float, think_s: float) -> dict[str, Any]:
+def start_bot_table(base: str, name: str, token: str, level: str) -> None:
+    """A table of four companion players of ``level`` and no phones: it only thinks."""
+    host = simple_websocket.Client.connect(f"ws://{base}/t/{name}/ws/host")
+    host.send(json.dumps({"type": "hello", "token": token}))
+    for i in range(5):
+        msg = ({"type": "add_bot", "level": level, "id": f"b{i}"} if i < 4
+               else {"type": "start", "dice": "digital", "id": "s"})
+        host.send(json.dumps({**msg, "token": token}))
+        while True:
+            frame = json.loads(host.receive(timeout=10))
+            if frame.get("id") == msg["id"]:
+                if frame["type"] != "ok":
+                    raise RuntimeError(f"bot table {name}: {frame}")
+                break
+    host.close()
+
+
+def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int = 0,
+                  bot_level: str = "strong") -> dict[str, Any]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         pinned([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
-                str(port), "--data", str(data), "--tables", str(tables), "--threads",
+                str(port), "--data", str(data), "--tables", str(tables + bot_tables),
+                "--threads",
                 str(tables * 8 + 16)]),
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"127.0.0.1:{port}"
@@ -276,7 +300,7 @@ def run_companion(tables: int, timeout: float, think_s: float) -> dict[str, Any]
         for _ in range(100):
             text = (data / "server.log").read_text()
             tokens = dict(re.findall(r"Table (\S+) host:\s+\S+/host\?token=(\S+)", text))
-            if len(tokens) >= tables:
+            if len(tokens) >= tables + bot_tables:
                 break
             time.sleep(0.05)
         logs, clients = [], []
@@ -291,6 +315,9 @@ def run_companion(tables: int, timeout: float, think_s: float) -> dict[str, Any]
                                      json={"secret": secret, "name": n, "colour": c}).json()
                 clients.append(Client(base, name, seat, sink, think_s))
             clients.append(Client(base, name, None, sink))
+        bot_names = [str(t) for t in range(tables + 1, tables + bot_tables + 1)]
+        for name in bot_names:  # thinking before the human tables start, and throughout
+            start_bot_table(base, name, tokens[name], bot_level)
         for c in clients:
             c.start()
         time.sleep(0.5)
@@ -309,7 +336,10 @@ def run_companion(tables: int, timeout: float, think_s: float) -> dict[str, Any]
         lat = [x for sink in logs for x in sink.latencies()]
         sizes = [s for sink in logs for s in sink.sizes]
         commands = sum(len(s.sent) for s in logs)
-        return {"latencies": lat, "rss": memory, "worker_rss": worker, "elapsed": elapsed,
+        bot_moves = sum(requests.get(f"http://{base}/t/{n}/api/state", timeout=5).json()["seq"]
+                        for n in bot_names)
+        return {"bot_moves": bot_moves, "latencies": lat, "rss": memory, "worker_rss": worker,
+                "elapsed": elapsed,
                 "commands": commands, "frame_bytes": statistics.mean(sizes) if sizes else 0,
                 "unfinished": sum(not s.done.is_set() for s in logs)}
     finally:
@@ -412,6 +442,15 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--think-ms", type=float, default=300,
                     help="mean think time of a phone before each move (0 = flood)")
+    ap.add_argument("--bot-tables", type=int, default=0,
+                    help="extra tables where four companion players play alone (thinking "
+                         "all the time); latency is measured at the human tables only")
+    ap.add_argument("--bot-level", default="strong", choices=("good", "strong"))
+    ap.add_argument("--no-bare", action="store_true", help="skip the bare broadcast run")
+    ap.add_argument("--server-nice", type=int, default=0,
+                    help="run the server (and so its companion players' pool, 19 steps "
+                         "lower) at this nice value: on a machine shared with other work, a "
+                         "negative value (root) stands in for a machine of its own")
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -425,13 +464,20 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
+    global SERVER_NICE
+    SERVER_NICE = args.server_nice
     think_s = args.think_ms / 1000
-    ours = run_companion(args.tables, args.timeout, think_s)
+    ours = run_companion(args.tables, args.timeout, think_s, args.bot_tables, args.bot_level)
     lat = ours["latencies"]
-    bare = run_bare(args.tables, int(ours["frame_bytes"]),
-                    messages=max(20, ours["commands"] // args.tables), think_s=think_s)
+    bare = [] if args.no_bare else run_bare(
+        args.tables, int(ours["frame_bytes"]), messages=max(20, ours["commands"] // args.tables),
+        think_s=think_s)
     p50, p99 = pct(lat, 50), pct(lat, 99)
-    b50, b99 = pct(bare, 50), pct(bare, 99)
+    b50, b99 = (pct(bare, 50), pct(bare, 99)) if bare else (float("nan"), float("nan"))
+    if args.bot_tables:
+        print(f"companion tables: {args.bot_tables} x 4 {args.bot_level} players (thinking in the "
+              f"server's pool at the lowest priority); {ours['bot_moves']} commands played "
+              "there")
     print(f"think time: {'flood (none)' if not think_s else f'{args.think_ms:g} ms mean'}")
     print(f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
           f"({'taskset' if shutil.which('taskset') else 'not pinned'})")

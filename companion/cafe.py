@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from companion.bots import BotDriver
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
 
@@ -38,13 +39,24 @@ class Cafe:
     """Tables by name, loaded (and unfinished games replayed) when the server starts."""
 
     def __init__(self, store: Store, tables: list[TableConfig],
-                 with_boards: bool = True) -> None:
+                 with_boards: bool = True, with_bots: bool | None = None) -> None:
+        # Only the process that drives the tables runs their boards and companion players
+        # (``with_bots`` follows ``with_boards`` unless given).
+        with_bots = with_boards if with_bots is None else with_bots
         self.store = store
         self.tables: dict[str, Table] = {}
         self.boards: list[Any] = []
+        # Companion players of every table think in one pool (started on first use).
+        self.bots: BotDriver | None = BotDriver() if with_bots else None
         for cfg in tables:
             table = Table(cfg.name, store, title=cfg.title, dice=cfg.dice, board=cfg.board)
             self.tables[cfg.name] = table
+            if self.bots is not None:
+                table.bots = self.bots
+                table.observers.append(self.bots.observe)
+                with table.lock:  # a restarted server's companions pick up where they were
+                    if table.game is not None:
+                        self.bots.observe(table, table.game.state, [])
             if with_boards and cfg.board != "none":
                 self.boards.append(_board_for(table, cfg.board))
 
@@ -58,6 +70,8 @@ class Cafe:
             except Exception:  # noqa: BLE001 - closing must reach every board and table
                 log.exception("closing a board")
         self.boards = []
+        if self.bots is not None:
+            self.bots.close()
         for table in self.tables.values():
             try:
                 table.close()

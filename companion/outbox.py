@@ -6,7 +6,8 @@ thread posts each due row with ``requests``, signed with ``X-Chocolatl-Signature
 HMAC-SHA256 of the body>``, and retries failures with exponential backoff and full jitter
 (capped at 15 minutes) for up to a week, so a café endpoint that is down for a day, or a Pi
 that restarts meanwhile, still gets every result: at least once (receivers de-duplicate on
-``idempotency_key``). A 2xx answer is delivered; 4xx other than 408/429 is a permanent refusal.
+``idempotency_key``). A 2xx answer is delivered; 3xx and 4xx other than 408/425/429 are final
+refusals.
 
 Games are found by reconciling the ``games`` table, not by a callback alone: a game that went
 over just before a crash is picked up at the next start. ``notify()`` only makes it prompt.
@@ -114,6 +115,7 @@ class Outbox:
         self.retention_days = retention_days
         self.delete_games = delete_games
         self._pruned_at = float("-inf")
+        self._broken: set[int] = set()  # games whose log cannot be replayed (logged once)
         self._db = sqlite3.connect(str(database), check_same_thread=False,
                                    isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -144,10 +146,14 @@ class Outbox:
                 "(SELECT game_id FROM results) ORDER BY id").fetchall()
         count = 0
         for row in rows:
+            if row["id"] in self._broken:
+                continue
             try:
                 self._record(row)
                 count += 1
             except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                # Logged once per run, not at every look (the log would fill the card).
+                self._broken.add(row["id"])
                 log.exception("results: game %s could not be recorded", row["id"])
         return count
 
@@ -272,7 +278,9 @@ class Outbox:
                                          timeout=TIMEOUT_S, allow_redirects=False)
             if not 200 <= response.status_code < 300:
                 error = f"HTTP {response.status_code}"
-                permanent = (400 <= response.status_code < 500
+                # Redirects are not followed (the body is signed for one URL): configure the
+                # final URL. Client errors other than "try later" are final refusals.
+                permanent = (300 <= response.status_code < 500
                              and response.status_code not in (408, 425, 429))
         except requests.RequestException as exc:
             error = type(exc).__name__

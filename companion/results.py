@@ -14,6 +14,24 @@ from typing import Any
 from companion.engine import apply, new_game
 
 RESULT_VERSION = 1
+TRACK_COLORS = "track_colors"  # the table's own logged correction (R2.3), not an engine command
+
+
+def engine_log(document: dict[str, Any], commands: list[dict[str, Any]]
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A stored game as the engine replays it (SCENARIO.md): the table's track-colour
+    corrections (only possible before round 1) folded into the profile, the rest in order.
+
+    >>> doc, cmds = engine_log({"players": ["a"], "profile": {"track_colors": ["red"]}},
+    ...                        [{"type": "track_colors", "colors": ["gold"]}, {"type": "bid"}])
+    >>> doc["profile"]["track_colors"], cmds
+    (['gold'], [{'type': 'bid'}])
+    """
+    colors = [c["colors"] for c in commands if c.get("type") == TRACK_COLORS]
+    if colors:
+        document = {**document, "profile": {**(document.get("profile") or {}),
+                                            "track_colors": list(colors[-1])}}
+    return document, [c for c in commands if c.get("type") != TRACK_COLORS]
 
 
 def iso(ts: float) -> str:
@@ -41,6 +59,7 @@ def build_result(*, table: str, title: str, game_id: int, status: str, created: 
     """The result document of a game that is over (``status`` finished or ended)."""
     if status not in ("finished", "ended"):
         raise ValueError(f"game {game_id} is {status}, not over")
+    document, commands = engine_log(document, commands)
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
     rounds = 0
     for command in commands:

@@ -69,9 +69,10 @@ install -d -m 0755 "$DESTDIR$PREFIX/src.new"
 rm -rf "$DESTDIR$PREFIX/src"
 mv "$DESTDIR$PREFIX/src.new" "$DESTDIR$PREFIX/src"
 [ -x "$DESTDIR$PREFIX/venv/bin/python" ] || "$PYTHON" -m venv "$DESTDIR$PREFIX/venv"
-# Editable: the simulated LED board and `companion flash` read firmware/ beside the package.
+# Editable: the simulated LED board and `companion flash` read firmware/ beside the package;
+# [flash] brings mpremote, so the Pi can flash its own LED board.
 "$DESTDIR$PREFIX/venv/bin/python" -m pip install -q --disable-pip-version-check \
-  -e "$DESTDIR$PREFIX/src"
+  -e "$DESTDIR$PREFIX/src[flash]"
 
 # 4. Settings (kept on upgrade) and the unit.
 say "settings /etc/chocolatl/companion.env, unit chocolatl.service"

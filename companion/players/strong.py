@@ -35,12 +35,15 @@ STATE_KEYS = ("round", "mode", "last_round", "last_round_reason", "finished", "p
               "decision")
 
 
-def choose(view: View, rng: random.Random, rollouts: int = ROLLOUTS,
-           time_limit: float | None = TIME_LIMIT) -> Command | None:
+def choose(view: View, rng: random.Random, rollouts: int | None = None,
+           time_limit: float | None = -1.0) -> Command | None:
     """The best candidate found for what the engine awaits from ``view["me"]``.
 
-    With ``time_limit=None`` the search is a pure function of the view and ``rng``.
+    ``rollouts`` and ``time_limit`` default to :data:`ROLLOUTS` and :data:`TIME_LIMIT`; with
+    ``time_limit=None`` the search is a pure function of the view and ``rng``.
     """
+    rollouts = ROLLOUTS if rollouts is None else rollouts
+    time_limit = TIME_LIMIT if time_limit == -1.0 else time_limit
     me = view["me"]
     kind = awaited(view, me)
     if kind is None:

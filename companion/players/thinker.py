@@ -9,9 +9,12 @@ server's interpreter lock.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
+import queue
 import random
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -19,13 +22,23 @@ from typing import Any
 from companion.players import chooser
 from companion.players.hints import suggest
 
-NICE = 10
+NICE = 19  # the lowest priority: tables are served first, bots use what is left
+log = logging.getLogger(__name__)
 
 
 def _lower_priority(nice: int) -> None:
+    """In the pool's process: the lowest priority, and off the server's cores when the
+    server was pinned to some of them (``taskset``) and others exist."""
     try:
         os.nice(nice)
     except OSError:  # pragma: no cover - not allowed here: run at the same priority
+        pass
+    try:
+        mine = os.sched_getaffinity(0)
+        others = set(range(os.cpu_count() or 1)) - mine
+        if others:
+            os.sched_setaffinity(0, others)
+    except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
         pass
 
 
@@ -40,26 +53,47 @@ def hint(level: str, view: dict[str, Any], seed: int) -> dict[str, Any] | None:
 
 
 class Thinker:
-    """A pool of ``workers`` processes for bot decisions and hints."""
+    """A pool of ``workers`` processes for bot decisions and hints.
+
+    Answers are handed to their ``done`` callbacks on one answering thread of this process,
+    in the order they arrive, so a callback that takes a table's lock holds up neither the
+    pool nor other tables' thinking.
+    """
 
     def __init__(self, workers: int = 1, nice: int = NICE) -> None:
         self._pool = ProcessPoolExecutor(max_workers=workers,
                                          mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_lower_priority, initargs=(nice,))
+        self._answers: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._answering = threading.Thread(target=self._answer_loop, name="thinker-answers",
+                                           daemon=True)
+        self._answering.start()
 
     def submit(self, fn: Callable[..., Any], *args: Any,
                done: Callable[[Any, BaseException | None], None] | None = None) -> Future:
-        """Run ``fn(*args)`` in the pool; ``done(result, error)`` is called when it ends
-        (on a pool thread: it must take its own locks)."""
+        """Run ``fn(*args)`` in the pool; ``done(result, error)`` is called when it ends."""
         future = self._pool.submit(fn, *args)
         if done is not None:
             def finished(f: Future) -> None:
                 if f.cancelled():
                     return
                 error = f.exception()
-                done(None if error else f.result(), error)
+                result = None if error else f.result()
+                self._answers.put(lambda: done(result, error))
             future.add_done_callback(finished)
         return future
 
+    def _answer_loop(self) -> None:
+        while True:
+            job = self._answers.get()
+            if job is None:
+                return
+            try:
+                job()
+            except Exception:  # noqa: BLE001 - one failed answer must not stop the others
+                log.exception("a companion player's answer failed")
+
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._answers.put(None)
+        self._answering.join(timeout=10)

@@ -71,6 +71,7 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
         "round": g.state["round"] if g else None,
         "urls": {**links.paths, "join": links.join if with_join else None},
         "lang": snap.settings.get("lang", "en"),
+        "hints": snap.settings.get("hints"),
     }
 
 
@@ -103,7 +104,10 @@ def render(snap: Snapshot, links: Links, audiences: Iterable[Audience], reason: 
     g = snap.game
     seats_info = [{"id": s.seat, "name": s.name, "colour": s.colour,
                    "hex": PLAYER_COLOURS.get(s.colour), "connected": s.seat in connected,
-                   "state": s.state} for s in snap.seats]
+                   "state": s.state, "companion": s.companion,
+                   "level": s.level if s.state == "bot" else ("plain" if s.state == "auto"
+                                                              else None),
+                   "person": s.token_hash is not None} for s in snap.seats]
     game_seats = {seat: (seat if g is not None and seat in g.state["players"] else None)
                   for _role, seat in audiences}
     game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}

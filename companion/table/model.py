@@ -35,11 +35,24 @@ class Seat:
     name: str
     colour: str
     token_hash: str | None
-    state: str = "phone"  # "phone" | "auto" (skipped) | "vacant" (released)
+    state: str = "phone"  # "phone" | "auto" (skipped) | "bot" (companion) | "vacant"
+    level: str | None = None  # a companion player's kind when state == "bot"
 
     def row(self) -> dict[str, Any]:
+        # The store keeps one state string: "bot:<level>" for a companion player.
+        state = f"bot:{self.level}" if self.state == "bot" else self.state
         return {"seat": self.seat, "name": self.name, "colour": self.colour,
-                "token_hash": self.token_hash, "state": self.state}
+                "token_hash": self.token_hash, "state": state}
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> Seat:
+        state, _, level = r["state"].partition(":")
+        return cls(r["seat"], r["name"], r["colour"], r["token_hash"], state, level or None)
+
+    @property
+    def companion(self) -> bool:
+        """A companion player answers for this seat (the plain skip or a chosen level)."""
+        return self.state in ("auto", "bot")
 
 
 @dataclass

@@ -21,6 +21,7 @@ from typing import Any
 from companion import autopilot, dealer
 from companion.engine import DEFAULT_PROFILE, IllegalCommand, apply, make_profile, new_game
 from companion.engine.colours import PLAYER_COLOURS
+from companion.results import TRACK_COLORS
 from companion.store import Statements, Store, token_hash
 from companion.table import policy
 from companion.table.frames import HostInfo, Snapshot
@@ -43,8 +44,11 @@ log = logging.getLogger(__name__)
 # Events a command may cause and still be undone: nothing secret or scored came out of it.
 UNDOABLE_EVENTS = {"sacrificed", "bid_placed", "dice_decided", "harvest_dice",
                    "improvement_cards", "rolled", "round_started"}
+BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
+BOT_RETRY_S = 1.0  # a companion move the store refused is asked for again after this
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
-TRACK_COLORS = "track_colors"  # the table's own logged command (R2.3), not an engine one
+# TRACK_COLORS (from companion.results): the table's own logged command (R2.3), not an
+# engine one.
 
 Observer = Callable[["Table", dict[str, Any], list[dict[str, Any]]], None]
 Listener = Callable[["Table", Outcome], None]
@@ -78,6 +82,7 @@ class Table:
         self.board_status: dict[str, Any] | None = None
         self.observers: list[Observer] = []  # the LED board: (table, state, new events)
         self.listeners: list[Listener] = []  # the web hub: every outcome
+        self.bots: Any = None  # the café's companion players (companion.bots), if any
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
@@ -89,9 +94,7 @@ class Table:
         self.host_token: str = row["host_token"]
         self.settings: dict[str, Any] = row["settings"]
         self.title = title or f"Table {name}"
-        self.seats: list[Seat] = [
-            Seat(r["seat"], r["name"], r["colour"], r["token_hash"], r["state"])
-            for r in store.seats(name)]
+        self.seats: list[Seat] = [Seat.from_row(r) for r in store.seats(name)]
         self.game: Game | None = None
         if row["current_game"] is not None:
             self.game = self._load_game(row["current_game"])
@@ -279,7 +282,8 @@ class Table:
                 if reply is not None:
                     reply(outcome)
                 return outcome
-            command = policy.command_for(source, command, g.dice)
+            command = policy.command_for(source, command, g.dice, frozenset(
+                s.seat for s in self.seats if s.state == "bot"))
             state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
             return self._commit_commands(g, state, applied, reply=reply)
 
@@ -458,8 +462,8 @@ class Table:
         _, command, source, _ = g.commands[-1]
         if source == "dealer":
             return False, "the last command was the companion's dice or cards draw"
-        if source == "auto":
-            return False, "the last command was the companion's move for a skipped seat"
+        if source == "auto" or source.startswith("bot:"):
+            return False, "the last command was a companion player's move"
         revealing = [e["type"] for e in g.events[-1] if e["type"] not in UNDOABLE_EVENTS]
         if revealing:
             return False, (f"the last command ({command['type']}) has already revealed or "
@@ -517,12 +521,124 @@ class Table:
                                       for s in self.seats])
 
     def resume_seat(self, seat_id: Any) -> Outcome:
+        """The seat goes back to its phone (after a skip or a companion player's turn)."""
         with self.lock:
             seat = self._need_seat(seat_id)
-            if seat.state != "auto":
+            if not seat.companion:
                 raise TableError("bad_state", f"{seat.seat} is not skipped")
-            return self._seat_change([replace(s, state="phone") if s is seat else s
-                                      for s in self.seats])
+            if seat.token_hash is None:
+                raise TableError("bad_state", f"{seat.name} is a companion player with no "
+                                 "phone to give the seat back to; release the seat instead")
+            return self._seat_change([replace(s, state="phone", level=None) if s is seat
+                                      else s for s in self.seats])
+
+    # -- companion players ----------------------------------------------------------------
+    def bot_seats(self) -> list[tuple[str, str]]:
+        """(seat, level) of every seat a thinking companion player plays now (the plain
+        skip answers at once in ``_plan``, like the autopilot it is)."""
+        return [(s.seat, s.level or "good") for s in self.seats if s.state == "bot"]
+
+    def add_bot(self, level: Any, name: Any = None) -> Outcome:
+        """Seat a companion player of ``level`` in the lobby (R1.1: 3 to 5 players)."""
+        from companion.players import LEVELS
+
+        if level not in LEVELS:
+            raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        with self.lock:
+            if self.game is not None:
+                raise TableError("bad_state", "companion players join in the lobby; during a "
+                                 "game the host hands a seat to one")
+            if len(self.seats) >= SEATS_MAX:
+                raise TableError("table_full", f"the table has {SEATS_MAX} players already")
+            taken = {s.colour for s in self.seats}
+            colour = next(c for c in PLAYER_COLOURS if c not in taken)
+            names = {s.name for s in self.seats}
+            name = clean_name(name if name is not None
+                              else next(n for n in BOT_NAMES if n not in names))
+            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            seat = Seat(seat_id_for(name, {s.seat for s in self.seats}), name, colour, None,
+                        state, kind)
+            return self._seat_change([*self.seats, seat])
+
+    def hand_to_bot(self, seat_id: Any, level: Any) -> Outcome:
+        """A companion player of ``level`` takes the seat of a player who left; the player's
+        token stays valid so the host can give the seat back (``resume_seat``)."""
+        from companion.players import LEVELS
+
+        if level not in LEVELS:
+            raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
+        with self.lock:
+            seat = self._need_seat(seat_id)
+            if seat.state == "vacant":
+                raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
+            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            outcome = self._seat_change([replace(s, state=state, level=kind) if s is seat
+                                         else s for s in self.seats])
+            if self.playing():
+                self._notify([])  # a thinking companion player is asked now
+            return outcome
+
+    def bot_answer(self, seat_id: str, key: tuple[Any, ...], command: Any) -> None:
+        """A companion player's answer: applied, committed and logged like a phone's command
+        (source ``bot:<seat>:<level>``) if the same decision is still awaited from that companion
+        seat, else dropped (the game moved on). A refused answer falls back to the plain
+        autopilot's move."""
+        from companion.bots import decision_key
+
+        with self.lock:
+            g = self.game
+            seat = self._seat(seat_id)
+            if g is None or g.status != "playing" or seat is None or seat.state != "bot":
+                return
+            if (g.id, *(decision_key(g.state, seat_id) or ())) != key:
+                return
+            for cmd in (command, autopilot.move(g.state, seat_id)):
+                if not isinstance(cmd, dict) or cmd.get("player") != seat_id:
+                    continue
+                source = f"bot:{seat_id}:{seat.level}"
+                try:
+                    state, applied = self._plan(g, g.state, [(cmd, source, None)], self.seats)
+                    self._commit_commands(g, state, applied)
+                    return
+                except TableError as exc:
+                    log.error("table %s: companion %s move not applied: %s", self.name,
+                              seat_id, exc.reason)
+                    if exc.code == "storage_failed":  # ask again once the disk may take it
+                        timer = threading.Timer(BOT_RETRY_S, self._ask_bots_again)
+                        timer.daemon = True
+                        timer.start()
+                        return
+
+    def _ask_bots_again(self) -> None:
+        with self.lock:
+            if self.playing():
+                self._notify([])
+
+    def set_hints(self, level: Any) -> Outcome:
+        """Learning mode (off by default): ``None`` or the level whose suggestions pads show."""
+        from companion.players.hints import HINT_LEVELS
+
+        if level is not None and level not in HINT_LEVELS:
+            raise TableError("bad_message", "hints must be off (null), 'good' or 'strong'")
+        with self.lock:
+            settings = {**self.settings, "hints": level}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
+    def hint_request(self, seat_id: str) -> tuple[str, dict[str, Any], int]:
+        """What a hint needs: the level, this seat's own view (taken under the lock, the
+        thinking happens elsewhere) and the sequence number it answers."""
+        from companion.engine import view
+
+        with self.lock:
+            level = self.settings.get("hints")
+            if not level:
+                raise TableError("hints_off", "the host has not turned hints on")
+            g = self.game
+            if g is None or g.status != "playing" or seat_id not in g.state["players"]:
+                raise TableError("no_game", "no game is running at this table")
+            return level, view(g.state, seat_id), g.seq
 
     def release_seat(self, seat_id: Any) -> Outcome:
         """Free a seat for another phone (a player left and someone takes over)."""
@@ -556,7 +672,9 @@ class Table:
         with self.lock:
             if self.playing():
                 raise TableError("bad_state", "end the running game first")
-            seats = [replace(s, state="phone") if s.state == "auto" else s
+            # Companion players seated in the lobby stay; seats handed over go back.
+            seats = [replace(s, state="phone", level=None)
+                     if s.companion and s.token_hash is not None else s
                      for s in self.seats if s.state != "vacant"]
             self._commit([*self.store.current_game_stmts(self.name, None),
                           *self.store.seats_stmts(self.name, [s.row() for s in seats])])
@@ -602,12 +720,18 @@ class Table:
             if stored.status == "playing":
                 raise TableError("bad_state", "the game is still running: its log holds "
                                  "unrevealed bids and sacrifices; end it first")
-            from companion.results import meta  # the log says where, when and who (SCENARIO.md)
+            from companion.results import engine_log, meta  # where, when, who (SCENARIO.md)
 
-            commands = [c.command for c in self.store.commands(game_id)]
-            colors = [c["colors"] for c in commands if c["type"] == TRACK_COLORS]
-            document = dict(stored.document)
-            if colors:
-                document["profile"] = {**document["profile"], "track_colors": colors[-1]}
-            return {**document, "meta": meta(self.name, stored.created, stored.seats),
-                    "commands": [c for c in commands if c["type"] != TRACK_COLORS]}
+            stored_commands = self.store.commands(game_id)
+            document, commands = engine_log(stored.document,
+                                            [c.command for c in stored_commands])
+            about = meta(self.name, stored.created, stored.seats)
+            # Which seats companion players played, at which level (the last one, if the
+            # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
+            for c in stored_commands:
+                player = c.command.get("player")
+                if player in about["seats"] and (c.source == "auto"
+                                                 or c.source.startswith("bot:")):
+                    level = "plain" if c.source == "auto" else c.source.split(":")[2]
+                    about["seats"][player]["companion"] = level
+            return {**document, "meta": about, "commands": commands}

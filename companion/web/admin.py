@@ -26,7 +26,7 @@ from simple_websocket import ConnectionClosed
 from companion.engine import apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.history import History, PeriodError, games_csv, leaderboard_csv, period
-from companion.results import meta
+from companion.results import engine_log, meta
 from companion.table import SEATS_MAX, TableError
 from companion.web.guard import RateLimit, Refused, parse, pong
 from companion.web.hub import WsConnection
@@ -218,9 +218,15 @@ def game_log(game_id: int) -> Any:
     if refused:
         return refused
     stored = _stored_over(game_id)
-    store = current_app.extensions["cafe"].store
-    doc = {**stored.document, "meta": meta(stored.table_name, stored.created, stored.seats),
-           "commands": [c.command for c in store.commands(game_id)]}
+    cafe = current_app.extensions["cafe"]
+    table = cafe.get(stored.table_name)
+    if table is not None:
+        doc = table.log_document(game_id)  # the same log as the host's download
+    else:  # a table no longer in the configuration: its games stay in the history
+        document, commands = engine_log(stored.document,
+                                        [c.command for c in cafe.store.commands(game_id)])
+        doc = {**document, "meta": meta(stored.table_name, stored.created, stored.seats),
+               "commands": commands}
     response = _no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="chocolatl-{stored.table_name}-game-{game_id}.json"')
@@ -314,11 +320,12 @@ def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
     cafe = current_app.extensions["cafe"]
     table = cafe.get(stored.table_name)
+    document, commands = engine_log(stored.document,
+                                    [c.command for c in cafe.store.commands(game_id)])
     frames = replay_frames(
         table=stored.table_name, title=table.title if table else f"Table {stored.table_name}",
         lang=table.settings.get("lang", "en") if table else "en", game_id=game_id,
-        document=stored.document, seats=stored.seats, status=stored.status,
-        commands=[c.command for c in cafe.store.commands(game_id)])
+        document=document, seats=stored.seats, status=stored.status, commands=commands)
     rid = secrets.token_urlsafe(16)
     with _REPLAYS_LOCK:
         _REPLAYS[rid] = Replay(frames)

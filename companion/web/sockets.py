@@ -169,8 +169,24 @@ def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
             {"type": "ok", "for": "leave", "id": msg_id if isinstance(msg_id, str) else None}))
     elif kind == "hello":
         conn.send(hub.hello("seat", conn.seat))
+    elif kind == "hint":
+        _hint(table, conn, msg_id)
     else:
         raise TableError("unknown_type", f"unknown message type {kind!r}")
+
+
+def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
+    """Learning mode: the suggestion for this seat's own view, to this connection only."""
+    level, seen, seq = table.hint_request(conn.seat or "")
+    bots = current_app.extensions["cafe"].bots
+    if bots is None:
+        raise TableError("hints_off", "this server runs no companion players")
+
+    def done(result: Any, error: BaseException | None) -> None:
+        conn.send({"type": "hint", "id": msg_id if isinstance(msg_id, str) else None,
+                   "seq": seq, "hint": None if error else result})
+
+    bots.hint(level, seen, done)
 
 
 def _language(lang: Any) -> str:
@@ -187,6 +203,9 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "undo": lambda t, m: t.undo(),
     "skip_seat": lambda t, m: t.skip_seat(m.get("seat")),
     "resume_seat": lambda t, m: t.resume_seat(m.get("seat")),
+    "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),
+    "hand_to_bot": lambda t, m: t.hand_to_bot(m.get("seat"), m.get("level")),
+    "set_hints": lambda t, m: t.set_hints(m.get("level")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
     "end_game": lambda t, m: t.end_game(),

@@ -48,8 +48,13 @@ def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
         host = Host(live, "1")
         host.hello()
         assert host.act("start", dice="digital")["type"] == "ok"
+        # A track-colour correction before round 1 is logged as the table's own command (R2.3):
+        # results, logs and replays fold it into the profile.
+        colours = ["gold", "green", "red"]
+        assert host.act("set_track_colors", colors=colours)["type"] == "ok"
         play(phones, [display], host)
         final = phones[0].view["game"]["view"]
+        assert final["profile"]["track_colors"] == colours
         others = seat_phones(live, "2", ["Dev", "Eli", "ana"])
         host2 = Host(live, "2")
         host2.hello()
@@ -88,6 +93,8 @@ def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     doc = log.json()
     assert doc["meta"]["table"] == "1" and doc["meta"]["date"].endswith("Z")
     assert doc["meta"]["seats"][seats[0]] == {"name": "Ana", "colour": "orange"}
+    assert doc["profile"]["track_colors"] == ["gold", "green", "red"]
+    assert all(c["type"] != "track_colors" for c in doc["commands"])
     state, _ = replay_document(doc)  # replay ignores meta and reaches the same end
     assert state["winners"] == final["winners"]
     # The running game of table 2 is not in the history and its log is not handed out.

@@ -78,6 +78,8 @@ def test_install_creates_user_data_directory_venv_and_enabled_unit(scratch: Path
     st = data.stat()
     assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (uid, gid, 0o750)
     assert os.access(scratch / "opt" / "chocolatl" / "venv" / "bin" / "companion", os.X_OK)
+    # mpremote: the Pi flashes its own LED board (companion flash).
+    assert os.access(scratch / "opt" / "chocolatl" / "venv" / "bin" / "mpremote", os.X_OK)
     unit = scratch / UNIT.lstrip("/")
     assert unit.read_text() == (ROOT / "deploy" / "chocolatl.service").read_text()
     wants = scratch / "etc/systemd/system/multi-user.target.wants/chocolatl.service"

@@ -17,10 +17,11 @@ import responses
 
 from companion.engine import apply_in_place, new_game
 from companion.outbox import Outbox, backoff, body_of
-from companion.randomplay import random_document
+from companion.randomplay import random_command, random_document
 from companion.store import Store
 
 URL = "https://cafe.example/chocolatl"
+COLOURS = ["gold", "red", "green", "green"]
 SECRET = "s3cret"
 SEATS = [{"seat": "ana", "name": "Ana", "colour": "orange"},
          {"seat": "ben", "name": "Ben", "colour": "sky"},
@@ -41,14 +42,24 @@ class Clock:
 def store_game(store: Store, table: str, seed: int, finish: bool = True) -> tuple[int, dict]:
     """A random 4-player game stored as the server stores it: finished, or ended by the host
     after some commands."""
-    doc = random_document(random.Random(seed), 4)
+    rng = random.Random(seed)
+    doc = random_document(rng, 4)
+    # The table logs a track-colour correction before round 1 as its own command (R2.3); the
+    # game is played on the corrected board (the colours decide each round's mode).
+    state = new_game(doc["players"], doc["stack"], {"track_colors": COLOURS})
+    doc["commands"] = []
+    while not state["finished"]:
+        command = random_command(state, rng)
+        apply_in_place(state, command)
+        doc["commands"].append(command)
     if not finish:
         doc["commands"] = doc["commands"][:30]
     if store.table(table) is None:
         store.create_table(table, "join", "host", {"dice": "digital"})
     game_id = store.create_game(table, {"players": doc["players"], "stack": doc["stack"]},
                                 SEATS, [[], []], "digital")
-    store.append(game_id, 0, [(c, "test", None) for c in doc["commands"]],
+    stored = [{"type": "track_colors", "colors": COLOURS}, *doc["commands"]]
+    store.append(game_id, 0, [(c, "test", None) for c in stored],
                  "finished" if finish else None)
     if not finish:
         store.set_game_status(game_id, "ended")
@@ -76,7 +87,7 @@ def test_finished_game_result_is_signed_and_complete(db: Path) -> None:
     assert sent.headers["X-Chocolatl-Signature"] == f"sha256={expected}"
     result = json.loads(body)
     # The engine's own end state of the same commands is the reference.
-    state = new_game(doc["players"], doc["stack"])
+    state = new_game(doc["players"], doc["stack"], {"track_colors": COLOURS})
     for c in doc["commands"]:
         apply_in_place(state, c)
     assert result["status"] == "finished" and result["event"] == "game.finished"
@@ -160,15 +171,17 @@ def test_failures_retry_with_growing_jittered_delays_across_restarts(db: Path) -
 def test_a_client_error_is_a_final_refusal_but_429_is_retried(db: Path) -> None:
     clock = Clock()
     store = Store(db)
-    outbox = Outbox(db, [URL, URL + "/2"], SECRET, clock=clock)
+    urls = [URL, URL + "/2", URL + "/3"]
+    outbox = Outbox(db, urls, SECRET, clock=clock)
     game_id, _ = store_game(store, "1", seed=9)
     outbox.reconcile()
     with responses.RequestsMock() as rsps:
         rsps.post(URL, status=400)
         rsps.post(URL + "/2", status=429)
-        assert outbox.deliver_due() == 2
+        rsps.post(URL + "/3", status=301, headers={"Location": "https://elsewhere.example/"})
+        assert outbox.deliver_due() == 3
     states = {d["url"]: d["state"] for d in outbox.deliveries(game_id)}
-    assert states == {URL: "failed", URL + "/2": "pending"}
+    assert states == {URL: "failed", URL + "/2": "pending", URL + "/3": "failed"}
     outbox.close()
     store.close()
 
@@ -196,3 +209,21 @@ def test_backoff_is_exponential_capped_and_jittered() -> None:
     assert backoff(50, 5.0, rand=lambda: 1.0) == 900.0
     assert backoff(1, 5.0, rand=lambda: 0.0) == 2.5
     assert body_of({"b": 1, "a": "é"}) == '{"a":"é","b":1}'.encode()
+
+
+def test_a_broken_log_never_blocks_the_others_and_is_reported_once(
+        db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, clock=Clock())
+    store.create_table("1", "join", "host", {"dice": "digital"})
+    bad = store.create_game("1", {"players": ["ana", "ben", "cleo"]}, SEATS[:3], [[], []],
+                            "digital")
+    store.append(bad, 0, [({"type": "bid", "player": "nobody"}, "test", None)], "finished")
+    good, _ = store_game(store, "1", seed=13)
+    assert outbox.reconcile() == 1
+    assert outbox.result(good) is not None and outbox.result(bad) is None
+    assert outbox.reconcile() == 0
+    errors = [r for r in caplog.records if "could not be recorded" in r.getMessage()]
+    assert len(errors) == 1
+    outbox.close()
+    store.close()

@@ -60,6 +60,19 @@ def browser():
     pw.stop()
 
 
+@pytest.fixture(autouse=True)
+def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every page a test opened: pages left open keep their sockets reconnecting and
+    their scripts running, and the shared browser gets slower test after test."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            try:
+                context.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+
+
 @pytest.fixture
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

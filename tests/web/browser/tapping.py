@@ -48,6 +48,23 @@ class Player:
     def view(self) -> dict | None:
         return self.page.evaluate("window.__pad.frame()?.game?.view || null")
 
+    def state(self) -> dict:
+        """What the pad shows now (for failure messages)."""
+        return self.page.evaluate("""() => ({task: document.body.dataset.task,
+            conn: document.body.dataset.conn, sending: !!document.querySelector('.sending'),
+            review: !!document.querySelector('[data-testid=review]'),
+            enabled: document.querySelectorAll('[data-testid=card]:not([disabled])').length,
+            cards: document.querySelectorAll('[data-testid=card]').length,
+            pending: window.__pad.frame()?.you?.pending, seq: window.__pad.frame()?.seq,
+            error: document.querySelector('#task .error')?.textContent || ''})""")
+
+    def wait_for_card(self, timeout: float = 30000) -> None:
+        """Wait until a card can be placed; the failure message says what the pad showed."""
+        try:
+            self.page.wait_for_selector(tid("card", ":not([disabled])"), timeout=timeout)
+        except Exception as exc:  # noqa: BLE001 - re-raised with the pad's state
+            raise AssertionError(f"no card can be placed: {self.state()}") from exc
+
     def me(self) -> str:
         return self.page.evaluate("window.__pad.frame()?.you?.seat")
 
@@ -61,7 +78,8 @@ class Player:
             p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
             p.locator(tid("lock-in")).tap()
         elif kind == "bid":
-            self.fill_bid()
+            if not self.fill_bid():
+                return None
             p.locator(tid("review")).tap()
             p.locator(tid("lock-in")).tap()
         elif kind == "dice":
@@ -85,8 +103,9 @@ class Player:
         self.done.append(kind)
         return kind
 
-    def fill_bid(self) -> None:
-        """Tap cards into the slots: the wanted values first, then the first free cards."""
+    def fill_bid(self) -> bool:
+        """Tap cards into the slots: the wanted values first, then the first free cards.
+        False if the pad stopped asking for a bid meanwhile (nothing left to do)."""
         p = self.page
         review = p.locator(tid("review"))
         for value in self.bid_first:
@@ -95,8 +114,11 @@ class Player:
             card = p.locator(tid("card", f"[data-value='{value}']:not([disabled])")).first
             if card.count():
                 card.tap()
-        while not review.is_enabled():
-            p.locator(tid("card", ":not([disabled])")).first.tap()
+        while task(p) == "bid" and review.count() and not review.is_enabled():
+            free = p.locator(tid("card", ":not([disabled])"))
+            assert free.count(), f"a slot is empty but no card can be placed: {self.state()}"
+            free.first.tap()
+        return task(p) == "bid" and review.count() > 0 and review.is_enabled()
 
 
 class HostPage:
@@ -135,7 +157,9 @@ class HostPage:
                                  ":is([data-kind=harvest], [data-kind=improvements])").first
         if not form.count():
             return False
-        if form.get_attribute("data-kind") == "harvest":
+        kind = form.get_attribute("data-kind")
+        form = self.page.locator(f"#host-inputs form.host-input[data-kind={kind}]").first
+        if kind == "harvest":
             selects = form.locator("select")
             for i, v in enumerate(self.harvest):
                 selects.nth(i).select_option(str(v))
@@ -144,6 +168,9 @@ class HostPage:
             for i in range(inputs.count()):
                 inputs.nth(i).fill(str(self.cards[i % 2]))
         form.locator("button[type=submit]").click()
+        # Until the table has it: the page must not be read again before its next view.
+        self.page.wait_for_function(
+            "k => !(window.__host.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind)
         return True
 
 

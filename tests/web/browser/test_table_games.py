@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import sweep
 from tests.web.browser.tapping import HostPage, Player, join_by_taps, play, task, tid
@@ -131,6 +133,7 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     # Round 1: a reload mid-bid keeps the cards already placed.
     play(table.players, table.host, until=lambda: task(ana.page) == "bid",
          on_screen=table.on_screen)
+    ana.wait_for_card()
     ana.page.locator(tid("card", ":not([disabled])")).first.tap()
     placed = ana.page.locator(tid("slot")).first.inner_text()
     ana.page.reload()
@@ -139,15 +142,18 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
 
     # Round 2: the host hands Cleo to the companion; everybody sees it; then gives her back.
     play(table.players, table.host, on_screen=table.on_screen,
-         until=lambda: (ana.view() or {}).get("round") == 2)
+         until=lambda: (ana.view() or {}).get("round", 0) >= 2)
     host = table.host.page
     host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('skip')}").click()
     cleo.page.wait_for_selector(tid("auto-note"))
     table.display.wait_for_selector(f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}")
     table.check_display("skipped")
     table.check_phone(cleo.page, "skipped")
+    # Until the next round (or the end, should the game be over that soon).
     play(table.players, table.host, on_screen=table.on_screen,
-         until=lambda: (ana.view() or {}).get("round") == 3)
+         until=lambda: (ana.view() or {}).get("round", 0) >= 3 or table.finished())
+    if table.finished():
+        pytest.fail("the game ended before the seat could be given back")
     host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('resume')}").click()
     table.display.wait_for_selector(f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}",
                                     state="detached")

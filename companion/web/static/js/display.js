@@ -119,6 +119,12 @@ function renderStatusBar() {
           : t("round.before"),
     view?.last_round && !over ? h("span", { class: "badge last" }, t("round.last")) : null,
   );
+  const hints = document.getElementById("hints-on");
+  if (hints) {
+    // Learning mode (host option): everybody at the table knows the pads may give hints.
+    hints.hidden = !frame?.table?.hints;
+    hints.textContent = t("hint.on_display");
+  }
   const mode = document.getElementById("mode");
   if (mode) {
     mode.hidden = !view?.mode || over;
@@ -152,6 +158,7 @@ function renderJoin(inGame) {
 }
 
 function connectionText(s) {
+  if (s.companion) return `${t("common.companion")} · ${t(`level.${s.level}`)}`;
   if (s.state === "auto") return t("display.auto");
   if (s.state === "vacant") return t("display.vacant");
   return s.connected ? t("display.connected") : t("display.not_connected");
@@ -187,14 +194,14 @@ function renderSeats(view) {
         : h("span", { class: `bid-status ${waiting ? "waiting" : "done"}` }, waiting ? t("display.thinking") : `✓ ${t(doneKey)}`);
     return h(
       "li",
-      { class: `seat state-${s.state} ${s.connected ? "on" : "off"}`, dataset: { seat: s.id }, style: { "--seat": seat(s.id).hex || "#888" } },
+      { class: `seat state-${s.state} ${s.connected || s.companion ? "on" : "off"}${s.companion ? " companion" : ""}`, dataset: { seat: s.id }, style: { "--seat": seat(s.id).hex || "#888" } },
       h("div", { class: "seat-head" }, chip(s.id, { class: "big" })),
       p ? h("span", { class: "seat-score", title: t("display.score") }, String(p.score)) : null,
       h(
         "div",
         { class: "seat-line" },
         status,
-        auto ? null : h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
+        auto || s.companion ? null : h("span", { class: `dot ${s.connected ? "on" : "off"}`, "aria-hidden": "true" }),
         auto ? null : view && s.connected && s.state === "phone" ? null : h("span", { class: "conn-text" }, connectionText(s)),
         p ? h("span", { class: "stat" }, `${t("display.huts")} ${p.huts ?? 0}`) : null,
         p ? h("span", { class: "stat" }, `${t("display.dice")} ${p.dice ?? 0}`) : null,

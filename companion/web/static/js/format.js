@@ -7,7 +7,7 @@ import { has, list, t } from "./i18n.js";
 
 let seatsById = new Map();
 
-/** Player colours as screens show them (companion/leds/palette.py SCREEN_COLOURS, handed over
+/** Player colours as screens show them (companion/engine/colours.py SCREEN_COLOURS, handed over
  * by base.html); frames carry the LED values. */
 const SCREEN_HEX = (() => {
   try {
@@ -38,6 +38,8 @@ export function chip(id, extra = {}) {
     { class: `chip ${extra.class || ""}`.trim(), dataset: { player: id } },
     h("span", { class: "swatch", style: { background: s.hex }, "aria-hidden": "true" }),
     h("span", { class: "chip-name" }, s.name),
+    // Companion players are marked wherever a player's name appears.
+    s.companion ? h("span", { class: "companion-mark", title: `${t("common.companion")} · ${t(`level.${s.level}`)}`, "aria-label": t("common.companion") }, "⚙") : null,
   );
 }
 

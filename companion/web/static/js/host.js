@@ -65,6 +65,7 @@ function render() {
     view ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
   );
   renderSeats(playing);
+  renderBots(playing);
   renderStart();
   renderInputs();
   renderTrack(view);
@@ -104,12 +105,13 @@ function renderSeats(playing) {
           { dataset: { seat: s.id } },
           chip(s.id),
           h("span", { class: `dot ${s.connected ? "on" : "off"}` }),
-          h("span", { class: "muted" }, s.state === "auto" ? t("display.auto") : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
+          h("span", { class: "muted seat-kind" }, s.companion ? `${t("common.companion")} · ${t(`level.${s.level}`)}` : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
           h(
             "span",
             { class: "seat-actions" },
-            playing && s.state !== "auto" ? h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
-            playing && s.state === "auto" ? h("button", { "data-testid": "resume", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.resume")) : null,
+            playing && s.state === "phone" ? h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
+            playing && s.state === "phone" ? botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })) : null,
+            playing && s.companion && s.person ? h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t(s.state === "auto" ? "host.resume" : "host.give_back")) : null,
             playing ? h("button", { "data-testid": "release", onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
             !frame.game ? h("button", { "data-testid": "remove", onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
           ),
@@ -117,6 +119,31 @@ function renderSeats(playing) {
       ),
     ),
   );
+}
+
+// A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
+function botPicker(labelKey, onPick) {
+  const select = h(
+    "select",
+    { class: "bot-level", "aria-label": t("host.bot_level") },
+    ["strong", "good", "plain"].map((l) => h("option", { value: l }, t(`level.${l}`))),
+  );
+  return h("span", { class: "bot-picker" }, select, h("button", { onclick: () => onPick(select.value) }, t(labelKey)));
+}
+
+function renderBots(playing) {
+  const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
+  fill("host-bots", !frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
+  const hints = document.getElementById("hints-level");
+  if (hints && document.activeElement !== hints) {
+    const level = frame.table?.hints || "";
+    fill(
+      hints,
+      [["", "host.hints_off"], ["good", "level.good"], ["strong", "level.strong"]].map(([value, key]) =>
+        h("option", { value, selected: value === level }, t(key)),
+      ),
+    );
+  }
 }
 
 function renderStart() {
@@ -279,6 +306,7 @@ function bind() {
     input.addEventListener("change", () => send("set_dice", { dice: input.value }));
   }
   document.getElementById("undo").addEventListener("click", () => send("undo"));
+  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
   document.getElementById("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");

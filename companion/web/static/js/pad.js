@@ -36,6 +36,8 @@ let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
 let submitted = null; // key of the step whose command was sent (acked or in flight)
+let sentKind = null; // the type of the command waiting for its ack
+let answered = null; // {kind, seq}: acknowledged, and views older than seq do not show it yet
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 
 // ---------- storage ----------
@@ -210,10 +212,16 @@ function onFrame(f) {
     }
     // A newer view answers for itself: the guard against re-asking is only for the stale one.
     if (submitted && f.seq !== frame?.seq) submitted = null;
+    // A view that includes the acknowledged move, a whole new history (undo, a reconnect) or
+    // another game ends the "already answered" guard.
+    if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     frame = f;
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
+      // The ack comes before the view with our move; views in between (another player's
+      // move) still list this question and must not offer it again with an empty draft.
+      answered = { kind: sentKind, seq: Number(f.seq) || 0 };
       sending = null;
       reviewing = false;
       draft = null;
@@ -222,11 +230,21 @@ function onFrame(f) {
       render();
     }
   } else if (f.type === "error") {
-    if (f.id === sending || !f.id) {
+    if (hintAsked && f.id === hintAsked.id) {
+      hintAsked = null;
+      lastError = t("pad.err.generic", { code: f.code });
+      render();
+    } else if (f.id === sending || !f.id) {
       sending = null;
       submitted = null;
       const key = `pad.err.${f.code}`;
       lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
+      render();
+    }
+  } else if (f.type === "hint") {
+    if (f.id === hintAsked?.id) {
+      hint = f.hint ? { step: hintAsked.step, data: f.hint } : null;
+      hintAsked = null;
       render();
     }
   } else if (f.type === "table_closed") {
@@ -234,9 +252,55 @@ function onFrame(f) {
   }
 }
 
+// ---------- learning mode: hints (host option) ----------
+
+let hint = null; // { step, data: { command, reason: { key, params } } }
+let hintAsked = null; // { id, step }
+
+function askHint(view, kind) {
+  const id = nextId();
+  hintAsked = { id, step: hintKey(view, kind) };
+  conn.send({ type: "hint", id });
+  render();
+}
+
+/** The question a hint answers (other players' moves in between do not change it). */
+function hintKey(view, kind) {
+  return `${frame?.game?.id}:${view?.round}:${view?.phase}:${view?.step}:${view?.station}:${kind}`;
+}
+
+function hintCommandText(command) {
+  if (command.type === "bid") {
+    return Object.entries(command.bids)
+      .map(([s, cards]) => `${stationName(s)} ${cards.join("+")}`)
+      .join(" · ");
+  }
+  if (command.type === "sacrifice") return String(command.card);
+  if (command.type === "dice") return t("pad.stat.dice", { n: command.count });
+  if (command.type === "city") return command.choice === "hut" ? t("pad.city_hut") : t("pad.city_die");
+  if (command.type === "pyramid") return nameOf(command.first);
+  return "";
+}
+
+function hintBox(view, kind) {
+  if (!frame?.table?.hints || !kind || kind === "roll") return null;
+  const step = hintKey(view, kind);
+  const shown = hint && hint.step === step ? hint.data : null;
+  const params = { ...(shown?.reason?.params || {}) };
+  for (const k of ["a", "b", "station"]) if (k in params) params[k] = stationName(params[k]);
+  return h(
+    "div",
+    { class: "hint-box" },
+    shown
+      ? [h("p", { class: "hint-move" }, h("strong", {}, `${t("hint.title")}: `), hintCommandText(shown.command)), h("p", { class: "hint-reason" }, t(shown.reason.key, params))]
+      : h("button", { class: "hint-button", disabled: Boolean(hintAsked), onclick: () => askHint(view, kind) }, hintAsked ? t("hint.thinking") : t("hint.button")),
+  );
+}
+
 function send(command) {
   lastError = "";
   submitted = stepKey(frame?.game?.view, command.type);
+  sentKind = command.type;
   if (command.type === "bid") clearSavedDraft();
   sending = conn.command(command, nextId());
   render();
@@ -433,9 +497,10 @@ function renderTask(view) {
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
   const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
+  if (answered && (frame.seq ?? 0) < answered.seq && !sending) kinds.delete(answered.kind);
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   // Skipped by the host: say so plainly, the companion answers for this seat.
-  if ((frame.seats || []).find((s) => s.id === me())?.state === "auto") {
+  if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
     return fill(
       task,
@@ -444,12 +509,13 @@ function renderTask(view) {
     );
   }
   document.body.dataset.task = [...kinds][0] || "none";
-  if (kinds.has("sacrifice")) return fill(task, sacrificeTask(view), error);
-  if (kinds.has("bid")) return fill(task, bidTask(view), error);
-  if (kinds.has("dice")) return fill(task, diceTask(view), error);
+  const help = hintBox(view, [...kinds][0]);
+  if (kinds.has("sacrifice")) return fill(task, help, sacrificeTask(view), error);
+  if (kinds.has("bid")) return fill(task, help, bidTask(view), error);
+  if (kinds.has("dice")) return fill(task, help, diceTask(view), error);
   if (kinds.has("roll")) return fill(task, rollTask(view, pend.find((p) => p.type === "roll")), error);
-  if (kinds.has("city")) return fill(task, cityTask(view), error);
-  if (kinds.has("pyramid")) return fill(task, pyramidTask(view), error);
+  if (kinds.has("city")) return fill(task, help, cityTask(view), error);
+  if (kinds.has("pyramid")) return fill(task, help, pyramidTask(view), error);
   return fill(task, waitTask(view), error);
 }
 
@@ -833,7 +899,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
-        (frame.seats || []).find((s) => s.id === p)?.state === "auto" ? h("span", { class: "badge auto" }, t("display.auto")) : null,
+        (frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
