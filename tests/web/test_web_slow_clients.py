@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import requests
-from live_server import Host, LiveServer, Phone, seat_phones
+from live_server import Host, LiveServer, Peer, Phone, seat_phones
 
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 SLOW_BODY = (b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
@@ -85,4 +85,29 @@ def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
     finally:
         for s in slow:
             s.close()
+        server.stop()
+
+
+def test_hundreds_of_open_websockets_still_serve_a_newcomer(tmp_path: Path) -> None:
+    """300 open websockets (the benchmark holds 1,000): a newcomer's display still gets its
+    view and the page loads; the worker stays far under 200 MB. All clients here come from
+    127.0.0.1, so this server lets one address hold them."""
+
+    server = LiveServer(tmp_path / "data", tables=10,
+                        extra=["--board", "none", "--max-per-address", "400"]).start()
+    peers: list[Peer] = []
+    try:
+        for t in range(1, 11):
+            peers += seat_phones(server, str(t), ["Ana", "Ben", "Cleo", "Dan", "Eva"])
+        while len(peers) < 300:
+            peers.append(Peer(f"{server.ws_base}/t/{1 + len(peers) % 10}/ws/display"))
+        for peer in peers[50:]:
+            peer.until(lambda f: f["type"] == "view")
+        newcomer = Peer(f"{server.ws_base}/t/1/ws/display")
+        assert newcomer.until(lambda f: f["type"] == "view")["table"]["name"] == "1"
+        assert requests.get(f"{server.local}/t/1/", timeout=10).status_code == 200
+        assert server.worker_status()["rss_kb"] < 200 * 1024
+    finally:
+        for peer in peers:
+            peer.close()
         server.stop()
