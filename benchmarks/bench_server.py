@@ -290,8 +290,9 @@ def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int =
     proc = subprocess.Popen(
         pinned([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
                 str(port), "--data", str(data), "--tables", str(tables + bot_tables),
-                "--threads",
-                str(tables * 8 + 16)]),
+                "--threads", str(tables * 8 + 16),
+                # every client of the benchmark is 127.0.0.1 (a café's phones are not)
+                "--max-per-address", "2000"]),
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     base = f"127.0.0.1:{port}"
     try:

@@ -77,6 +77,9 @@ class LiveServer:
                "--tables", str(self.tables), "--threads", "256", *self.extra]
         if self.host_name != "127.0.0.1":
             cmd += ["--public-url", self.base, "--allow-origin", self.base]
+        if "--max-per-address" not in self.extra:
+            # Every client of a test is 127.0.0.1 (the cap itself: test_web_slow_clients.py).
+            cmd += ["--max-per-address", "1000"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"

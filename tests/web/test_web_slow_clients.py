@@ -38,7 +38,8 @@ def _ended(s: socket.socket) -> bool:
 
 
 def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
-    server = LiveServer(tmp_path / "data", extra=["--board", "none"]).start()
+    server = LiveServer(tmp_path / "data",
+                        extra=["--board", "none", "--max-per-address", "64"]).start()
     slow: list[socket.socket] = []
     try:
         phones = seat_phones(server, "1", ["Ana", "Ben", "Cleo"])
