@@ -22,7 +22,9 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
         " return b && b.connected === true && (b.pixels || []).length === n; }", arg=count)
     display.wait_for_selector("#leds-panel:not([hidden])")
     assert display.locator("#leds .led").count() == count
-    # Then frames injected into the page check the drawing LED by LED.
+    # Then a frame injected into the page checks the drawing LED by LED. The real board keeps
+    # sending frames, so injecting and reading happen in one synchronous script: no frame can
+    # arrive in between (rendering is synchronous).
     pixels = ["#000000"] * count
     for led in layout["track"][0]:
         pixels[led] = "#e69f00"  # box 0 lit in orange
@@ -30,22 +32,32 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
         pixels[led] = "#56b4e9"
     status = {"mode": "simulated", "connected": True, "detail": "simulated",
               "pixels": pixels, "layout": layout}
-    display.evaluate(
-        "b => { const f = structuredClone(window.__display.frame());"
-        " f.board = b; f.events = []; delete f.history; window.__display.inject(f); }", status)
-    display.wait_for_selector("#leds-panel:not([hidden])")
-    assert display.locator("#leds .led").count() == count
-    lit = display.locator("#leds .led-box").first.locator(".led")
-    assert lit.count() == len(layout["track"][0])
-    colour = lit.first.evaluate("e => getComputedStyle(e).backgroundColor")
-    assert colour == "rgb(230, 159, 0)"
-    assert "simulated" in display.locator("#board-status").inner_text()
+    drawn = display.evaluate(
+        """b => { const f = structuredClone(window.__display.frame());
+          f.board = b; f.events = []; delete f.history; window.__display.inject(f);
+          const box = document.querySelector('#leds .led-box');
+          return { hidden: document.getElementById('leds-panel').hidden,
+                   count: document.querySelectorAll('#leds .led').length,
+                   box: [...box.querySelectorAll('.led')].map(
+                     e => getComputedStyle(e).backgroundColor),
+                   colours: Object.fromEntries([...document.querySelectorAll('#leds .led')].map(
+                     e => [e.dataset.led, getComputedStyle(e).backgroundColor])),
+                   status: document.getElementById('board-status').innerText }; }""", status)
+    assert not drawn["hidden"]
+    assert drawn["count"] == count
+    assert drawn["box"] == ["rgb(230, 159, 0)"] * len(layout["track"][0])
+    for led in layout["pyramid"][0]:
+        assert drawn["colours"][str(led)] == "rgb(86, 180, 233)"
+    dark = set(range(count)) - set(layout["track"][0]) - set(layout["pyramid"][0])
+    assert {drawn["colours"][str(i)] for i in dark} == {"rgb(0, 0, 0)"}
+    assert "simulated" in drawn["status"]
     display.screenshot(path=str(artifacts / "display-leds.png"))
 
     # A serial board that is unplugged: status says so, and no simulated LEDs are drawn.
-    display.evaluate(
+    unplugged = display.evaluate(
         "() => { const f = structuredClone(window.__display.frame());"
         " f.board = {mode: 'serial', connected: false, detail: 'unplugged'};"
-        " f.events = []; window.__display.inject(f); }")
-    display.wait_for_selector("#leds-panel[hidden]", state="attached")
-    assert display.locator("#board-status").get_attribute("data-state") == "disconnected"
+        " f.events = []; window.__display.inject(f);"
+        " return { hidden: document.getElementById('leds-panel').hidden,"
+        "          state: document.getElementById('board-status').dataset.state }; }")
+    assert unplugged == {"hidden": True, "state": "disconnected"}
