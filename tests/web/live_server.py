@@ -6,15 +6,18 @@ with a temporary data directory; clients are ``simple_websocket.Client``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +270,7 @@ class Phone(Peer):
         self.acked_seq = 0
         self.stale = False
         self.errors: list[dict[str, Any]] = []
+        self.sent: dict[str, dict[str, Any]] = {}  # id -> command, to match acks with the log
 
     def hello(self) -> dict[str, Any]:
         self.send({"type": "hello", "seat": self.seat, "token": self.token})
@@ -277,6 +281,7 @@ class Phone(Peer):
             self.counter += 1
             cmd_id = f"{self.seat}-{self.counter}"
         self.outstanding = cmd_id
+        self.sent[cmd_id] = command
         self.send({"type": "command", "token": self.token, "id": cmd_id, "command": command})
         return cmd_id
 
@@ -441,3 +446,102 @@ def host_input(view: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     window = game["dice_window"] or {}
     count = window.get("choices", {}).get(entry["player"], 1) if game["phase"] == "roll" else 1
     return {"type": "roll", "player": entry["player"], "values": [5] * count}
+
+
+def wait_for(pred: Any, timeout: float = 15.0, what: str = "condition") -> Any:
+    """Poll ``pred`` until it returns something true (a wait, not a speed check)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value or time.monotonic() > deadline:
+            assert value, f"{what} did not happen within {timeout} s: {value!r}"
+            return value
+        time.sleep(0.05)
+
+
+def reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
+    """The same seats on new connections (a phone woke up or the server restarted)."""
+    phones = []
+    for p in old:
+        again = Phone(server, table, {"seat": p.seat, "token": p.token})
+        again.counter = p.counter  # a phone keeps its command counter (PROTOCOL.md 3.1)
+        again.hello()
+        phones.append(again)
+    return phones
+
+
+def next_to_move(phones: list[Phone]) -> Phone:
+    """A phone with nothing in flight whose view asks it for a move."""
+    for _ in range(100):
+        drain(phones, 0.05)
+        ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
+        if ready:
+            return ready[0]
+    raise AssertionError("no phone has a move: " + repr([
+        (p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones]))
+
+
+@contextlib.contextmanager
+def disk_full(server: LiveServer) -> Iterator[None]:
+    """A full disk for the worker: a file-size limit of one byte set from outside
+    (``RLIMIT_FSIZE`` with prlimit), so the kernel refuses its database writes (EFBIG, as a
+    full disk refuses them with ENOSPC); lifted again when the block ends."""
+    pid = server.worker_pid()
+    soft, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
+    resource.prlimit(pid, resource.RLIMIT_FSIZE, (1, hard))
+    try:
+        yield
+    finally:
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def refused(answer: dict[str, Any]) -> bool:
+    """A ``storage_failed`` answer that says nothing was changed."""
+    return (answer.get("type") == "error" or "error" in answer) and (
+        answer.get("code", answer.get("error")) == "storage_failed") and "nothing" in (
+        answer["reason"])
+
+
+HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+SLOW_BODY = (b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+             b"\r\nContent-Length: 1000\r\n\r\n{")
+
+
+def slow_client(port: int, source: str, payload: bytes) -> socket.socket:
+    """A connection from ``source`` that sends ``payload`` (a request cut short) and stops."""
+    s = socket.socket()
+    s.settimeout(10)
+    s.bind((source, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(payload)
+    return s
+
+
+def ended(s: socket.socket) -> bool:
+    """The server answered or closed (it timed the connection out)."""
+    s.setblocking(False)
+    try:
+        s.recv(1, socket.MSG_PEEK)
+        return True
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def serve_once(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
+    """``companion serve`` run to its end (for servers that must refuse to start)."""
+    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+                           "--port", str(port), "--data", str(data), "--board", "none",
+                           *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def settled_status(server: LiveServer, ok: Any, timeout: float = 20.0) -> dict[str, int]:
+    """The worker's figures once ``ok`` holds for them (handlers end just after their peers
+    close), or the last ones after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    status = server.worker_status()
+    while not ok(status) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        status = server.worker_status()
+    return status

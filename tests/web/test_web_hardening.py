@@ -7,26 +7,12 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 import requests
 import simple_websocket
-from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, seat_phones
-
-
-def _wait_for(pred, timeout: float = 15.0, what: str = "condition"):  # type: ignore[no-untyped-def]
-    """Poll ``pred`` until it returns something true (a wait, not a speed check)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value or time.monotonic() > deadline:
-            assert value, f"{what} did not happen within {timeout} s: {value!r}"
-            return value
-        time.sleep(0.05)
+from live_server import Host, LiveServer, Peer, Phone, free_port, seat_phones, serve_once
 
 
 def _display(server: LiveServer, table: str) -> Peer:
@@ -103,18 +89,12 @@ def test_host_header_must_name_this_machine(server: LiveServer, table: str) -> N
         assert s.recv(100).startswith(b"HTTP/1.1 403"), "upgrade with a foreign Host"
 
 
-def _serve(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-                           "--port", str(port), "--data", str(data), "--board", "none",
-                           *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
-
-
 def test_second_server_on_the_same_data_exits_naming_the_first(tmp_path: Path) -> None:
     """One server per data directory; also: --allow-host names, and guesses are throttled."""
     data = tmp_path / "data"
     live = LiveServer(data, extra=["--allow-host", "cafe.lan"]).start()
     try:
-        second = _serve(data, free_port())
+        second = serve_once(data, free_port())
         assert second.returncode == 2, second
         assert str(data.resolve()) in second.stderr and f"PID {live.proc.pid}" in second.stderr
         assert "Traceback" not in second.stderr
@@ -154,7 +134,7 @@ def test_database_problems_at_start_are_one_sentence_and_exit_2(tmp_path: Path,
             (data / "companion.sqlite3").write_bytes(os.urandom(8192))
         else:
             (data / "companion.sqlite3").mkdir()
-    out = _serve(data, free_port())
+    out = serve_once(data, free_port())
     assert out.returncode == 2, out
     assert "Traceback" not in out.stderr and out.stderr.startswith("companion serve: ")
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr

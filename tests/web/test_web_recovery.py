@@ -10,31 +10,21 @@ received (before and after the kills) is the view of that log's prefix.
 from __future__ import annotations
 
 import requests
-from live_server import Host, LiveServer, Phone, drain, play, policy, seat_phones, settle
+from live_server import (
+    Host,
+    LiveServer,
+    Phone,
+    next_to_move,
+    play,
+    policy,
+    reconnect,
+    seat_phones,
+    settle,
+)
 
 from companion.engine import apply, new_game, view
 
 NAMES = ["Ana", "Ben", "Cleo"]
-
-
-def _reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
-    phones = []
-    for p in old:
-        again = Phone(server, table, {"seat": p.seat, "token": p.token})
-        again.counter = p.counter  # a phone keeps its command counter (PROTOCOL.md 3.1)
-        again.hello()
-        phones.append(again)
-    return phones
-
-
-def _next_to_move(phones: list[Phone]) -> Phone:
-    for _ in range(100):
-        drain(phones, 0.05)
-        ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
-        if ready:
-            return ready[0]
-    raise AssertionError("no phone has a move: " + repr([
-        (p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones]))
 
 
 def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
@@ -52,7 +42,7 @@ def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
         game_id = host.view["game"]["id"]
         for steps in (3, 5, 4, 6):
             play(phones, [], None, max_steps=steps)
-            phone = _next_to_move(phones)
+            phone = next_to_move(phones)
             # One more command; the moment its ack arrives the power goes.
             command = policy(phone.view, phone.seat, phone.view["you"]["pending"][0])
             phone.command(command)
@@ -61,7 +51,7 @@ def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
             server.kill9()
             acked.append((ack["seq"], {**command, "player": phone.seat}))
             server = LiveServer(data, tables=1).start()
-            phones = _reconnect(server, table, phones)
+            phones = reconnect(server, table, phones)
             all_phones += phones
             restarted = phones[0].view
             assert restarted["game"]["id"] == game_id

@@ -9,32 +9,17 @@ import time
 from pathlib import Path
 
 import requests
-from live_server import Host, LiveServer, Peer, Phone, seat_phones
-
-HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-SLOW_BODY = (b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-             b"\r\nContent-Length: 1000\r\n\r\n{")
-
-
-def _slow(port: int, source: str, payload: bytes) -> socket.socket:
-    s = socket.socket()
-    s.settimeout(10)
-    s.bind((source, 0))
-    s.connect(("127.0.0.1", port))
-    s.sendall(payload)
-    return s
-
-
-def _ended(s: socket.socket) -> bool:
-    """The server answered or closed (it timed the connection out)."""
-    s.setblocking(False)
-    try:
-        s.recv(1, socket.MSG_PEEK)
-        return True
-    except BlockingIOError:
-        return False
-    except OSError:
-        return True
+from live_server import (
+    HALF_HEAD,
+    SLOW_BODY,
+    Host,
+    LiveServer,
+    Peer,
+    Phone,
+    ended,
+    seat_phones,
+    slow_client,
+)
 
 
 def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
@@ -53,7 +38,7 @@ def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
         # 150 half-sent heads and 150 stalled bodies from six other addresses, held open.
         sources = [f"127.0.0.{i}" for i in range(2, 8)]
         for i in range(300):
-            slow.append(_slow(server.port, sources[i % 6], HALF_HEAD if i % 2 else SLOW_BODY))
+            slow.append(slow_client(server.port, sources[i % 6], HALF_HEAD if i % 2 else SLOW_BODY))
         # A new phone loads the pad, takes the released seat and plays its move.
         page = requests.get(f"{server.local}/t/1/join/{secret}", timeout=10)
         assert page.status_code == 200
@@ -67,19 +52,19 @@ def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
 
         # One address cannot take most of the server: beyond its share it is refused at once,
         # and everybody else is still served.
-        hog = [_slow(server.port, "127.0.0.9", HALF_HEAD) for _ in range(100)]
+        hog = [slow_client(server.port, "127.0.0.9", HALF_HEAD) for _ in range(100)]
         slow += hog
         deadline = time.monotonic() + 10
-        while sum(_ended(s) for s in hog) < 36 and time.monotonic() < deadline:
+        while sum(ended(s) for s in hog) < 36 and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert sum(_ended(s) for s in hog) >= 36  # at most 64 kept per address
+        assert sum(ended(s) for s in hog) >= 36  # at most 64 kept per address
         assert requests.get(f"{server.local}/healthz", timeout=10).ok
 
         # Idle and slow connections are timed out (15 s without a byte).
         deadline = time.monotonic() + 60
-        while not all(_ended(s) for s in slow) and time.monotonic() < deadline:
+        while not all(ended(s) for s in slow) and time.monotonic() < deadline:
             time.sleep(0.5)
-        assert all(_ended(s) for s in slow), sum(not _ended(s) for s in slow)
+        assert all(ended(s) for s in slow), sum(not ended(s) for s in slow)
         # The phone's websocket is not idle-timed out like a stalled request.
         phone.send({"type": "ping", "token": phone.token, "t": 1})
         assert phone.until(lambda f: f["type"] == "pong")["t"] == 1

@@ -7,11 +7,10 @@ from 2 to 866 threads), and the default gevent worker, where it would show as me
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from live_server import Host, LiveServer, Peer, Phone
+from live_server import Host, LiveServer, Peer, Phone, settled_status
 
 
 def _cycles(server: LiveServer, seat: dict, count: int) -> None:
@@ -30,17 +29,6 @@ def _cycles(server: LiveServer, seat: dict, count: int) -> None:
         peer.close()
 
 
-def _settled(server: LiveServer, ok, timeout: float = 20.0) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    """The worker's figures once ``ok`` holds for them (handlers end just after their peers
-    close), or the last ones after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    status = server.worker_status()
-    while not ok(status) and time.monotonic() < deadline:
-        time.sleep(0.1)
-        status = server.worker_status()
-    return status
-
-
 @pytest.mark.parametrize(("worker", "cycles"), [("gthread", 450), ("gevent", 900)])
 def test_connect_close_cycles_leave_threads_and_memory_flat(tmp_path: Path, worker: str,
                                                             cycles: int) -> None:
@@ -49,9 +37,9 @@ def test_connect_close_cycles_leave_threads_and_memory_flat(tmp_path: Path, work
     try:
         seat = server.join("1", "Ana", "orange")
         _cycles(server, seat, 60)  # warm up: pools, caches, the first frames
-        start = _settled(server, lambda s: True)
+        start = settled_status(server, lambda s: True)
         _cycles(server, seat, cycles)
-        end = _settled(server, lambda s: s["threads"] <= start["threads"] + 10
+        end = settled_status(server, lambda s: s["threads"] <= start["threads"] + 10
                        and s["rss_kb"] <= start["rss_kb"] + 15 * 1024)
         assert end["threads"] <= start["threads"] + 10, (start, end)
         assert end["rss_kb"] <= start["rss_kb"] + 15 * 1024, (start, end)

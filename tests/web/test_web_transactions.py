@@ -10,25 +10,11 @@ or loop mount would) and can be lifted again without restarting the server.
 
 from __future__ import annotations
 
-import contextlib
-import resource
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import requests
-from live_server import Host, LiveServer, Phone, drain
-
-
-@contextlib.contextmanager
-def disk_full(server: LiveServer) -> Iterator[None]:
-    pid = server.worker_pid()
-    soft, hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)
-    resource.prlimit(pid, resource.RLIMIT_FSIZE, (1, hard))
-    try:
-        yield
-    finally:
-        resource.prlimit(pid, resource.RLIMIT_FSIZE, (soft, hard))
+from live_server import Host, LiveServer, Phone, disk_full, drain, refused
 
 
 def state(server: LiveServer, table: str = "1") -> dict[str, Any]:
@@ -38,12 +24,6 @@ def state(server: LiveServer, table: str = "1") -> dict[str, Any]:
         seat.pop("connected")
     frame.pop("board", None)
     return frame
-
-
-def refused(answer: dict[str, Any]) -> bool:
-    return (answer.get("type") == "error" or "error" in answer) and (
-        answer.get("code", answer.get("error")) == "storage_failed") and "nothing" in (
-        answer["reason"])
 
 
 def test_every_action_fails_whole_on_a_full_disk_and_works_after(tmp_path: Path) -> None:
