@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import requests
+from in_process import in_process_client, serve_in_process
 from live_server import ROOT, LiveServer
 
 from companion.web.qr import qr_svg
@@ -104,14 +105,14 @@ def test_escape_leaves_ordinary_text_alone() -> None:
     (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
     (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
 ])
-def test_bad_settings_are_refused_before_anything_starts(tmp_path: Path, args: list[str],
-                                                         message: str) -> None:
+def test_bad_settings_are_refused_before_anything_starts(
+        tmp_path: Path, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "data"
-    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--data", str(data),
-                           "--port", "1", *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, env={k: v for k, v in os.environ.items()
-                                         if k != "CHOCOLATL_WEBHOOK_SECRET"})
-    assert done.returncode == 2 and message in done.stderr, done.stderr
+    monkeypatch.delenv("CHOCOLATL_WEBHOOK_SECRET", raising=False)
+    code, stderr = serve_in_process(monkeypatch, capsys, "--data", str(data), "--port", "1",
+                                    *args)
+    assert code == 2 and message in stderr, stderr
     assert not data.exists(), "a refused start writes nothing"
 
 
@@ -135,12 +136,9 @@ def test_lobby_display_shows_the_wifi_code(tmp_path: Path) -> None:
 
 
 def test_without_wifi_there_is_no_second_code(tmp_path: Path) -> None:
-    live = LiveServer(tmp_path / "data", extra=["--board", "none"]).start()
-    try:
-        assert requests.get(f"{live.base}/wifi.svg", timeout=5).status_code == 404
-        assert 'id="wifi-qr"' not in requests.get(f"{live.base}/t/1/", timeout=5).text
-    finally:
-        live.stop()
+    with in_process_client(tmp_path / "data") as client:
+        assert client.get("/wifi.svg").status_code == 404
+        assert 'id="wifi-qr"' not in client.get("/t/1/").text
 
 
 def _browser_sees_both_codes(url: str) -> None:

@@ -1,11 +1,15 @@
-"""Live server fixtures: a real ``companion serve`` process per test module."""
+"""Live server fixtures: a real ``companion serve`` process per test module; and the app in
+this process (``app_client``) for plain HTTP checks that need no server process."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
+from in_process import in_process_client
 from live_server import LiveServer
 
 TABLES = 16
@@ -31,3 +35,11 @@ def table(server: LiveServer, _table_names: Iterator[str]) -> str:
     name = next(_table_names)
     assert int(name) <= TABLES, "raise TABLES in tests/web/conftest.py"
     return name
+
+
+@pytest.fixture
+def app_client(tmp_path: Path) -> Iterator[FlaskClient]:
+    """The server's app in this process with Flask's test client: for plain HTTP checks that
+    need no server process (one table, ``1``, on a fresh data directory)."""
+    with in_process_client(tmp_path / "data") as client:
+        yield client

@@ -1,6 +1,8 @@
 """A café day's small failures, each tried from outside against a live ``companion serve``
 (issue 8): leaked writer threads, parser crashes, the leave answer, Origin and Host checks,
-guessing secrets, start-up errors and a second server on the same data directory."""
+guessing secrets, start-up errors and a second server on the same data directory. Plain HTTP
+checks run through the app in this process and start-up errors through ``companion serve``
+run as a function."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 import simple_websocket
+from flask.testing import FlaskClient
+from in_process import PORT, serve_in_process
 from live_server import Host, LiveServer, Peer, Phone, free_port, seat_phones, serve_once
 
 
@@ -72,16 +76,22 @@ def test_origin_scheme_must_match(server: LiveServer, table: str) -> None:
         Peer(f"{server.ws_base}/t/{table}/ws/display", origin=f"https://127.0.0.1:{server.port}")
 
 
-def test_host_header_must_name_this_machine(server: LiveServer, table: str) -> None:
+def test_host_header_must_name_this_machine(app_client: FlaskClient) -> None:
     """DNS rebinding: a foreign name in ``Host`` gets no state (with the join URL)."""
-    url = f"{server.base}/t/{table}/api/state"
-    ok = requests.get(url, timeout=5)
-    assert ok.status_code == 200 and ok.json()["table"]["urls"]["join"]
-    for host in (f"evil.example:{server.port}", "evil.example", f"0.0.0.0:{server.port}"):
-        bad = requests.get(url, headers={"Host": host}, timeout=5)
+    url = "/t/1/api/state"
+    ok = app_client.get(url, base_url=f"http://127.0.0.1:{PORT}")
+    assert ok.status_code == 200 and ok.get_json()["table"]["urls"]["join"]
+    for host in (f"evil.example:{PORT}", "evil.example", f"0.0.0.0:{PORT}"):
+        bad = app_client.get(url, base_url=f"http://{host}")
+        assert bad.request.host == host
         assert bad.status_code == 403 and "join" not in bad.text, host
-    assert requests.get(url, headers={"Host": f"localhost:{server.port}"}, timeout=5).ok
-    # The websocket upgrade too (sent by hand: the client library sets its own Host).
+    assert app_client.get(url, base_url=f"http://localhost:{PORT}").status_code == 200
+
+
+def test_websocket_upgrade_with_a_foreign_host_is_refused(server: LiveServer,
+                                                          table: str) -> None:
+    """DNS rebinding over the websocket upgrade (sent by hand: the client library sets its
+    own Host)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(f"GET /t/{table}/ws/display HTTP/1.1\r\nHost: evil.example:{server.port}\r\n"
                   "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
@@ -123,8 +133,9 @@ def test_second_server_on_the_same_data_exits_naming_the_first(tmp_path: Path) -
 
 
 @pytest.mark.parametrize("problem", ["corrupt", "data_is_file", "db_is_dir"])
-def test_database_problems_at_start_are_one_sentence_and_exit_2(tmp_path: Path,
-                                                                problem: str) -> None:
+def test_database_problems_at_start_are_one_sentence_and_exit_2(
+        tmp_path: Path, problem: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "data"
     if problem == "data_is_file":
         data.write_text("not a directory")
@@ -134,10 +145,12 @@ def test_database_problems_at_start_are_one_sentence_and_exit_2(tmp_path: Path,
             (data / "companion.sqlite3").write_bytes(os.urandom(8192))
         else:
             (data / "companion.sqlite3").mkdir()
-    out = serve_once(data, free_port())
-    assert out.returncode == 2, out
-    assert "Traceback" not in out.stderr and out.stderr.startswith("companion serve: ")
-    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    # Run as the function behind ``companion serve``: an escaping exception fails the test.
+    code, stderr = serve_in_process(monkeypatch, capsys, "--host", "127.0.0.1", "--port",
+                                    str(PORT), "--data", str(data), "--board", "none")
+    assert code == 2, stderr
+    assert "Traceback" not in stderr and stderr.startswith("companion serve: ")
+    assert len(stderr.strip().splitlines()) == 1, stderr
     expected = {"corrupt": "not a SQLite database", "data_is_file": "is a file",
                 "db_is_dir": "cannot use the database"}[problem]
-    assert expected in out.stderr, out.stderr
+    assert expected in stderr, stderr

@@ -1,5 +1,6 @@
 """Tokens, takeover, origins, malformed/oversized/too many messages, reconnect, retries
-(issue items 5, 6 and 10) against a live server with real websocket clients."""
+(issue items 5, 6 and 10) against a live server with real websocket clients; the join API's
+answers through the app in this process."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import json
 import pytest
 import requests
 import simple_websocket
+from flask.testing import FlaskClient
+from in_process import join
 from live_server import Host, LiveServer, Peer, Phone, play, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -22,27 +25,27 @@ def _started(server: LiveServer, table: str, dice: str = "digital") -> tuple[lis
     return phones, host
 
 
-def test_seat_token_has_at_least_128_random_bits(server: LiveServer, table: str) -> None:
-    a = server.join(table, "Ana", "orange")
-    b = server.join(table, "Ben", "sky")
+def test_seat_token_has_at_least_128_random_bits(app_client: FlaskClient) -> None:
+    a = join(app_client, "1", "Ana", "orange")
+    b = join(app_client, "1", "Ben", "sky")
     assert a["status"] == 200 and a["seat"] == "ana"
     # token_urlsafe(32): 43 base64 characters = 256 bits; two tokens never repeat.
     assert len(a["token"]) >= 22 and a["token"] != b["token"]
 
 
-def test_join_refusals_name_the_reason(server: LiveServer, table: str) -> None:
-    assert server.join(table, "Ana", "orange", secret="wrong")["error"] == "bad_secret"
-    assert server.join(table, "Ana", "pink")["error"] == "bad_colour"
-    assert server.join(table, "   ", "orange")["error"] == "bad_name"
-    assert server.join(table, "Ana", "orange")["status"] == 200
-    taken = server.join(table, "Ann", "orange")
+def test_join_refusals_name_the_reason(app_client: FlaskClient) -> None:
+    assert join(app_client, "1", "Ana", "orange", secret="wrong")["error"] == "bad_secret"
+    assert join(app_client, "1", "Ana", "pink")["error"] == "bad_colour"
+    assert join(app_client, "1", "   ", "orange")["error"] == "bad_name"
+    assert join(app_client, "1", "Ana", "orange")["status"] == 200
+    taken = join(app_client, "1", "Ann", "orange")
     assert taken["status"] == 409 and taken["error"] == "colour_taken"
     for name, colour in [("B", "sky"), ("C", "green"), ("D", "yellow"), ("E", "blue")]:
-        assert server.join(table, name, colour)["status"] == 200
-    full = server.join(table, "F", "purple")
+        assert join(app_client, "1", name, colour)["status"] == 200
+    full = join(app_client, "1", "F", "purple")
     assert full["status"] == 409 and full["error"] == "table_full" and full["reason"]
-    bad = requests.post(f"{server.base}/t/{table}/api/join", data="nope", timeout=5)
-    assert bad.status_code == 400 and bad.json()["error"] == "bad_json"
+    bad = app_client.post("/t/1/api/join", data="nope")
+    assert bad.status_code == 400 and bad.get_json()["error"] == "bad_json"
 
 
 def test_wrong_token_is_refused_and_closed(server: LiveServer, table: str) -> None:
