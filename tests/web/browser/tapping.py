@@ -95,6 +95,9 @@ class Player:
             p.locator(tid("lock-in")).tap()
         elif kind == "roll":
             inputs = p.locator("#task input.die-input")
+            # The heading counts the dice in words that fit the number ("your black die").
+            heading = p.locator("#task h2").first.inner_text()
+            assert (str(inputs.count()) in heading) == (inputs.count() > 1), heading
             for i in range(inputs.count()):
                 inputs.nth(i).fill(str(3 + i % 3))
             p.locator("#task form.roll-form button[type=submit]").tap()

@@ -750,7 +750,7 @@ function rollTask(view, entry) {
     h("div", { class: "dice-inputs" }, inputs),
     h("button", { class: "big primary", type: "submit", disabled: Boolean(sending) }, t("pad.roll_send")),
   );
-  return [h("h2", {}, t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
+  return [h("h2", {}, count === 1 ? t("pad.roll_title_one") : t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
 }
 
 function cityTask(view) {
