@@ -39,8 +39,9 @@ def pictures(count: int, seed: int) -> list[bytes]:
         while not state["finished"] and len(out) < count:
             state, events = apply(state, random_command(state, rng))
             now += 0.7
-            pic = render(view(state, None), layout, colours, now,
-                         animations_from_events(events, now))
+            pic = render(
+                view(state, None), layout, colours, now, animations_from_events(events, now)
+            )
             if not out or pic != out[-1]:
                 out.append(pic)
     return out
@@ -77,13 +78,19 @@ def main() -> int:
         svc.stop()
     print("LAPTOP STAND-IN (firmware files in CPython behind a pty), not a board's figures")
     print(f"updates: {len(pics)} distinct pictures of 5-player games, 208 LEDs (624 bytes raw)")
-    print(f"show() -> written -> acked: p50 {statistics.median(latencies):.2f} ms, "
-          f"p99 {percentile(latencies, 0.99):.2f} ms, max {max(latencies):.2f} ms")
-    print(f"bytes per update on the wire: mean {statistics.mean(wire):.1f}, min {min(wire)}, "
-          f"max {max(wire)} (goal < 1024); ACK back: "
-          f"{len(p.encode(p.MessageType.ACK, 1, bytes((p.MessageType.PICTURE,))))} bytes")
-    print(f"link: sent {st['frames_sent']}, acked {st['frames_acked']}, "
-          f"resent {st['frames_resent']}, nacks {st['nacks']}")
+    print(
+        f"show() -> written -> acked: p50 {statistics.median(latencies):.2f} ms, "
+        f"p99 {percentile(latencies, 0.99):.2f} ms, max {max(latencies):.2f} ms"
+    )
+    print(
+        f"bytes per update on the wire: mean {statistics.mean(wire):.1f}, min {min(wire)}, "
+        f"max {max(wire)} (goal < 1024); ACK back: "
+        f"{len(p.encode(p.MessageType.ACK, 1, bytes((p.MessageType.PICTURE,))))} bytes"
+    )
+    print(
+        f"link: sent {st['frames_sent']}, acked {st['frames_acked']}, "
+        f"resent {st['frames_resent']}, nacks {st['nacks']}"
+    )
     if mismatch:
         print("error: the board's last picture differs from the last one shown", file=sys.stderr)
         return 1

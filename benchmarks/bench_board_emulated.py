@@ -66,8 +66,7 @@ class Host:
 def summary(values: list[float]) -> str:
     ordered = sorted(values)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    return (f"p50 {statistics.median(ordered):.2f} ms, p99 {p99:.2f} ms, "
-            f"max {ordered[-1]:.2f} ms")
+    return f"p50 {statistics.median(ordered):.2f} ms, p99 {p99:.2f} ms, max {ordered[-1]:.2f} ms"
 
 
 def main() -> int:
@@ -79,8 +78,10 @@ def main() -> int:
     if reason:
         print(f"cannot run the emulated board: {reason}", file=sys.stderr)
         return 1
-    vectors = {v["name"]: v for v in json.loads(
-        (ROOT / "hardware/protocol_vectors.json").read_text())["vectors"]}
+    vectors = {
+        v["name"]: v
+        for v in json.loads((ROOT / "hardware/protocol_vectors.json").read_text())["vectors"]
+    }
     largest = p.Decoder().feed(bytes.fromhex(vectors["game_picture_largest"]["hex"]))[0]
     pictures = em.game_pictures(args.seed, 5, args.pictures)
     wall = time.monotonic()
@@ -132,28 +133,42 @@ def main() -> int:
         status = p.parse_status(host.request(T.PING)[0].payload)
         stats = board.close()
 
-    print("LED board on the real firmware: MicroPython v1.28.0 rp2 (RPI_PICO) in an emulated "
-          "RP2040 (rp2040js 1.4.1);")
-    print("all times are EMULATED ms at 125 MHz (flash without wait states: a real Pico is "
-          "slower)")
+    print(
+        "LED board on the real firmware: MicroPython v1.28.0 rp2 (RPI_PICO) in an emulated "
+        "RP2040 (rp2040js 1.4.1);"
+    )
+    print("all times are EMULATED ms at 125 MHz (flash without wait states: a real Pico is slower)")
     print(f"boot: power-on -> VERSION announced: {boot_ms:.0f} ms")
-    print(f"largest real 5-player picture ({big_wire} bytes on the wire), first byte -> ACK: "
-          f"{summary(big)} (goal <= 10 ms)")
-    print(f"{len(pictures)} real 5-player pictures back to back (stop-and-wait), first byte -> "
-          f"ACK: {summary(run)}")
-    print(f"  sustained: {len(pictures) / span_s:.1f} pictures/s over {span_s:.2f} s emulated, "
-          f"strip writes included (goal >= 30); wire bytes mean {statistics.mean(wire):.0f}, "
-          f"max {max(wire)}")
-    print(f"PING -> STATUS on an idle board: {summary(idle_ping)} (goal <= 2 ms); right after "
-          f"a picture (waits for its strip write): {after_picture_ping:.2f} ms")
-    print(f"heap: {heap0['heap_used']} bytes used, {heap0['heap_free']} free before the run; "
-          f"{heap1['heap_used']} used after {status['frames']} pictures "
-          f"({'unchanged' if heap1['heap_used'] == heap0['heap_used'] else 'CHANGED'})")
+    print(
+        f"largest real 5-player picture ({big_wire} bytes on the wire), first byte -> ACK: "
+        f"{summary(big)} (goal <= 10 ms)"
+    )
+    print(
+        f"{len(pictures)} real 5-player pictures back to back (stop-and-wait), first byte -> "
+        f"ACK: {summary(run)}"
+    )
+    print(
+        f"  sustained: {len(pictures) / span_s:.1f} pictures/s over {span_s:.2f} s emulated, "
+        f"strip writes included (goal >= 30); wire bytes mean {statistics.mean(wire):.0f}, "
+        f"max {max(wire)}"
+    )
+    print(
+        f"PING -> STATUS on an idle board: {summary(idle_ping)} (goal <= 2 ms); right after "
+        f"a picture (waits for its strip write): {after_picture_ping:.2f} ms"
+    )
+    print(
+        f"heap: {heap0['heap_used']} bytes used, {heap0['heap_free']} free before the run; "
+        f"{heap1['heap_used']} used after {status['frames']} pictures "
+        f"({'unchanged' if heap1['heap_used'] == heap0['heap_used'] else 'CHANGED'})"
+    )
     worst = max(max(big), max(run), after_picture_ping)
     print(f"worst answer seen: {worst:.2f} ms emulated")
-    print(f"(wall time {time.monotonic() - wall:.0f} s; emulator "
-          f"{stats['cycle'] / max(stats['wall_ms'], 1) / 1000:.0f} M cycles per wall second)"
-          if stats else "")
+    print(
+        f"(wall time {time.monotonic() - wall:.0f} s; emulator "
+        f"{stats['cycle'] / max(stats['wall_ms'], 1) / 1000:.0f} M cycles per wall second)"
+        if stats
+        else ""
+    )
     return 0
 
 

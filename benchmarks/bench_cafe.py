@@ -48,11 +48,18 @@ def main() -> None:
         docs = []
         for i in range(args.games):
             doc = random_document(random.Random(i), 4)
-            seats = [{"seat": p, "name": n, "colour": c} for p, n, c in
-                     zip(doc["players"], rng.sample(NAMES, 4),
-                         ["orange", "sky", "green", "yellow"], strict=True)]
-            gid = store.create_game("1", {"players": doc["players"], "stack": doc["stack"]},
-                                    seats, [[], []], "digital")
+            seats = [
+                {"seat": p, "name": n, "colour": c}
+                for p, n, c in zip(
+                    doc["players"],
+                    rng.sample(NAMES, 4),
+                    ["orange", "sky", "green", "yellow"],
+                    strict=True,
+                )
+            ]
+            gid = store.create_game(
+                "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
+            )
             store.append(gid, 0, [(c, "t", None) for c in doc["commands"]], "finished")
             docs.append((doc, seats))
         store.set_current_game("1", None)
@@ -65,15 +72,29 @@ def main() -> None:
         rows = history.games(limit=100_000)
         csv_s = best_of(lambda: games_csv(rows), args.repeats)
         doc, seats = docs[0]
-        frames_s = best_of(lambda: replay_frames(
-            table="1", title="Table 1", lang="en", game_id=1, document=doc, seats=seats,
-            commands=doc["commands"], status="finished"), args.repeats)
+        frames_s = best_of(
+            lambda: replay_frames(
+                table="1",
+                title="Table 1",
+                lang="en",
+                game_id=1,
+                document=doc,
+                seats=seats,
+                commands=doc["commands"],
+                status="finished",
+            ),
+            args.repeats,
+        )
         print(f"{recorded} games recorded as results: {record_s * 1000 / recorded:.2f} ms a game")
-        print(f"history of {len(rows)} games: {games_s * 1000:.0f} ms; leaderboard "
-              f"({len(history.leaderboard())} names): {board_s * 1000:.0f} ms; games CSV: "
-              f"{csv_s * 1000:.0f} ms")
-        print(f"replay frames of one game ({len(doc['commands']) + 1} steps): "
-              f"{frames_s * 1000:.1f} ms")
+        print(
+            f"history of {len(rows)} games: {games_s * 1000:.0f} ms; leaderboard "
+            f"({len(history.leaderboard())} names): {board_s * 1000:.0f} ms; games CSV: "
+            f"{csv_s * 1000:.0f} ms"
+        )
+        print(
+            f"replay frames of one game ({len(doc['commands']) + 1} steps): "
+            f"{frames_s * 1000:.1f} ms"
+        )
         outbox.close()
         store.close()
 

@@ -24,8 +24,7 @@ from companion.engine import apply_in_place, new_game, view
 from companion.players import strong
 from companion.randomplay import random_command
 
-MATCHES = ("strong,random,random,random", "good,random,random,random",
-           "strong,good,good,good")
+MATCHES = ("strong,random,random,random", "good,random,random,random", "strong,good,good,good")
 
 
 def playouts_per_second(samples: int = 40) -> float:
@@ -39,8 +38,9 @@ def playouts_per_second(samples: int = 40) -> float:
             if state["finished"]:
                 break
             apply_in_place(state, random_command(state, rng))
-        seat = next((e["player"] for e in state["pending"]
-                     if e.get("player") and e["type"] == "bid"), None)
+        seat = next(
+            (e["player"] for e in state["pending"] if e.get("player") and e["type"] == "bid"), None
+        )
         if seat is None:
             continue
         start = time.perf_counter()
@@ -55,9 +55,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--match", nargs="*", default=list(MATCHES))
-    parser.add_argument("--strong-rollouts", type=int, default=strong.ROLLOUTS,
-                        help="playouts per decision (a quarter of the default stands in for "
-                             "a Raspberry Pi 4 within the same time limit)")
+    parser.add_argument(
+        "--strong-rollouts",
+        type=int,
+        default=strong.ROLLOUTS,
+        help="playouts per decision (a quarter of the default stands in for "
+        "a Raspberry Pi 4 within the same time limit)",
+    )
     args = parser.parse_args()
     strong.ROLLOUTS = args.strong_rollouts
     for match in args.match:
@@ -66,8 +70,10 @@ def main() -> None:
         results = [arena.play_game(kinds, args.seed, g) for g in range(args.games)]
         print(arena.report(kinds, results, time.perf_counter() - start), flush=True)
         print(flush=True)
-    print(f"strong: {playouts_per_second():,.0f} playouts/s on bid decisions "
-          f"(budget {strong.ROLLOUTS} playouts, time limit {strong.TIME_LIMIT} s)")
+    print(
+        f"strong: {playouts_per_second():,.0f} playouts/s on bid decisions "
+        f"(budget {strong.ROLLOUTS} playouts, time limit {strong.TIME_LIMIT} s)"
+    )
 
 
 if __name__ == "__main__":

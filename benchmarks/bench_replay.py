@@ -50,10 +50,14 @@ def main() -> None:
             assert status == 0
             best = min(best, elapsed)
     per_game_ms = best * 1000 / args.games
-    print(f"replay: {args.games} finished {args.players}-player games, "
-          f"{commands / args.games:.0f} commands a game on average")
-    print(f"best of {args.repeats}: {args.games / best:,.0f} games/s, {per_game_ms:.3f} ms a game "
-          f"(file read, JSON parse, engine, JSON output)")
+    print(
+        f"replay: {args.games} finished {args.players}-player games, "
+        f"{commands / args.games:.0f} commands a game on average"
+    )
+    print(
+        f"best of {args.repeats}: {args.games / best:,.0f} games/s, {per_game_ms:.3f} ms a game "
+        f"(file read, JSON parse, engine, JSON output)"
+    )
 
 
 if __name__ == "__main__":

@@ -83,8 +83,7 @@ def rss_mb(pid: int) -> float:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         pids += [int(c) for c in children]
         for c in children:
-            pids += [int(x) for x in
-                     Path(f"/proc/{c}/task/{c}/children").read_text().split()]
+            pids += [int(x) for x in Path(f"/proc/{c}/task/{c}/children").read_text().split()]
     except OSError:
         pass
     for p in pids:
@@ -101,8 +100,9 @@ def worker_rss_mb(pid: int) -> float:
     """The largest single process under ``pid`` (the worker that holds the tables)."""
     best = 0.0
     try:
-        pids = [pid] + [int(c) for c in
-                        Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        pids = [pid] + [
+            int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        ]
     except OSError:
         pids = [pid]
     for p in pids:
@@ -137,7 +137,7 @@ def move(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, An
         cards = sorted(left.elements())
         step = game["step"]
         if step == "all":
-            bids = {s: cards[2 * i:2 * i + 2] for i, s in enumerate(STATIONS)}
+            bids = {s: cards[2 * i : 2 * i + 2] for i, s in enumerate(STATIONS)}
         elif step in ("first", "second"):
             bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
         else:
@@ -153,8 +153,9 @@ def move(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, An
 class Client(threading.Thread):
     """One phone (seat given) or the display (seat None) of a table."""
 
-    def __init__(self, base: str, table: str, seat: dict | None, sink: TableLog,
-                 think_s: float = 0.0) -> None:
+    def __init__(
+        self, base: str, table: str, seat: dict | None, sink: TableLog, think_s: float = 0.0
+    ) -> None:
         super().__init__(daemon=True)
         self.think_s = think_s
         self.rng = random.Random(hash((table, seat["seat"] if seat else None)))
@@ -168,8 +169,9 @@ class Client(threading.Thread):
         self.stale = False
         self.view: dict[str, Any] | None = None
         if seat:
-            self.ws.send(json.dumps({"type": "hello", "seat": seat["seat"],
-                                     "token": seat["token"]}))
+            self.ws.send(
+                json.dumps({"type": "hello", "seat": seat["seat"], "token": seat["token"]})
+            )
 
     def run(self) -> None:
         try:
@@ -220,8 +222,16 @@ class Client(threading.Thread):
         self.outstanding = f"{self.seat['seat']}-{self.counter}"
         cmd = move(self.view, self.seat["seat"], pending[0])
         self.sent_at = time.perf_counter()
-        self.ws.send(json.dumps({"type": "command", "token": self.seat["token"],
-                                 "id": self.outstanding, "command": cmd}))
+        self.ws.send(
+            json.dumps(
+                {
+                    "type": "command",
+                    "token": self.seat["token"],
+                    "id": self.outstanding,
+                    "command": cmd,
+                }
+            )
+        )
 
 
 class TableLog:
@@ -270,8 +280,11 @@ def start_bot_table(base: str, name: str, token: str, level: str) -> None:
     host = simple_websocket.Client.connect(f"ws://{base}/t/{name}/ws/host")
     host.send(json.dumps({"type": "hello", "token": token}))
     for i in range(5):
-        msg = ({"type": "add_bot", "level": level, "id": f"b{i}"} if i < 4
-               else {"type": "start", "dice": "digital", "id": "s"})
+        msg = (
+            {"type": "add_bot", "level": level, "id": f"b{i}"}
+            if i < 4
+            else {"type": "start", "dice": "digital", "id": "s"}
+        )
         host.send(json.dumps({**msg, "token": token}))
         while True:
             frame = json.loads(host.receive(timeout=10))
@@ -282,18 +295,39 @@ def start_bot_table(base: str, name: str, token: str, level: str) -> None:
     host.close()
 
 
-def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int = 0,
-                  bot_level: str = "strong") -> dict[str, Any]:
+def run_companion(
+    tables: int, timeout: float, think_s: float, bot_tables: int = 0, bot_level: str = "strong"
+) -> dict[str, Any]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="bench-server-"))
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
-        pinned([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port",
-                str(port), "--data", str(data), "--tables", str(tables + bot_tables),
-                "--threads", str(tables * 8 + 16),
+        pinned(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--data",
+                str(data),
+                "--tables",
+                str(tables + bot_tables),
+                "--threads",
+                str(tables * 8 + 16),
                 # every client of the benchmark is 127.0.0.1 (a café's phones are not)
-                "--max-per-address", "2000"]),
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                "--max-per-address",
+                "2000",
+            ]
+        ),
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     base = f"127.0.0.1:{port}"
     try:
         wait_up(f"http://{base}/healthz", proc)
@@ -312,8 +346,11 @@ def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int =
             sink = TableLog(peers=6)
             logs.append(sink)
             for n, c in zip(NAMES, COLOURS, strict=True):
-                seat = requests.post(f"http://{base}/t/{name}/api/join", timeout=5,
-                                     json={"secret": secret, "name": n, "colour": c}).json()
+                seat = requests.post(
+                    f"http://{base}/t/{name}/api/join",
+                    timeout=5,
+                    json={"secret": secret, "name": n, "colour": c},
+                ).json()
                 clients.append(Client(base, name, seat, sink, think_s))
             clients.append(Client(base, name, None, sink))
         bot_names = [str(t) for t in range(tables + 1, tables + bot_tables + 1)]
@@ -337,12 +374,20 @@ def run_companion(tables: int, timeout: float, think_s: float, bot_tables: int =
         lat = [x for sink in logs for x in sink.latencies()]
         sizes = [s for sink in logs for s in sink.sizes]
         commands = sum(len(s.sent) for s in logs)
-        bot_moves = sum(requests.get(f"http://{base}/t/{n}/api/state", timeout=5).json()["seq"]
-                        for n in bot_names)
-        return {"bot_moves": bot_moves, "latencies": lat, "rss": memory, "worker_rss": worker,
-                "elapsed": elapsed,
-                "commands": commands, "frame_bytes": statistics.mean(sizes) if sizes else 0,
-                "unfinished": sum(not s.done.is_set() for s in logs)}
+        bot_moves = sum(
+            requests.get(f"http://{base}/t/{n}/api/state", timeout=5).json()["seq"]
+            for n in bot_names
+        )
+        return {
+            "bot_moves": bot_moves,
+            "latencies": lat,
+            "rss": memory,
+            "worker_rss": worker,
+            "elapsed": elapsed,
+            "commands": commands,
+            "frame_bytes": statistics.mean(sizes) if sizes else 0,
+            "unfinished": sum(not s.done.is_set() for s in logs),
+        }
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
@@ -387,8 +432,14 @@ def serve_bare(port: int, frame_bytes: int, threads: int) -> None:
 
     class Bare(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
-            for k, v in {"bind": f"127.0.0.1:{port}", "workers": 1, "worker_class": "gthread",
-                         "threads": threads, "accesslog": None, "loglevel": "warning"}.items():
+            for k, v in {
+                "bind": f"127.0.0.1:{port}",
+                "workers": 1,
+                "worker_class": "gthread",
+                "threads": threads,
+                "accesslog": None,
+                "loglevel": "warning",
+            }.items():
                 self.cfg.set(k, v)
 
         def load(self) -> Any:
@@ -400,17 +451,30 @@ def serve_bare(port: int, frame_bytes: int, threads: int) -> None:
 def run_bare(tables: int, frame_bytes: int, messages: int, think_s: float) -> list[float]:
     port = free_port()
     proc = subprocess.Popen(
-        pinned([sys.executable, __file__, "--bare-server", str(port), "--frame-bytes",
-                str(frame_bytes), "--threads", str(tables * 8 + 16)]),
-        cwd=ROOT, start_new_session=True)
+        pinned(
+            [
+                sys.executable,
+                __file__,
+                "--bare-server",
+                str(port),
+                "--frame-bytes",
+                str(frame_bytes),
+                "--threads",
+                str(tables * 8 + 16),
+            ]
+        ),
+        cwd=ROOT,
+        start_new_session=True,
+    )
     try:
         wait_up(f"http://127.0.0.1:{port}/healthz", proc)
         results: list[float] = []
         rlock = threading.Lock()
 
         def room(r: int) -> None:
-            peers = [simple_websocket.Client.connect(f"ws://127.0.0.1:{port}/r/{r}")
-                     for _ in range(6)]
+            peers = [
+                simple_websocket.Client.connect(f"ws://127.0.0.1:{port}/r/{r}") for _ in range(6)
+            ]
             time.sleep(0.5)
             mine = []
             rng = random.Random(r)
@@ -441,17 +505,29 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=300)
-    ap.add_argument("--think-ms", type=float, default=300,
-                    help="mean think time of a phone before each move (0 = flood)")
-    ap.add_argument("--bot-tables", type=int, default=0,
-                    help="extra tables where four companion players play alone (thinking "
-                         "all the time); latency is measured at the human tables only")
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=300,
+        help="mean think time of a phone before each move (0 = flood)",
+    )
+    ap.add_argument(
+        "--bot-tables",
+        type=int,
+        default=0,
+        help="extra tables where four companion players play alone (thinking "
+        "all the time); latency is measured at the human tables only",
+    )
     ap.add_argument("--bot-level", default="strong", choices=("good", "strong"))
     ap.add_argument("--no-bare", action="store_true", help="skip the bare broadcast run")
-    ap.add_argument("--server-nice", type=int, default=0,
-                    help="run the server (and so its companion players' pool, 19 steps "
-                         "lower) at this nice value: on a machine shared with other work, a "
-                         "negative value (root) stands in for a machine of its own")
+    ap.add_argument(
+        "--server-nice",
+        type=int,
+        default=0,
+        help="run the server (and so its companion players' pool, 19 steps "
+        "lower) at this nice value: on a machine shared with other work, a "
+        "negative value (root) stands in for a machine of its own",
+    )
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -470,24 +546,41 @@ def main() -> int:
     think_s = args.think_ms / 1000
     ours = run_companion(args.tables, args.timeout, think_s, args.bot_tables, args.bot_level)
     lat = ours["latencies"]
-    bare = [] if args.no_bare else run_bare(
-        args.tables, int(ours["frame_bytes"]), messages=max(20, ours["commands"] // args.tables),
-        think_s=think_s)
+    bare = (
+        []
+        if args.no_bare
+        else run_bare(
+            args.tables,
+            int(ours["frame_bytes"]),
+            messages=max(20, ours["commands"] // args.tables),
+            think_s=think_s,
+        )
+    )
     p50, p99 = pct(lat, 50), pct(lat, 99)
     b50, b99 = (pct(bare, 50), pct(bare, 99)) if bare else (float("nan"), float("nan"))
     if args.bot_tables:
-        print(f"companion tables: {args.bot_tables} x 4 {args.bot_level} players (thinking in the "
-              f"server's pool at the lowest priority); {ours['bot_moves']} commands played "
-              "there")
+        print(
+            f"companion tables: {args.bot_tables} x 4 {args.bot_level} players (thinking in the "
+            f"server's pool at the lowest priority); {ours['bot_moves']} commands played "
+            "there"
+        )
     print(f"think time: {'flood (none)' if not think_s else f'{args.think_ms:g} ms mean'}")
-    print(f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
-          f"({'taskset' if shutil.which('taskset') else 'not pinned'})")
-    print(f"games: {args.tables - ours['unfinished']}/{args.tables} finished, "
-          f"{ours['commands']} player commands acknowledged in {ours['elapsed']:.1f} s")
-    print(f"lock-in -> reveal at all 6 clients: n={len(lat)} p50={p50:.1f} ms "
-          f"p99={p99:.1f} ms max={max(lat) if lat else float('nan'):.1f} ms")
-    print(f"bare flask-sock broadcast ({int(ours['frame_bytes'])} B to 6 clients): "
-          f"n={len(bare)} p50={b50:.1f} ms p99={b99:.1f} ms")
+    print(
+        f"tables: {args.tables} x (5 phones + display), server on CPU 0 "
+        f"({'taskset' if shutil.which('taskset') else 'not pinned'})"
+    )
+    print(
+        f"games: {args.tables - ours['unfinished']}/{args.tables} finished, "
+        f"{ours['commands']} player commands acknowledged in {ours['elapsed']:.1f} s"
+    )
+    print(
+        f"lock-in -> reveal at all 6 clients: n={len(lat)} p50={p50:.1f} ms "
+        f"p99={p99:.1f} ms max={max(lat) if lat else float('nan'):.1f} ms"
+    )
+    print(
+        f"bare flask-sock broadcast ({int(ours['frame_bytes'])} B to 6 clients): "
+        f"n={len(bare)} p50={b50:.1f} ms p99={b99:.1f} ms"
+    )
     print(f"ratio p99 companion / bare: {p99 / b99:.2f}")
     print(f"server RSS: worker {ours['worker_rss']:.0f} MB, master+worker {ours['rss']:.0f} MB")
     return 0

@@ -35,8 +35,10 @@ import requests  # noqa: E402
 from live_server import Host, LiveServer, Peer, Phone, seat_phones  # noqa: E402
 
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-SLOW_BODY = (b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-             b"\r\nContent-Length: 1000\r\n\r\n{")
+SLOW_BODY = (
+    b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b"\r\nContent-Length: 1000\r\n\r\n{"
+)
 
 
 def slow_socket(port: int, source: str, payload: bytes) -> socket.socket | None:
@@ -78,17 +80,27 @@ def newcomer(server: LiveServer, secret: str) -> dict[str, Any]:
     ack = phone.until(lambda f: f["type"] in ("ack", "error"), timeout=30)
     t_ack = time.monotonic()
     phone.close()
-    return {"page_status": page.status_code, "join_status": seat["status"],
-            "answer": ack["type"], "page_ms": round((t_page - t0) * 1000),
-            "join_ms": round((t_join - t_page) * 1000), "hello_ms": round((t_view - t_join) * 1000),
-            "total_ms": round((t_ack - t0) * 1000)}
+    return {
+        "page_status": page.status_code,
+        "join_status": seat["status"],
+        "answer": ack["type"],
+        "page_ms": round((t_page - t0) * 1000),
+        "join_ms": round((t_join - t_page) * 1000),
+        "hello_ms": round((t_view - t_join) * 1000),
+        "total_ms": round((t_ack - t0) * 1000),
+    }
 
 
 def many_websockets(args: argparse.Namespace, data: Path) -> None:
     """Part 4: every client of this benchmark comes from 127.0.0.1, so this server lets one
     address hold them all (--max-per-address)."""
-    extra = ["--board", "none", "--max-per-address", str(args.websockets + 100),
-             *args.server_args.split()]
+    extra = [
+        "--board",
+        "none",
+        "--max-per-address",
+        str(args.websockets + 100),
+        *args.server_args.split(),
+    ]
     server = LiveServer(data, tables=41, extra=extra).start()
     try:
         peers: list[Peer] = []
@@ -111,12 +123,20 @@ def many_websockets(args: argparse.Namespace, data: Path) -> None:
         requests.get(f"{server.local}/t/1/", timeout=30)
         page_ms = (time.monotonic() - page_t0) * 1000
         times.sort()
-        print(json.dumps({"result": "many_websockets", "open": len(peers),
-                          "newcomer_view_ms_median": round(times[len(times) // 2], 1),
-                          "newcomer_view_ms_max": round(times[-1], 1),
-                          "display_page_ms": round(page_ms, 1),
-                          "rss_mb": round(server.worker_status()["rss_kb"] / 1024, 1),
-                          "threads": server.worker_status()["threads"]}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "result": "many_websockets",
+                    "open": len(peers),
+                    "newcomer_view_ms_median": round(times[len(times) // 2], 1),
+                    "newcomer_view_ms_max": round(times[-1], 1),
+                    "display_page_ms": round(page_ms, 1),
+                    "rss_mb": round(server.worker_status()["rss_kb"] / 1024, 1),
+                    "threads": server.worker_status()["threads"],
+                }
+            ),
+            flush=True,
+        )
         for p in peers:
             p.close()
     finally:
@@ -147,34 +167,62 @@ def main() -> None:
                 p.close()
 
             sources = [f"127.0.0.{2 + i}" for i in range(args.addresses)]
-            slow = [slow_socket(server.port, sources[i % len(sources)], HALF_HEAD)
-                    for i in range(args.heads)]
-            slow += [slow_socket(server.port, sources[i % len(sources)], SLOW_BODY)
-                     for i in range(args.bodies)]
+            slow = [
+                slow_socket(server.port, sources[i % len(sources)], HALF_HEAD)
+                for i in range(args.heads)
+            ]
+            slow += [
+                slow_socket(server.port, sources[i % len(sources)], SLOW_BODY)
+                for i in range(args.bodies)
+            ]
             opened = sum(1 for s in slow if s is not None)
             time.sleep(1.0)  # let the server take them all in
-            print(json.dumps({"result": "newcomer_with_slow_clients", "slow_opened": opened,
-                              **newcomer(server, secret),
-                              "rss_mb": round(server.worker_status()["rss_kb"] / 1024, 1)}),
-                  flush=True)
+            print(
+                json.dumps(
+                    {
+                        "result": "newcomer_with_slow_clients",
+                        "slow_opened": opened,
+                        **newcomer(server, secret),
+                        "rss_mb": round(server.worker_status()["rss_kb"] / 1024, 1),
+                    }
+                ),
+                flush=True,
+            )
             t0 = time.monotonic()
             while time.monotonic() - t0 < args.hold:
                 time.sleep(1.0)
             left = sum(1 for s in slow if s is not None and still_open(s))
-            print(json.dumps({"result": "slow_after_hold", "hold_s": args.hold,
-                              "still_open": left, "of": opened}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "result": "slow_after_hold",
+                        "hold_s": args.hold,
+                        "still_open": left,
+                        "of": opened,
+                    }
+                ),
+                flush=True,
+            )
             for s in slow:
                 if s is not None:
                     s.close()
 
-            one = [slow_socket(server.port, "127.0.0.200", HALF_HEAD)
-                   for _ in range(args.one_address)]
+            one = [
+                slow_socket(server.port, "127.0.0.200", HALF_HEAD) for _ in range(args.one_address)
+            ]
             time.sleep(1.0)
             kept = sum(1 for s in one if s is not None and still_open(s))
-            print(json.dumps({"result": "one_address", "opened": args.one_address,
-                              "kept_open": kept,
-                              "healthz": requests.get(f"{server.local}/healthz",
-                                                      timeout=30).status_code}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "result": "one_address",
+                        "opened": args.one_address,
+                        "kept_open": kept,
+                        "healthz": requests.get(f"{server.local}/healthz", timeout=30).status_code,
+                    }
+                ),
+                flush=True,
+            )
             for s in one:
                 if s is not None:
                     s.close()

@@ -71,13 +71,21 @@ def main() -> None:
                     print(json.dumps({"cycles": i, **server.worker_status()}), flush=True)
             elapsed = time.monotonic() - t0
             end = settle(server)
-            print(json.dumps({
-                "result": "soak", "cycles": args.cycles, "seconds": round(elapsed, 1),
-                "cycles_per_s": round(args.cycles / elapsed),
-                "threads_start": start["threads"], "threads_end": end["threads"],
-                "rss_mb_start": round(start["rss_kb"] / 1024, 1),
-                "rss_mb_end": round(end["rss_kb"] / 1024, 1),
-                "rss_mb_growth": round((end["rss_kb"] - start["rss_kb"]) / 1024, 1)}))
+            print(
+                json.dumps(
+                    {
+                        "result": "soak",
+                        "cycles": args.cycles,
+                        "seconds": round(elapsed, 1),
+                        "cycles_per_s": round(args.cycles / elapsed),
+                        "threads_start": start["threads"],
+                        "threads_end": end["threads"],
+                        "rss_mb_start": round(start["rss_kb"] / 1024, 1),
+                        "rss_mb_end": round(end["rss_kb"] / 1024, 1),
+                        "rss_mb_growth": round((end["rss_kb"] - start["rss_kb"]) / 1024, 1),
+                    }
+                )
+            )
         finally:
             server.stop()
 

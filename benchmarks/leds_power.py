@@ -1,6 +1,6 @@
 """Supply current of the LED picture over real random games (figures for hardware/POWER.md).
 
-    .venv/bin/python benchmarks/leds_power.py [games]
+.venv/bin/python benchmarks/leds_power.py [games]
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ def main(games: int = 20) -> None:
             running = animations_from_events(events, 0.0)
             for i in range(int(WINNER_ANIMATION_S * 20) if running else 0):
                 anim.append(frame_current_ma(render(v, layout, {}, i / 20, running)))
-    print(f"game frames ({len(play)} from {games} 5-player games): "
-          f"mean {statistics.fmean(play) / 1000:.2f} A, peak {max(play) / 1000:.2f} A")
+    print(
+        f"game frames ({len(play)} from {games} 5-player games): "
+        f"mean {statistics.fmean(play) / 1000:.2f} A, peak {max(play) / 1000:.2f} A"
+    )
     print(f"animation frames ({len(anim)}): peak {max(anim) / 1000:.2f} A")
     print(f"firmware limiter budget: {LIMITER_BUDGET_MA / 1000:.2f} A")
 

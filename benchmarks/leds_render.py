@@ -1,6 +1,6 @@
 """How fast the LED picture renders (the caller needs 20 fps while an animation runs).
 
-    .venv/bin/python benchmarks/leds_render.py
+.venv/bin/python benchmarks/leds_render.py
 """
 
 from __future__ import annotations

@@ -25,13 +25,17 @@ from companion.randomplay import random_players
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", required=True,
-                        help="3 to 5 kinds, comma-separated, e.g. strong,good,random,random "
-                             f"(kinds: {', '.join(KINDS)})")
+    parser.add_argument(
+        "--players",
+        required=True,
+        help="3 to 5 kinds, comma-separated, e.g. strong,good,random,random "
+        f"(kinds: {', '.join(KINDS)})",
+    )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--logs", metavar="DIR",
-                        help="write every game as a SCENARIO.md document into DIR")
+    parser.add_argument(
+        "--logs", metavar="DIR", help="write every game as a SCENARIO.md document into DIR"
+    )
 
 
 @dataclass
@@ -75,17 +79,26 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
             command = choose[seat](seen, seat_rngs[seat])
             times[seat].append(time.perf_counter() - start)
             if command is None:
-                raise RuntimeError(f"{seat_kind[seat]} player gave no command for "
-                                   f"{state['pending']}")
+                raise RuntimeError(
+                    f"{seat_kind[seat]} player gave no command for {state['pending']}"
+                )
         elif command["type"] == "improvements":
             draws += 1
         apply_in_place(state, command)
         commands.append(command)
-    document = {"players": players, "stack": stack,
-                "meta": {"seats": seat_kind, "arena": {"seed": seed, "game": game}},
-                "commands": commands}
-    return GameResult(document, seat_kind, list(state["winners"]),
-                      {p: ps["final"]["total"] for p, ps in state["players"].items()}, times)
+    document = {
+        "players": players,
+        "stack": stack,
+        "meta": {"seats": seat_kind, "arena": {"seed": seed, "game": game}},
+        "commands": commands,
+    }
+    return GameResult(
+        document,
+        seat_kind,
+        list(state["winners"]),
+        {p: ps["final"]["total"] for p, ps in state["players"].items()},
+        times,
+    )
 
 
 @dataclass
@@ -130,17 +143,19 @@ def percentile(values: list[float], q: float) -> float:
 def report(kinds: list[str], results: list[GameResult], elapsed: float) -> str:
     stats = tally(kinds, results)
     k = len(kinds)
-    lines = [f"{len(results)} games, {k} players ({', '.join(kinds)}), "
-             f"{elapsed:.1f} s",
-             f"{'kind':<8} {'seats':>5} {'win share':>10} {'95% CI':>15} {'fair':>6} "
-             f"{'mean score':>10} {'decision p50':>13} {'p95':>9}"]
+    lines = [
+        f"{len(results)} games, {k} players ({', '.join(kinds)}), {elapsed:.1f} s",
+        f"{'kind':<8} {'seats':>5} {'win share':>10} {'95% CI':>15} {'fair':>6} "
+        f"{'mean score':>10} {'decision p50':>13} {'p95':>9}",
+    ]
     for kind, s in stats.items():
         mean, low, high = confidence(s.shares)
         lines.append(
             f"{kind:<8} {s.seats:>5} {mean:>9.1%} {f'{low:.1%}-{high:.1%}':>15} "
             f"{s.seats / k:>6.0%} {statistics.fmean(s.totals):>10.1f} "
             f"{percentile(s.times, 0.5) * 1000:>10.2f} ms "
-            f"{percentile(s.times, 0.95) * 1000:>6.1f} ms")
+            f"{percentile(s.times, 0.95) * 1000:>6.1f} ms"
+        )
     return "\n".join(lines)
 
 

@@ -33,7 +33,7 @@ def move(state: dict[str, Any], seat: str) -> dict[str, Any] | None:
             cards = free_cards(ps)
             step = state["step"]
             if step == "all":  # R2.4: two cards per station
-                bids = {s: cards[2 * i:2 * i + 2] for i, s in enumerate(STATIONS)}
+                bids = {s: cards[2 * i : 2 * i + 2] for i, s in enumerate(STATIONS)}
             elif step in ("first", "second"):  # R2.5: one card per station
                 bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
             else:  # R2.6: two cards for this gold step's station

@@ -69,8 +69,12 @@ class BotDriver:
                 self._inflight[(table.name, seat)] = full_key
             seen = view(state, seat)
 
-            def done(command: Any, error: BaseException | None, seat: str = seat,
-                     full_key: tuple[Any, ...] = full_key) -> None:
+            def done(
+                command: Any,
+                error: BaseException | None,
+                seat: str = seat,
+                full_key: tuple[Any, ...] = full_key,
+            ) -> None:
                 with self._lock:
                     if self._inflight.get((table.name, seat)) == full_key:
                         del self._inflight[(table.name, seat)]
@@ -79,8 +83,7 @@ class BotDriver:
                     command = None
                 table.bot_answer(seat, full_key, command)
 
-            self.thinker.submit(thinking.decide, level, seen, _SEEDS.getrandbits(32),
-                                done=done)
+            self.thinker.submit(thinking.decide, level, seen, _SEEDS.getrandbits(32), done=done)
 
     def hint(self, level: str, seen: dict[str, Any], done: Any) -> None:
         """A learning-mode suggestion for a seat's view, answered through ``done``."""

@@ -38,8 +38,13 @@ class TableConfig:
 class Cafe:
     """Tables by name, loaded (and unfinished games replayed) when the server starts."""
 
-    def __init__(self, store: Store, tables: list[TableConfig],
-                 with_boards: bool = True, with_bots: bool | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        tables: list[TableConfig],
+        with_boards: bool = True,
+        with_bots: bool | None = None,
+    ) -> None:
         # Only the process that drives the tables runs their boards and companion players
         # (``with_bots`` follows ``with_boards`` unless given).
         with_bots = with_boards if with_bots is None else with_bots

@@ -35,9 +35,11 @@ class DataDirLock:
         except BlockingIOError:
             other = os.read(fd, 32).decode(errors="replace").strip() or "unknown"
             os.close(fd)
-            raise DataDirError(f"another companion server (PID {other}) is already using the "
-                               f"data directory {data}; stop it first or choose another "
-                               "--data directory") from None
+            raise DataDirError(
+                f"another companion server (PID {other}) is already using the "
+                f"data directory {data}; stop it first or choose another "
+                "--data directory"
+            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd

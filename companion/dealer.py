@@ -30,8 +30,9 @@ def initial_stack(players: list[str], rng: random.Random = _RNG) -> list[str]:
     return stack
 
 
-def deal(state: dict[str, Any], decks: list[list[int]], draws: int,
-         rng: random.Random = _RNG) -> dict[str, Any] | None:
+def deal(
+    state: dict[str, Any], decks: list[list[int]], draws: int, rng: random.Random = _RNG
+) -> dict[str, Any] | None:
     """One command answering the first pending host input, or ``None`` if none is pending.
 
     ``draws`` is how many ``improvements`` commands the game has had: the next cards are the
@@ -42,13 +43,15 @@ def deal(state: dict[str, Any], decks: list[list[int]], draws: int,
         if kind == "harvest":
             return {"type": "harvest", "dice": [rng.randint(1, 6) for _ in range(3)]}
         if kind == "improvements":
-            return {"type": "improvements",
-                    "cards": [deck[draws % len(deck)] for deck in decks]}
+            return {"type": "improvements", "cards": [deck[draws % len(deck)] for deck in decks]}
         if kind == "roll":
             player = entry["player"]
             count = roll_count(state, player)
-            return {"type": "roll", "player": player,
-                    "values": [rng.randint(1, 6) for _ in range(count)]}
+            return {
+                "type": "roll",
+                "player": player,
+                "values": [rng.randint(1, 6) for _ in range(count)],
+            }
     return None
 
 

@@ -26,10 +26,13 @@ def admin_token(database: str | Path) -> str:
     """The café admin token, made on the first start and kept in the database."""
     db = sqlite3.connect(str(database), timeout=30, isolation_level=None)
     try:
-        db.execute("CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, "
-                   "value TEXT NOT NULL)")
-        db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('admin_token', ?)",
-                   (secrets.token_urlsafe(24),))
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+        )
+        db.execute(
+            "INSERT OR IGNORE INTO cafe_meta VALUES ('admin_token', ?)",
+            (secrets.token_urlsafe(24),),
+        )
         return db.execute("SELECT value FROM cafe_meta WHERE key = 'admin_token'").fetchone()[0]
     finally:
         db.close()
@@ -43,6 +46,7 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
     >>> period(None, None)
     (None, None)
     """
+
     def day(text: str | None, name: str) -> datetime | None:
         if text in (None, ""):
             return None
@@ -54,8 +58,10 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
     since, until = day(start, "from"), day(end, "to")
     if since and until and until < since:
         raise PeriodError("the period ends before it starts")
-    return (since.timestamp() if since else None,
-            (until + timedelta(days=1)).timestamp() if until else None)
+    return (
+        since.timestamp() if since else None,
+        (until + timedelta(days=1)).timestamp() if until else None,
+    )
 
 
 class History:
@@ -64,8 +70,13 @@ class History:
     def __init__(self, read: Any) -> None:
         self._read = read  # (sql, params) -> list of rows
 
-    def games(self, since: float | None = None, until: float | None = None,
-              table: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+    def games(
+        self,
+        since: float | None = None,
+        until: float | None = None,
+        table: str | None = None,
+        limit: int = 1000,
+    ) -> list[dict[str, Any]]:
         """Games that are over, newest first, each with its result document."""
         sql = "SELECT game_id, table_name, status, started, ended, result FROM results WHERE 1"
         params: list[Any] = []
@@ -78,12 +89,12 @@ class History:
         if table is not None:
             sql += " AND table_name = ?"
             params.append(table)
-        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?",
-                          (*params, limit))
+        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
         return [json.loads(r["result"]) for r in rows]
 
-    def leaderboard(self, since: float | None = None,
-                    until: float | None = None) -> list[dict[str, Any]]:
+    def leaderboard(
+        self, since: float | None = None, until: float | None = None
+    ) -> list[dict[str, Any]]:
         """Per player name (case-insensitive): finished games, wins, win share, mean and best
         R7 total. Games the host ended have no final scores and do not count."""
         board: dict[str, dict[str, Any]] = {}
@@ -92,20 +103,26 @@ class History:
                 continue
             for p in result["players"]:
                 key = " ".join(p["name"].split()).casefold()
-                row = board.setdefault(key, {"name": p["name"], "games": 0, "wins": 0,
-                                             "total": 0, "best": None})
+                row = board.setdefault(
+                    key, {"name": p["name"], "games": 0, "wins": 0, "total": 0, "best": None}
+                )
                 row["name"] = p["name"]  # the latest spelling
                 row["games"] += 1
                 row["wins"] += 1 if p["winner"] else 0
                 row["total"] += p["score"]
-                row["best"] = p["score"] if row["best"] is None else max(row["best"],
-                                                                         p["score"])
+                row["best"] = p["score"] if row["best"] is None else max(row["best"], p["score"])
         out = []
         for row in board.values():
-            out.append({"name": row["name"], "games": row["games"], "wins": row["wins"],
-                        "win_share": round(row["wins"] / row["games"], 4),
-                        "mean_score": round(row["total"] / row["games"], 2),
-                        "best_score": row["best"]})
+            out.append(
+                {
+                    "name": row["name"],
+                    "games": row["games"],
+                    "wins": row["wins"],
+                    "win_share": round(row["wins"] / row["games"], 4),
+                    "mean_score": round(row["total"] / row["games"], 2),
+                    "best_score": row["best"],
+                }
+            )
         out.sort(key=lambda r: (-r["wins"], -r["win_share"], -r["mean_score"], r["name"]))
         return out
 
@@ -114,13 +131,40 @@ def games_csv(results: list[dict[str, Any]]) -> str:
     """One line per player per game (spreadsheets sum and filter that easily)."""
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["game_id", "table", "status", "started_at", "ended_at", "rounds_played",
-                "seat", "name", "colour", "score", "track", "winner"])
+    w.writerow(
+        [
+            "game_id",
+            "table",
+            "status",
+            "started_at",
+            "ended_at",
+            "rounds_played",
+            "seat",
+            "name",
+            "colour",
+            "score",
+            "track",
+            "winner",
+        ]
+    )
     for r in results:
         for p in r["players"]:
-            w.writerow([r["game_id"], r["table"]["name"], r["status"], r["started_at"],
-                        r["ended_at"], r["rounds_played"], p["seat"], _cell(p["name"]),
-                        p["colour"], p["score"], p["track"], "yes" if p["winner"] else "no"])
+            w.writerow(
+                [
+                    r["game_id"],
+                    r["table"]["name"],
+                    r["status"],
+                    r["started_at"],
+                    r["ended_at"],
+                    r["rounds_played"],
+                    p["seat"],
+                    _cell(p["name"]),
+                    p["colour"],
+                    p["score"],
+                    p["track"],
+                    "yes" if p["winner"] else "no",
+                ]
+            )
     return buf.getvalue()
 
 
@@ -129,8 +173,16 @@ def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
     w = csv.writer(buf)
     w.writerow(["name", "games", "wins", "win_share", "mean_score", "best_score"])
     for r in rows:
-        w.writerow([_cell(r["name"]), r["games"], r["wins"], r["win_share"], r["mean_score"],
-                    r["best_score"]])
+        w.writerow(
+            [
+                _cell(r["name"]),
+                r["games"],
+                r["wins"],
+                r["win_share"],
+                r["mean_score"],
+                r["best_score"],
+            ]
+        )
     return buf.getvalue()
 
 
@@ -139,5 +191,4 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-__all__ = ["History", "PeriodError", "admin_token", "games_csv", "iso", "leaderboard_csv",
-           "period"]
+__all__ = ["History", "PeriodError", "admin_token", "games_csv", "iso", "leaderboard_csv", "period"]

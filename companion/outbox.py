@@ -76,8 +76,12 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
-def backoff(attempts: int, first: float = FIRST_RETRY_S, cap: float = MAX_DELAY_S,
-            rand: Callable[[], float] = random.random) -> float:
+def backoff(
+    attempts: int,
+    first: float = FIRST_RETRY_S,
+    cap: float = MAX_DELAY_S,
+    rand: Callable[[], float] = random.random,
+) -> float:
     """Delay before retry number ``attempts`` (1 = the first retry): exponential, capped,
     with full jitter so many tables coming back online do not retry in step.
 
@@ -92,18 +96,26 @@ def backoff(attempts: int, first: float = FIRST_RETRY_S, cap: float = MAX_DELAY_
 
 def body_of(result: dict[str, Any]) -> bytes:
     """The exact bytes that are signed and sent (the same on every retry)."""
-    return json.dumps(result, separators=(",", ":"), ensure_ascii=False,
-                      sort_keys=True).encode("utf-8")
+    return json.dumps(result, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode(
+        "utf-8"
+    )
 
 
 class Outbox:
     """Results and webhook deliveries of one database; ``start()`` runs the sender thread."""
 
-    def __init__(self, database: str | Path, urls: list[str] | None = None,
-                 secret: str | None = None, titles: dict[str, str] | None = None,
-                 first_retry: float = FIRST_RETRY_S, session: requests.Session | None = None,
-                 clock: Callable[[], float] = time.time, retention_days: int | None = None,
-                 delete_games: Callable[[list[int]], list[int]] | None = None) -> None:
+    def __init__(
+        self,
+        database: str | Path,
+        urls: list[str] | None = None,
+        secret: str | None = None,
+        titles: dict[str, str] | None = None,
+        first_retry: float = FIRST_RETRY_S,
+        session: requests.Session | None = None,
+        clock: Callable[[], float] = time.time,
+        retention_days: int | None = None,
+        delete_games: Callable[[list[int]], list[int]] | None = None,
+    ) -> None:
         self.urls = list(urls or [])
         if self.urls and not secret:
             raise ValueError("webhooks need a secret to sign with (--webhook-secret)")
@@ -116,8 +128,9 @@ class Outbox:
         self.delete_games = delete_games
         self._pruned_at = float("-inf")
         self._broken: set[int] = set()  # games whose log cannot be replayed (logged once)
-        self._db = sqlite3.connect(str(database), check_same_thread=False,
-                                   isolation_level=None, timeout=30)
+        self._db = sqlite3.connect(
+            str(database), check_same_thread=False, isolation_level=None, timeout=30
+        )
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -128,13 +141,13 @@ class Outbox:
         with self._lock:
             self._db.executescript(SCHEMA)
             # Webhooks are sent for games over from now on, not for a database's old history.
-            self._db.execute("INSERT OR IGNORE INTO cafe_meta VALUES ('results_since', ?)",
-                             (repr(self.clock()),))
+            self._db.execute(
+                "INSERT OR IGNORE INTO cafe_meta VALUES ('results_since', ?)", (repr(self.clock()),)
+            )
 
     # -- results ------------------------------------------------------------------------
     def _since(self) -> float:
-        row = self._db.execute(
-            "SELECT value FROM cafe_meta WHERE key = 'results_since'").fetchone()
+        row = self._db.execute("SELECT value FROM cafe_meta WHERE key = 'results_since'").fetchone()
         return float(row["value"])
 
     def reconcile(self) -> int:
@@ -143,7 +156,8 @@ class Outbox:
         with self._lock:
             rows = self._db.execute(
                 "SELECT * FROM games WHERE status IN ('finished', 'ended') AND id NOT IN "
-                "(SELECT game_id FROM results) ORDER BY id").fetchall()
+                "(SELECT game_id FROM results) ORDER BY id"
+            ).fetchall()
         count = 0
         for row in rows:
             if row["id"] in self._broken:
@@ -162,31 +176,48 @@ class Outbox:
         with self._lock:
             cmds = self._db.execute(
                 "SELECT command, at FROM commands WHERE game_id = ? AND undone = 0 ORDER BY n",
-                (game["id"],)).fetchall()
+                (game["id"],),
+            ).fetchall()
             since = self._since()
         status = game["status"]
         last_at = max([game["created"], *(c["at"] for c in cmds)])
         # A host's "end" stores no time: it is noticed within seconds while the server runs.
         ended = last_at if status == "finished" else max(last_at, now)
         result = build_result(
-            table=game["table_name"], title=self.titles.get(game["table_name"],
-                                                            f"Table {game['table_name']}"),
-            game_id=game["id"], status=status, created=game["created"], ended=ended,
-            document=json.loads(game["document"]), seats=json.loads(game["seats"]),
-            commands=[json.loads(c["command"]) for c in cmds])
+            table=game["table_name"],
+            title=self.titles.get(game["table_name"], f"Table {game['table_name']}"),
+            game_id=game["id"],
+            status=status,
+            created=game["created"],
+            ended=ended,
+            document=json.loads(game["document"]),
+            seats=json.loads(game["seats"]),
+            commands=[json.loads(c["command"]) for c in cmds],
+        )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []
         with self._lock:
             cur = self._db.cursor()
             cur.execute("BEGIN IMMEDIATE")
             try:
-                cur.execute("INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                            (game["id"], game["table_name"], status, game["created"], ended,
-                             json.dumps(result)))
+                cur.execute(
+                    "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        game["id"],
+                        game["table_name"],
+                        status,
+                        game["created"],
+                        ended,
+                        json.dumps(result),
+                    ),
+                )
                 if cur.rowcount:
                     for url in urls:
-                        cur.execute("INSERT OR IGNORE INTO outbox (game_id, url, state, next_at)"
-                                    " VALUES (?, ?, 'pending', ?)", (game["id"], url, now))
+                        cur.execute(
+                            "INSERT OR IGNORE INTO outbox (game_id, url, state, next_at)"
+                            " VALUES (?, ?, 'pending', ?)",
+                            (game["id"], url, now),
+                        )
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")
@@ -204,9 +235,14 @@ class Outbox:
         deliveries, and (through ``delete_games``, the store's) the games and their logs."""
         cutoff = self.clock() - days * 86400.0
         with self._lock:
-            old = [r["game_id"] for r in self._db.execute(
-                "SELECT game_id FROM results WHERE ended < ? AND game_id NOT IN"
-                " (SELECT game_id FROM outbox WHERE state = 'pending')", (cutoff,)).fetchall()]
+            old = [
+                r["game_id"]
+                for r in self._db.execute(
+                    "SELECT game_id FROM results WHERE ended < ? AND game_id NOT IN"
+                    " (SELECT game_id FROM outbox WHERE state = 'pending')",
+                    (cutoff,),
+                ).fetchall()
+            ]
         if not old:
             return 0
         deleted = delete_games(old)
@@ -227,8 +263,9 @@ class Outbox:
 
     def result(self, game_id: int) -> dict[str, Any] | None:
         with self._lock:
-            row = self._db.execute("SELECT result FROM results WHERE game_id = ?",
-                                   (game_id,)).fetchone()
+            row = self._db.execute(
+                "SELECT result FROM results WHERE game_id = ?", (game_id,)
+            ).fetchone()
         return json.loads(row["result"]) if row else None
 
     def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
@@ -236,19 +273,29 @@ class Outbox:
         with self._lock:
             rows = self._db.execute(
                 "SELECT game_id, status, started, ended FROM results WHERE table_name = ?"
-                " ORDER BY ended DESC LIMIT ?", (table, limit)).fetchall()
+                " ORDER BY ended DESC LIMIT ?",
+                (table, limit),
+            ).fetchall()
         return [dict(r) for r in rows]
 
     # -- deliveries ---------------------------------------------------------------------
     def deliveries(self, game_id: int) -> list[dict[str, Any]]:
         """The delivery state of a game's result to each webhook (for the host page)."""
         with self._lock:
-            rows = self._db.execute("SELECT * FROM outbox WHERE game_id = ? ORDER BY id",
-                                    (game_id,)).fetchall()
-        return [{"url": r["url"], "state": r["state"], "attempts": r["attempts"],
-                 "next_at": r["next_at"] if r["state"] == "pending" else None,
-                 "last_error": r["last_error"], "delivered_at": r["delivered_at"]}
-                for r in rows]
+            rows = self._db.execute(
+                "SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+            ).fetchall()
+        return [
+            {
+                "url": r["url"],
+                "state": r["state"],
+                "attempts": r["attempts"],
+                "next_at": r["next_at"] if r["state"] == "pending" else None,
+                "last_error": r["last_error"],
+                "delivered_at": r["delivered_at"],
+            }
+            for r in rows
+        ]
 
     def deliver_due(self) -> int:
         """Post every delivery that is due now; returns how many were attempted."""
@@ -257,7 +304,8 @@ class Outbox:
             rows = self._db.execute(
                 "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
                 " WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.next_at LIMIT 50",
-                (now,)).fetchall()
+                (now,),
+            ).fetchall()
         rows = [r for r in rows if r["url"] in self.urls]  # a removed URL waits, shown as such
         for row in rows:
             if self._stop.is_set():
@@ -267,45 +315,60 @@ class Outbox:
 
     def _attempt(self, row: sqlite3.Row) -> None:
         body = body_of(json.loads(row["result"]))
-        headers = {"Content-Type": "application/json",
-                   "User-Agent": "chocolatl-companion",
-                   SIGNATURE_HEADER: signature(self.secret, body),
-                   "Idempotency-Key": json.loads(row["result"])["idempotency_key"]}
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "chocolatl-companion",
+            SIGNATURE_HEADER: signature(self.secret, body),
+            "Idempotency-Key": json.loads(row["result"])["idempotency_key"],
+        }
         error: str | None = None
         permanent = False
         try:
-            response = self.session.post(row["url"], data=body, headers=headers,
-                                         timeout=TIMEOUT_S, allow_redirects=False)
+            response = self.session.post(
+                row["url"], data=body, headers=headers, timeout=TIMEOUT_S, allow_redirects=False
+            )
             if not 200 <= response.status_code < 300:
                 error = f"HTTP {response.status_code}"
                 # Redirects are not followed (the body is signed for one URL): configure the
                 # final URL. Client errors other than "try later" are final refusals.
-                permanent = (300 <= response.status_code < 500
-                             and response.status_code not in (408, 425, 429))
+                permanent = 300 <= response.status_code < 500 and response.status_code not in (
+                    408,
+                    425,
+                    429,
+                )
         except requests.RequestException as exc:
             error = type(exc).__name__
         now = self.clock()
         attempts = row["attempts"] + 1
         if error is None:
-            update = ("UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
-                      " last_error = NULL WHERE id = ?", (attempts, now, row["id"]))
+            update = (
+                "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
+                " last_error = NULL WHERE id = ?",
+                (attempts, now, row["id"]),
+            )
         elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
-            update = ("UPDATE outbox SET state = 'failed', attempts = ?, last_error = ?"
-                      " WHERE id = ?", (attempts, error, row["id"]))
+            update = (
+                "UPDATE outbox SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
+                (attempts, error, row["id"]),
+            )
         else:
             delay = backoff(attempts, self.first_retry)
-            update = ("UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
-                      (attempts, error, now + delay, row["id"]))
+            update = (
+                "UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
+                (attempts, error, now + delay, row["id"]),
+            )
         with self._lock:
             self._db.execute(*update)
         if error:
-            log.warning("webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"],
-                        error, attempts)
+            log.warning(
+                "webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"], error, attempts
+            )
 
     def next_due(self) -> float | None:
         with self._lock:
-            rows = self._db.execute("SELECT url, MIN(next_at) AS t FROM outbox"
-                                    " WHERE state = 'pending' GROUP BY url").fetchall()
+            rows = self._db.execute(
+                "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
+            ).fetchall()
         due = [r["t"] for r in rows if r["url"] in self.urls]
         return min(due) if due else None
 
@@ -323,8 +386,11 @@ class Outbox:
         while not self._stop.is_set():
             try:
                 self.reconcile()
-                if (self.retention_days and self.delete_games
-                        and time.monotonic() - self._pruned_at > PRUNE_EVERY_S):
+                if (
+                    self.retention_days
+                    and self.delete_games
+                    and time.monotonic() - self._pruned_at > PRUNE_EVERY_S
+                ):
                     self._pruned_at = time.monotonic()
                     self.prune(self.retention_days, self.delete_games)
                 self.deliver_due()

@@ -46,8 +46,7 @@ def random_command(state: State, rng: random.Random) -> dict[str, Any]:
         return {"type": "city", "player": player, "choice": rng.choice(["hut", "die"])}
     if kind == "pyramid":
         d = state["decision"]
-        return {"type": "pyramid", "player": player, "first": rng.choice([d["first"],
-                                                                          d["second"]])}
+        return {"type": "pyramid", "player": player, "first": rng.choice([d["first"], d["second"]])}
     raise ValueError(f"no random answer for {kind!r}")
 
 

@@ -17,8 +17,9 @@ RESULT_VERSION = 1
 TRACK_COLORS = "track_colors"  # the table's own logged correction (R2.3), not an engine command
 
 
-def engine_log(document: dict[str, Any], commands: list[dict[str, Any]]
-               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def engine_log(
+    document: dict[str, Any], commands: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A stored game as the engine replays it (SCENARIO.md): the table's track-colour
     corrections (only possible before round 1) folded into the profile, the rest in order.
 
@@ -29,8 +30,10 @@ def engine_log(document: dict[str, Any], commands: list[dict[str, Any]]
     """
     colors = [c["colors"] for c in commands if c.get("type") == TRACK_COLORS]
     if colors:
-        document = {**document, "profile": {**(document.get("profile") or {}),
-                                            "track_colors": list(colors[-1])}}
+        document = {
+            **document,
+            "profile": {**(document.get("profile") or {}), "track_colors": list(colors[-1])},
+        }
     return document, [c for c in commands if c.get("type") != TRACK_COLORS]
 
 
@@ -53,9 +56,18 @@ def idempotency_key(table: str, game_id: int, created: float) -> str:
     return f"chocolatl-{table}-{game_id}-{int(created * 1000)}"
 
 
-def build_result(*, table: str, title: str, game_id: int, status: str, created: float,
-                 ended: float, document: dict[str, Any], seats: list[dict[str, Any]],
-                 commands: list[dict[str, Any]]) -> dict[str, Any]:
+def build_result(
+    *,
+    table: str,
+    title: str,
+    game_id: int,
+    status: str,
+    created: float,
+    ended: float,
+    document: dict[str, Any],
+    seats: list[dict[str, Any]],
+    commands: list[dict[str, Any]],
+) -> dict[str, Any]:
     """The result document of a game that is over (``status`` finished or ended)."""
     if status not in ("finished", "ended"):
         raise ValueError(f"game {game_id} is {status}, not over")
@@ -71,16 +83,18 @@ def build_result(*, table: str, title: str, game_id: int, status: str, created: 
     for seat in state["seats"]:
         ps = state["players"][seat]
         final = ps["final"]
-        players.append({
-            "seat": seat,
-            "name": names.get(seat, {}).get("name", seat),
-            "colour": names.get(seat, {}).get("colour"),
-            # A finished game's score is the R7 total; an ended one has only the track.
-            "score": final["total"] if final else ps["score"],
-            "track": ps["score"],
-            "final": dict(final) if final else None,
-            "winner": seat in winners,
-        })
+        players.append(
+            {
+                "seat": seat,
+                "name": names.get(seat, {}).get("name", seat),
+                "colour": names.get(seat, {}).get("colour"),
+                # A finished game's score is the R7 total; an ended one has only the track.
+                "score": final["total"] if final else ps["score"],
+                "track": ps["score"],
+                "final": dict(final) if final else None,
+                "winner": seat in winners,
+            }
+        )
     return {
         "version": RESULT_VERSION,
         "event": f"game.{status}",
@@ -99,5 +113,8 @@ def build_result(*, table: str, title: str, game_id: int, status: str, created: 
 def meta(table: str, created: float, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and
     colours (``replay`` ignores it)."""
-    return {"table": table, "date": iso(created),
-            "seats": {s["seat"]: {"name": s["name"], "colour": s["colour"]} for s in seats}}
+    return {
+        "table": table,
+        "date": iso(created),
+        "seats": {s["seat"]: {"name": s["name"], "colour": s["colour"]} for s in seats},
+    }

@@ -55,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     print("rounds played: " + ", ".join(f"{r}: {n}" for r, n in sorted(rounds.items())))
     print("ended because: " + "; ".join(f"{why}: {n}" for why, n in endings.most_common()))
     q = statistics.quantiles(totals, n=4) if len(totals) > 1 else [totals[0]] * 3
-    print(f"final scores: min {min(totals)}, quartiles {q[0]:g}/{q[1]:g}/{q[2]:g}, "
-          f"max {max(totals)}, mean {statistics.fmean(totals):.1f}")
+    print(
+        f"final scores: min {min(totals)}, quartiles {q[0]:g}/{q[1]:g}/{q[2]:g}, "
+        f"max {max(totals)}, mean {statistics.fmean(totals):.1f}"
+    )
     print(f"shared wins: {winners_shared}")
     return 0

@@ -204,12 +204,17 @@ class Store:
             "current_game": row["current_game"],
         }
 
-    def create_table(self, name: str, join_secret: str, host_token: str,
-                     settings: dict[str, Any]) -> None:
-        self._write([(
-            "INSERT INTO tables (name, join_secret, host_token, settings) VALUES (?, ?, ?, ?)",
-            (name, join_secret, host_token, json.dumps(settings)),
-        )])
+    def create_table(
+        self, name: str, join_secret: str, host_token: str, settings: dict[str, Any]
+    ) -> None:
+        self._write(
+            [
+                (
+                    "INSERT INTO tables (name, join_secret, host_token, settings) VALUES (?, ?, ?, ?)",
+                    (name, join_secret, host_token, json.dumps(settings)),
+                )
+            ]
+        )
 
     def settings_stmts(self, name: str, settings: dict[str, Any]) -> Statements:
         return [("UPDATE tables SET settings = ? WHERE name = ?", (json.dumps(settings), name))]
@@ -248,33 +253,64 @@ class Store:
         one server per data directory, so nobody else's seats are overwritten)."""
         stmts: Statements = [("DELETE FROM seats WHERE table_name = ?", (table_name,))]
         for pos, s in enumerate(seats):
-            stmts.append((
-                "INSERT INTO seats (table_name, seat, position, name, colour, token_hash, state)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_name, s["seat"], pos, s["name"], s["colour"], s["token_hash"],
-                 s["state"]),
-            ))
+            stmts.append(
+                (
+                    "INSERT INTO seats (table_name, seat, position, name, colour, token_hash, state)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_name,
+                        s["seat"],
+                        pos,
+                        s["name"],
+                        s["colour"],
+                        s["token_hash"],
+                        s["state"],
+                    ),
+                )
+            )
         return stmts
 
     # -- games --------------------------------------------------------------------------
-    def create_game(self, table_name: str, document: dict[str, Any],
-                    seats: list[dict[str, Any]], decks: list[list[Any]], dice: str) -> int:
+    def create_game(
+        self,
+        table_name: str,
+        document: dict[str, Any],
+        seats: list[dict[str, Any]],
+        decks: list[list[Any]],
+        dice: str,
+    ) -> int:
         """Store a new game and make it the table's current one, in one transaction."""
         self._write(self.new_game_stmts(table_name, document, seats, decks, dice))
         return self.current_game(table_name)
 
-    def new_game_stmts(self, table_name: str, document: dict[str, Any],
-                       seats: list[dict[str, Any]], decks: list[list[Any]],
-                       dice: str) -> Statements:
+    def new_game_stmts(
+        self,
+        table_name: str,
+        document: dict[str, Any],
+        seats: list[dict[str, Any]],
+        decks: list[list[Any]],
+        dice: str,
+    ) -> Statements:
         """A new game row that becomes the table's current game (its id is the table's
         ``current_game`` afterwards; commands in the same transaction refer to it so)."""
         return [
-            ("INSERT INTO games (table_name, status, created, document, seats, decks, dice)"
-             " VALUES (?, 'playing', ?, ?, ?, ?, ?)",
-             (table_name, time.time(), json.dumps(document), json.dumps(seats),
-              json.dumps(decks), dice)),
-            ("UPDATE tables SET current_game = (SELECT MAX(id) FROM games WHERE table_name = ?)"
-             " WHERE name = ?", (table_name, table_name)),
+            (
+                "INSERT INTO games (table_name, status, created, document, seats, decks, dice)"
+                " VALUES (?, 'playing', ?, ?, ?, ?, ?)",
+                (
+                    table_name,
+                    time.time(),
+                    json.dumps(document),
+                    json.dumps(seats),
+                    json.dumps(decks),
+                    dice,
+                ),
+            ),
+            (
+                "UPDATE tables SET current_game = (SELECT MAX(id) FROM games WHERE table_name = ?)"
+                " WHERE name = ?",
+                (table_name, table_name),
+            ),
         ]
 
     def game(self, game_id: int) -> StoredGame | None:
@@ -300,32 +336,44 @@ class Store:
         self._write(self.game_dice_stmts(game_id, dice))
 
     # -- commands -----------------------------------------------------------------------
-    def append(self, game_id: int, first_n: int,
-               rows: list[tuple[dict[str, Any], str, str | None]],
-               status: str | None = None) -> None:
+    def append(
+        self,
+        game_id: int,
+        first_n: int,
+        rows: list[tuple[dict[str, Any], str, str | None]],
+        status: str | None = None,
+    ) -> None:
         """Append commands ``(command, source, cmd_id)`` numbered from ``first_n`` in one
         transaction, optionally setting the game's status (finished) in the same one."""
         self._write(self.append_stmts(game_id, first_n, rows, status))
 
-    def append_stmts(self, game_id: int | None, first_n: int,
-                     rows: list[tuple[dict[str, Any], str, str | None]],
-                     status: str | None = None, table_name: str | None = None) -> Statements:
+    def append_stmts(
+        self,
+        game_id: int | None,
+        first_n: int,
+        rows: list[tuple[dict[str, Any], str, str | None]],
+        status: str | None = None,
+        table_name: str | None = None,
+    ) -> Statements:
         """``game_id`` None: the table's current game (one made in the same transaction)."""
         now = time.time()
         if game_id is None:
             gid: tuple[str, tuple[Any, ...]] = (
-                "(SELECT current_game FROM tables WHERE name = ?)", (table_name,))
+                "(SELECT current_game FROM tables WHERE name = ?)",
+                (table_name,),
+            )
         else:
             gid = ("?", (game_id,))
         stmts: Statements = [
-            (f"INSERT INTO commands (game_id, n, command, source, cmd_id, at)"
-             f" VALUES ({gid[0]}, ?, ?, ?, ?, ?)",
-             (*gid[1], first_n + i, json.dumps(cmd), source, cmd_id, now))
+            (
+                f"INSERT INTO commands (game_id, n, command, source, cmd_id, at)"
+                f" VALUES ({gid[0]}, ?, ?, ?, ?, ?)",
+                (*gid[1], first_n + i, json.dumps(cmd), source, cmd_id, now),
+            )
             for i, (cmd, source, cmd_id) in enumerate(rows)
         ]
         if status is not None:
-            stmts.append((f"UPDATE games SET status = ? WHERE id = {gid[0]}",
-                          (status, *gid[1])))
+            stmts.append((f"UPDATE games SET status = ? WHERE id = {gid[0]}", (status, *gid[1])))
         return stmts
 
     def commands(self, game_id: int, include_undone: bool = False) -> list[StoredCommand]:
@@ -334,14 +382,16 @@ class Store:
             sql += " AND undone = 0"
         rows = self._read(sql + " ORDER BY n", (game_id,))
         return [
-            StoredCommand(r["n"], json.loads(r["command"]), r["source"], r["cmd_id"],
-                          bool(r["undone"]))
+            StoredCommand(
+                r["n"], json.loads(r["command"]), r["source"], r["cmd_id"], bool(r["undone"])
+            )
             for r in rows
         ]
 
     def next_n(self, game_id: int) -> int:
-        rows = self._read("SELECT COALESCE(MAX(n), -1) + 1 AS n FROM commands WHERE game_id = ?",
-                          (game_id,))
+        rows = self._read(
+            "SELECT COALESCE(MAX(n), -1) + 1 AS n FROM commands WHERE game_id = ?", (game_id,)
+        )
         return int(rows[0]["n"])
 
     def find_cmd(self, game_id: int, source: str, cmd_id: str) -> StoredCommand | None:
@@ -352,8 +402,9 @@ class Store:
         if not rows:
             return None
         r = rows[0]
-        return StoredCommand(r["n"], json.loads(r["command"]), r["source"], r["cmd_id"],
-                             bool(r["undone"]))
+        return StoredCommand(
+            r["n"], json.loads(r["command"]), r["source"], r["cmd_id"], bool(r["undone"])
+        )
 
     def mark_undone(self, game_id: int, n: int) -> None:
         self._write(self.undone_stmts(game_id, n))
@@ -371,7 +422,8 @@ class Store:
         rows = self._read(
             f"SELECT id FROM games WHERE id IN ({marks}) AND status != 'playing' AND id NOT IN"
             " (SELECT current_game FROM tables WHERE current_game IS NOT NULL)",
-            tuple(game_ids))
+            tuple(game_ids),
+        )
         ids = [int(r["id"]) for r in rows]
         stmts: list[tuple[str, tuple[Any, ...]]] = []
         for gid in ids:
@@ -393,7 +445,12 @@ class _Write:
 
 def _game(row: sqlite3.Row) -> StoredGame:
     return StoredGame(
-        id=row["id"], table_name=row["table_name"], status=row["status"],
-        created=row["created"], document=json.loads(row["document"]),
-        seats=json.loads(row["seats"]), decks=json.loads(row["decks"]), dice=row["dice"],
+        id=row["id"],
+        table_name=row["table_name"],
+        status=row["status"],
+        created=row["created"],
+        document=json.loads(row["document"]),
+        seats=json.loads(row["seats"]),
+        decks=json.loads(row["decks"]),
+        dice=row["dice"],
     )

@@ -39,32 +39,45 @@ STABLE_LINK_KEYS = ("state", "port", "firmware", "version", "last_error")
 
 def idle_view(track_colors: list[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
     """The public view of a table with no game yet: an empty track and pyramid."""
-    return {"round": 0, "mode": None, "station": None, "finished": False, "winners": [],
-            "players": {}, "track": {}, "pyramid": [[None] * cells for cells, _ in pyramid_rows],
-            "profile": {"track_colors": track_colors}}
+    return {
+        "round": 0,
+        "mode": None,
+        "station": None,
+        "finished": False,
+        "winners": [],
+        "players": {},
+        "track": {},
+        "pyramid": [[None] * cells for cells, _ in pyramid_rows],
+        "profile": {"track_colors": track_colors},
+    }
 
 
 def layout_summary(layout: Layout) -> dict[str, Any]:
     """Where each box, pyramid cell and status light sits on the strip, for the display."""
-    return {"track": [list(leds) for leds in layout.box_leds],
-            "pyramid": [list(row) for row in layout.pyramid],
-            "status": {"mode": layout.status_mode, "round": list(layout.status_round),
-                       "station": list(layout.status_station)},
-            "led_count": layout.led_count}
+    return {
+        "track": [list(leds) for leds in layout.box_leds],
+        "pyramid": [list(row) for row in layout.pyramid],
+        "status": {
+            "mode": layout.status_mode,
+            "round": list(layout.status_round),
+            "station": list(layout.status_station),
+        },
+        "led_count": layout.led_count,
+    }
 
 
 class TableBoard:
     """Keeps one table's board (real or simulated) showing that table's game."""
 
-    def __init__(self, table: Table, port: str | None, layout: Layout | None = None,
-                 service: Any = None) -> None:
+    def __init__(
+        self, table: Table, port: str | None, layout: Layout | None = None, service: Any = None
+    ) -> None:
         self.table = table
         self.layout = layout or load_layout()
         if service is None:
             from companion.board.service import BoardService
 
-            service = BoardService(None if port in (None, "sim") else port,
-                                   self.layout.led_count)
+            service = BoardService(None if port in (None, "sim") else port, self.layout.led_count)
         self.service = service
         self.simulated = port in (None, "sim")
         self._lock = threading.Lock()
@@ -74,8 +87,7 @@ class TableBoard:
         self._colours: dict[str, str] = {}
         self._animations: list[Animation] = []
         self._dirty = True
-        self._thread = threading.Thread(target=self._run, name=f"board-{table.name}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"board-{table.name}", daemon=True)
 
     def start(self) -> TableBoard:
         self.table.observers.append(self.on_commit)

@@ -29,16 +29,28 @@ class FlashError(ValueError):
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", required=True,
-                        help="serial port of the board: /dev/ttyACM0, /dev/serial/by-id/... "
-                             "or usb:VID:PID[:SERIAL]")
-    parser.add_argument("--dry-run", action="store_true",
-                        help="print the steps and mpremote command lines, run nothing")
-    parser.add_argument("--firmware-dir", type=Path, default=FIRMWARE_DIR,
-                        help="directory with main.py and its modules (default: %(default)s)")
-    parser.add_argument("--mpremote", default=None,
-                        help="mpremote executable (default: the one next to this Python, "
-                             "else on PATH)")
+    parser.add_argument(
+        "--port",
+        required=True,
+        help="serial port of the board: /dev/ttyACM0, /dev/serial/by-id/... "
+        "or usb:VID:PID[:SERIAL]",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the steps and mpremote command lines, run nothing",
+    )
+    parser.add_argument(
+        "--firmware-dir",
+        type=Path,
+        default=FIRMWARE_DIR,
+        help="directory with main.py and its modules (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--mpremote",
+        default=None,
+        help="mpremote executable (default: the one next to this Python, else on PATH)",
+    )
 
 
 def firmware_files(directory: Path) -> list[Path]:
@@ -81,16 +93,20 @@ def stop_link(device: str) -> str:
     try:
         ser = serial.Serial(device, 115200, timeout=0.1, write_timeout=1, exclusive=True)
     except (serial.SerialException, OSError) as exc:
-        raise FlashError(f"cannot open {device} ({exc}); stop the companion server using "
-                         "this board first") from exc
+        raise FlashError(
+            f"cannot open {device} ({exc}); stop the companion server using this board first"
+        ) from exc
     decoder = p.Decoder()
     try:
         ser.write(p.encode(p.MessageType.STOP, 1))
         deadline = time.monotonic() + STOP_ANSWER_S
         while time.monotonic() < deadline:
             for event in decoder.feed(ser.read(256)):
-                if isinstance(event, p.Frame) and event.type == p.MessageType.ACK \
-                        and event.seq == 1:
+                if (
+                    isinstance(event, p.Frame)
+                    and event.type == p.MessageType.ACK
+                    and event.seq == 1
+                ):
                     return "firmware stopped"
     except (serial.SerialException, OSError):
         return "board rebooting"
@@ -127,8 +143,7 @@ def run(args: argparse.Namespace) -> int:
             print(" ".join(cmd))
             done = subprocess.run(cmd, check=False)
             if done.returncode != 0:
-                print(f"error: mpremote failed with exit code {done.returncode}",
-                      file=sys.stderr)
+                print(f"error: mpremote failed with exit code {done.returncode}", file=sys.stderr)
                 return done.returncode
     except (FlashError, LinkError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -31,10 +31,10 @@ T = p.MessageType
 # picture's 6.2 ms strip write; benchmarks/bench_board_emulated.py): x3 for real XIP flash
 # (cache misses), plus 20 ms for USB frames and host scheduling = about 64 ms, rounded up.
 ACK_TIMEOUT_S = 0.1
-HELLO_EVERY_S = 0.5       # handshake retry
-HEARTBEAT_S = 1.0         # PING when nothing else was sent (the board's host-lost is 3 s)
-SILENCE_S = 2.5           # nothing valid heard this long: the board is gone, shake hands again
-REOPEN_EVERY_S = 0.2      # look for the port again this often (the board back within 1 s)
+HELLO_EVERY_S = 0.5  # handshake retry
+HEARTBEAT_S = 1.0  # PING when nothing else was sent (the board's host-lost is 3 s)
+SILENCE_S = 2.5  # nothing valid heard this long: the board is gone, shake hands again
+REOPEN_EVERY_S = 0.2  # look for the port again this often (the board back within 1 s)
 # Reasons after which resending the same bytes cannot help.
 REFUSALS = {p.Reason.BAD_PAYLOAD, p.Reason.UNEXPECTED, p.Reason.UNKNOWN_TYPE}
 
@@ -55,8 +55,11 @@ def resolve_port(port: str) -> str:
             raise LinkError(f"port {port!r}: VID and PID must be hexadecimal") from None
         serial_no = parts[3] if len(parts) == 4 else None
         for info in list_ports.comports():
-            if info.vid == vid and info.pid == pid and (
-                    serial_no is None or info.serial_number == serial_no):
+            if (
+                info.vid == vid
+                and info.pid == pid
+                and (serial_no is None or info.serial_number == serial_no)
+            ):
                 return info.device
         raise LinkError(f"no USB serial device {port[4:]} plugged in")
     if not os.path.exists(port):
@@ -75,15 +78,22 @@ class _Outstanding:
 class BoardLink:
     """One table's board link; ``start()`` it once, ``show()`` pictures, ``stop()`` at the end."""
 
-    def __init__(self, port: str, led_count: int, *, brightness: float = 1.0,
-                 milliamp_budget: int = 3000, simulated: bool = False,
-                 ack_timeout: float = ACK_TIMEOUT_S, heartbeat: float = HEARTBEAT_S,
-                 silence: float = SILENCE_S) -> None:
+    def __init__(
+        self,
+        port: str,
+        led_count: int,
+        *,
+        brightness: float = 1.0,
+        milliamp_budget: int = 3000,
+        simulated: bool = False,
+        ack_timeout: float = ACK_TIMEOUT_S,
+        heartbeat: float = HEARTBEAT_S,
+        silence: float = SILENCE_S,
+    ) -> None:
         if not isinstance(port, str) or not port:
             raise LinkError("a board port is a device path or usb:VID:PID[:SERIAL]")
         if led_count <= 0 or 3 * led_count > p.MAX_PAYLOAD:
-            raise LinkError(f"{led_count} LEDs do not fit a frame (at most "
-                            f"{p.MAX_PAYLOAD // 3})")
+            raise LinkError(f"{led_count} LEDs do not fit a frame (at most {p.MAX_PAYLOAD // 3})")
         self.port = port
         self.led_count = led_count
         self.config_payload = p.config_payload(brightness, milliamp_budget)
@@ -107,8 +117,8 @@ class BoardLink:
         self._outstanding: _Outstanding | None = None
         self._ready = False
         self._config_needed = True
-        self._board_generation = -1     # picture generation the board holds
-        self._sent_generation = -1      # last picture generation written to the port
+        self._board_generation = -1  # picture generation the board holds
+        self._sent_generation = -1  # last picture generation written to the port
         self._last_hello = 0.0
         self._last_sent = 0.0
         self._last_heard = 0.0
@@ -119,8 +129,15 @@ class BoardLink:
         self._last_error: str | None = None
         self._last_ack: float | None = None
         self._board_status: dict[str, Any] | None = None
-        self._counts = {"frames_sent": 0, "frames_acked": 0, "frames_resent": 0, "nacks": 0,
-                        "handshakes": 0, "board_boots": 0, "bad_frames": 0}
+        self._counts = {
+            "frames_sent": 0,
+            "frames_acked": 0,
+            "frames_resent": 0,
+            "nacks": 0,
+            "handshakes": 0,
+            "board_boots": 0,
+            "bad_frames": 0,
+        }
 
     # -- caller side (never blocks) ---------------------------------------------------------
     def start(self) -> BoardLink:
@@ -130,8 +147,10 @@ class BoardLink:
     def show(self, pixels: bytes) -> int:
         """Stores the picture to show (latest wins) and returns its generation number."""
         if len(pixels) != 3 * self.led_count:
-            raise LinkError(f"a picture of {self.led_count} LEDs has {3 * self.led_count} "
-                            f"bytes, got {len(pixels)}")
+            raise LinkError(
+                f"a picture of {self.led_count} LEDs has {3 * self.led_count} "
+                f"bytes, got {len(pixels)}"
+            )
         with self._lock:
             if pixels != self._picture:
                 self._picture = bytes(pixels)
@@ -160,8 +179,11 @@ class BoardLink:
                 "led_count": version.led_count if version else None,
                 **self._counts,
                 "last_error": self._last_error,
-                "last_ack_age": (round(time.monotonic() - self._last_ack, 3)
-                                 if self._last_ack is not None else None),
+                "last_ack_age": (
+                    round(time.monotonic() - self._last_ack, 3)
+                    if self._last_ack is not None
+                    else None
+                ),
                 "board": dict(self._board_status) if self._board_status else None,
             }
 
@@ -313,15 +335,23 @@ class BoardLink:
         self._set(version=version)
         if version.protocol != p.PROTOCOL_VERSION:
             self._ready = False
-            self._set(state="error", last_error=(
-                f"board firmware speaks protocol {version.protocol}, this companion speaks "
-                f"{p.PROTOCOL_VERSION}: update it with `companion flash`"))
+            self._set(
+                state="error",
+                last_error=(
+                    f"board firmware speaks protocol {version.protocol}, this companion speaks "
+                    f"{p.PROTOCOL_VERSION}: update it with `companion flash`"
+                ),
+            )
             return
         if version.led_count < self.led_count:
             self._ready = False
-            self._set(state="error", last_error=(
-                f"board firmware drives {version.led_count} LEDs, the layout has "
-                f"{self.led_count}: set LED_COUNT in firmware/micropython/config.py"))
+            self._set(
+                state="error",
+                last_error=(
+                    f"board firmware drives {version.led_count} LEDs, the layout has "
+                    f"{self.led_count}: set LED_COUNT in firmware/micropython/config.py"
+                ),
+            )
             return
         if not self._ready or event.seq == 0:
             self._count("handshakes")

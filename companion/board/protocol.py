@@ -163,7 +163,7 @@ class Decoder:
         if len(buf) - OVERHEAD > length:
             return BadFrame(Reason.BAD_LENGTH)
         end = HEADER + length
-        if crc16(bytes(buf[:end])) != int.from_bytes(buf[end:end + 2], "big"):
+        if crc16(bytes(buf[:end])) != int.from_bytes(buf[end : end + 2], "big"):
             return BadFrame(Reason.BAD_CRC)
         if buf[0] not in MessageType._value2member_map_:
             return BadFrame(Reason.UNKNOWN_TYPE, seq=buf[1], type=buf[0])
@@ -171,6 +171,7 @@ class Decoder:
 
 
 # -- payloads ------------------------------------------------------------------------------
+
 
 def hello_payload(version: int = PROTOCOL_VERSION) -> bytes:
     return bytes((version,))
@@ -207,9 +208,12 @@ class Version:
 def parse_version(payload: bytes) -> Version:
     if len(payload) < 5:
         raise ProtocolError(f"VERSION payload too short ({len(payload)} bytes)")
-    return Version(payload[0], int.from_bytes(payload[1:3], "big"),
-                   int.from_bytes(payload[3:5], "big"),
-                   payload[5:].decode("ascii", errors="replace"))
+    return Version(
+        payload[0],
+        int.from_bytes(payload[1:3], "big"),
+        int.from_bytes(payload[3:5], "big"),
+        payload[5:].decode("ascii", errors="replace"),
+    )
 
 
 def parse_status(payload: bytes) -> dict[str, int | bool]:
@@ -220,8 +224,11 @@ def parse_status(payload: bytes) -> dict[str, int | bool]:
         "frames": int.from_bytes(payload[0:4], "big"),
         "errors": int.from_bytes(payload[4:8], "big"),
         "milliamps": int.from_bytes(payload[8:10], "big"),
-        "limited": bool(payload[10]), "brightness": payload[11],
-        "budget_ma": int.from_bytes(payload[12:14], "big"), "host_lost": bool(payload[14])}
+        "limited": bool(payload[10]),
+        "brightness": payload[11],
+        "budget_ma": int.from_bytes(payload[12:14], "big"),
+        "host_lost": bool(payload[14]),
+    }
     if len(payload) >= 23:
         out["heap_used"] = int.from_bytes(payload[15:19], "big")
         out["heap_free"] = int.from_bytes(payload[19:23], "big")

@@ -21,17 +21,28 @@ class BoardError(ValueError):
 
 
 class BoardService:
-    def __init__(self, port: str | None, led_count: int, *,
-                 milliamp_budget: int = LIMITER_BUDGET_MA, brightness: float = 1.0) -> None:
+    def __init__(
+        self,
+        port: str | None,
+        led_count: int,
+        *,
+        milliamp_budget: int = LIMITER_BUDGET_MA,
+        brightness: float = 1.0,
+    ) -> None:
         self.simulated = port in (None, "sim")
         self.led_count = led_count
         self.sim: SimBoard | None = SimBoard(led_count) if self.simulated else None
         link_port = self.sim.path if self.sim is not None else str(port)
         # The simulated board is the firmware in a CPython thread on a shared laptop CPU: its
         # answer times say nothing about a board, so it keeps a lenient ACK timeout.
-        self.link = BoardLink(link_port, led_count, brightness=brightness,
-                              milliamp_budget=milliamp_budget, simulated=self.simulated,
-                              ack_timeout=SIM_ACK_TIMEOUT_S if self.simulated else ACK_TIMEOUT_S)
+        self.link = BoardLink(
+            link_port,
+            led_count,
+            brightness=brightness,
+            milliamp_budget=milliamp_budget,
+            simulated=self.simulated,
+            ack_timeout=SIM_ACK_TIMEOUT_S if self.simulated else ACK_TIMEOUT_S,
+        )
         self._started = False
 
     def start(self) -> BoardService:

@@ -40,17 +40,29 @@ def _identity(value: Any) -> Any:
 class FirmwareImage:
     """One boot's worth of firmware modules, imported from the firmware directory by path."""
 
-    def __init__(self, directory: Path, stand_ins: dict[str, ModuleType],
-                 config: dict[str, Any]) -> None:
+    def __init__(
+        self, directory: Path, stand_ins: dict[str, ModuleType], config: dict[str, Any]
+    ) -> None:
         self.directory = directory
         self.modules: dict[str, ModuleType] = dict(stand_ins)
         self.config = config
         # The viper pointer casts (ptr8(buf)[i]) are plain indexing in CPython.
-        self._builtins = dict(builtins.__dict__, __import__=self._import,
-                              ptr8=_identity, ptr16=_identity, ptr32=_identity)
+        self._builtins = dict(
+            builtins.__dict__,
+            __import__=self._import,
+            ptr8=_identity,
+            ptr16=_identity,
+            ptr32=_identity,
+        )
 
-    def _import(self, name: str, globals_: Any = None, locals_: Any = None,
-                fromlist: Any = (), level: int = 0) -> ModuleType:
+    def _import(
+        self,
+        name: str,
+        globals_: Any = None,
+        locals_: Any = None,
+        fromlist: Any = (),
+        level: int = 0,
+    ) -> ModuleType:
         if level == 0 and name in self.modules:
             return self.modules[name]
         if level == 0 and name in FIRMWARE_MODULES:
@@ -110,7 +122,7 @@ class PtyStream:
             if self.board.corrupt_reads > 0 and len(data) > 2:
                 self.board.corrupt_reads -= 1
                 data = bytes((data[0], data[1] ^ 0x40)) + data[2:]  # line noise on the cable
-            buf[got:got + len(data)] = data
+            buf[got : got + len(data)] = data
             got += len(data)
         return n
 
@@ -136,8 +148,13 @@ class PtyStream:
 class SimBoard:
     """The simulated board; ``path`` is its stable serial port name."""
 
-    def __init__(self, led_count: int = 208, *, firmware_dir: Path | None = None,
-                 host_lost_ms: int | None = None) -> None:
+    def __init__(
+        self,
+        led_count: int = 208,
+        *,
+        firmware_dir: Path | None = None,
+        host_lost_ms: int | None = None,
+    ) -> None:
         self.led_count = led_count
         self.firmware_dir = Path(firmware_dir or FIRMWARE_DIR)
         if not (self.firmware_dir / "main.py").is_file():
@@ -239,14 +256,15 @@ class SimBoard:
         out = bytearray(3 * strip.count)
         for i in range(strip.count):
             o = i * strip.bpp
-            out[3 * i:3 * i + 3] = (buf[o + strip.ro], buf[o + strip.go], buf[o + strip.bo])
+            out[3 * i : 3 * i + 3] = (buf[o + strip.ro], buf[o + strip.go], buf[o + strip.bo])
         return bytes(out)
 
     # -- firmware thread ------------------------------------------------------------------
     def _start_thread(self) -> None:
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(self._master, self._stop),
-                                        name="simboard-firmware", daemon=True)
+        self._thread = threading.Thread(
+            target=self._run, args=(self._master, self._stop), name="simboard-firmware", daemon=True
+        )
         self._thread.start()
 
     def _stop_thread(self) -> None:

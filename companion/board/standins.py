@@ -109,5 +109,11 @@ def make_modules() -> dict[str, ModuleType]:
     micropython.const = _same
     micropython.viper = _same
     micropython.native = _same
-    return {"machine": machine, "neopixel": neopixel, "time": mtime, "sys": msys, "gc": mgc,
-            "micropython": micropython}
+    return {
+        "machine": machine,
+        "neopixel": neopixel,
+        "time": mtime,
+        "sys": msys,
+        "gc": mgc,
+        "micropython": micropython,
+    }

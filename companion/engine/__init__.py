@@ -34,11 +34,30 @@ from companion.engine.state import Event, State, new_game
 from companion.engine.views import projection, view, views, visible_events
 
 __all__ = [
-    "DEFAULT_PROFILE", "PLACEHOLDERS", "Event", "IllegalCommand", "InvalidSetup",
-    "MalformedCommand", "NotAwaited", "ReplayError", "RuleViolation", "State", "apply",
-    "apply_in_place", "copy_state", "describe", "game_from_document", "make_profile",
-    "new_game", "pending",
-    "projection", "replay_document", "track_colour", "view", "views", "visible_events",
+    "DEFAULT_PROFILE",
+    "PLACEHOLDERS",
+    "Event",
+    "IllegalCommand",
+    "InvalidSetup",
+    "MalformedCommand",
+    "NotAwaited",
+    "ReplayError",
+    "RuleViolation",
+    "State",
+    "apply",
+    "apply_in_place",
+    "copy_state",
+    "describe",
+    "game_from_document",
+    "make_profile",
+    "new_game",
+    "pending",
+    "projection",
+    "replay_document",
+    "track_colour",
+    "view",
+    "views",
+    "visible_events",
 ]
 
 
@@ -77,8 +96,9 @@ def game_from_document(document: Any) -> State:
         raise InvalidSetup("a game document must be a JSON object")
     unknown = sorted(set(document) - DOCUMENT_KEYS)
     if unknown:  # SCENARIO.md: a misspelt key must not pass silently
-        raise InvalidSetup(f"unknown top-level key {unknown[0]!r} (allowed: "
-                           f"{', '.join(sorted(DOCUMENT_KEYS))})")
+        raise InvalidSetup(
+            f"unknown top-level key {unknown[0]!r} (allowed: {', '.join(sorted(DOCUMENT_KEYS))})"
+        )
     if "meta" in document and not isinstance(document["meta"], dict):
         raise InvalidSetup("meta must be a JSON object")
     return new_game(document.get("players"), document.get("stack"), document.get("profile"))

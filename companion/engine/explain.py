@@ -36,9 +36,13 @@ LAST_ROUND_REASONS = {
     "max_rounds": "it is the last possible round",
 }
 FINAL_LINES = {
-    "track": "score track", "stones": "own cubes in the pyramid",
-    "pyramid_majority": "most cubes in the pyramid", "chocolatl": "Chocolatl figure",
-    "old_man": "old man", "sacrifice": "sacrifice", "sacrifice_bonus": "highest sacrifice",
+    "track": "score track",
+    "stones": "own cubes in the pyramid",
+    "pyramid_majority": "most cubes in the pyramid",
+    "chocolatl": "Chocolatl figure",
+    "old_man": "old man",
+    "sacrifice": "sacrifice",
+    "sacrifice_bonus": "highest sacrifice",
     "die": "leftover black die",
 }
 
@@ -55,8 +59,10 @@ def _join(values: list[Any]) -> str:
 def _scored(e: Event) -> str:
     verb = "scores" if e["points"] >= 0 else "loses"
     cut = ", cut off at 0 (R6.1)" if e["score"] - e["from"] != e["points"] else ""
-    return (f"{e['player']} {verb} {abs(e['points'])} ({SCORE_REASONS[e['reason']]}): "
-            f"{e['from']} -> {e['score']}{cut}")
+    return (
+        f"{e['player']} {verb} {abs(e['points'])} ({SCORE_REASONS[e['reason']]}): "
+        f"{e['from']} -> {e['score']}{cut}"
+    )
 
 
 def _entry(e: dict[str, Any]) -> str:
@@ -79,8 +85,10 @@ def _ranking(e: Event) -> str:
 
 def _row(e: Event) -> str:
     why = f" ({tie_text(e['ties'][0])})" if e["ties"] else ""
-    return (f"Pyramid row {e['row'] + 1} is full: {e['player']} has the most cubes there{why} "
-            f"and scores {e['bonus']}")
+    return (
+        f"Pyramid row {e['row'] + 1} is full: {e['player']} has the most cubes there{why} "
+        f"and scores {e['bonus']}"
+    )
 
 
 def _final(e: Event) -> str:
@@ -95,27 +103,36 @@ def _game_over(e: Event) -> str:
     win = " and ".join(e["winners"])
     how = ""
     if len(e["tied_on_points"]) > 1:
-        how = (" (a tie on points, won by the higher sacrifice)" if len(e["winners"]) == 1
-               else " (tied on points and sacrifice: a shared win)")
+        how = (
+            " (a tie on points, won by the higher sacrifice)"
+            if len(e["winners"]) == 1
+            else " (tied on points and sacrifice: a shared win)"
+        )
     return f"{win} win{'s' if len(e['winners']) == 1 else ''} with {e['total']}{how}"
 
 
 _TEXT: dict[str, Callable[[Event], str]] = {
-    "sacrificed": lambda e: f"{e['player']} has made a sacrifice"
-    + (f" (card {e['card']})" if "card" in e else ""),
+    "sacrificed": lambda e: (
+        f"{e['player']} has made a sacrifice" + (f" (card {e['card']})" if "card" in e else "")
+    ),
     "round_started": lambda e: (
         f"Round {e['round']} is a {e['mode']} round: the leading marker "
-        f"({_join(e['leaders'])}) stands on box {e['leader_box']}, a {e['mode']} box (R2.3)"),
+        f"({_join(e['leaders'])}) stands on box {e['leader_box']}, a {e['mode']} box (R2.3)"
+    ),
     "harvest_dice": lambda e: f"Harvest dice: {_join(e['dice'])}",
     "improvement_cards": lambda e: f"Improvement cards on offer: {_join(e['cards'])}",
     "bid_placed": lambda e: f"{e['player']} has bid",
     "first_cards_revealed": lambda e: "Everyone's first cards are revealed (R2.5)",
-    "revealed": lambda e: f"Station {e['station']} revealed: " + ", ".join(
-        f"{p} {'+'.join(map(str, c))}" for p, c in e["cards"].items()),
-    "dice_decided": lambda e: f"{e['player']} has decided on bonus dice"
-    + (f" ({e['count']})" if "count" in e else ""),
-    "dice_choices": lambda e: "Bonus dice: " + ", ".join(
-        f"{p} uses {c}" for p, c in e["choices"].items()),
+    "revealed": lambda e: (
+        f"Station {e['station']} revealed: "
+        + ", ".join(f"{p} {'+'.join(map(str, c))}" for p, c in e["cards"].items())
+    ),
+    "dice_decided": lambda e: (
+        f"{e['player']} has decided on bonus dice" + (f" ({e['count']})" if "count" in e else "")
+    ),
+    "dice_choices": lambda e: (
+        "Bonus dice: " + ", ".join(f"{p} uses {c}" for p, c in e["choices"].items())
+    ),
     "rolled": lambda e: f"{e['player']} rolls {_join(e['values'])}",
     "ranking": _ranking,
     "figure": lambda e: f"{e['player']} takes the Chocolatl figure (R5.1)",
@@ -125,14 +142,17 @@ _TEXT: dict[str, Callable[[Event], str]] = {
     "hut": lambda e: f"{e['player']} builds a hut (now {e['huts']})",
     "die": lambda e: f"{e['player']} takes the city's black die (now {e['dice']})",
     "pyramid_order": lambda e: f"{e['player']} lets {e['first']} place first",
-    "cube": lambda e: (f"{e['player']} places a cube in pyramid row {e['row'] + 1}, "
-                       f"cell {e['cell'] + 1}") if e["row"] is not None
-    else f"The pyramid is full: {e['player']}'s cube is not placed (R5.4)",
+    "cube": lambda e: (
+        (f"{e['player']} places a cube in pyramid row {e['row'] + 1}, cell {e['cell'] + 1}")
+        if e["row"] is not None
+        else f"The pyramid is full: {e['player']}'s cube is not placed (R5.4)"
+    ),
     "row_completed": _row,
     "card_discarded": lambda e: f"{e['player']} discards card {e['card']} (R5.6)",
     "card_gained": lambda e: f"{e['player']} gains improvement card {e['card']}",
-    "last_round": lambda e: (f"Round {e['round']} is the last one: "
-                             f"{LAST_ROUND_REASONS[e['reason']]} (R6.3)"),
+    "last_round": lambda e: (
+        f"Round {e['round']} is the last one: {LAST_ROUND_REASONS[e['reason']]} (R6.3)"
+    ),
     "round_ended": lambda e: f"Round {e['round']} is over",
     "final_scoring": _final,
     "game_over": _game_over,

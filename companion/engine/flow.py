@@ -75,16 +75,30 @@ def start_round(state: State, number: int, events: list[Event]) -> None:
     if number >= prof["max_rounds"]:
         state["last_round"] = True  # R2.1
         state["last_round_reason"] = "max_rounds"
-    state.update(phase="setup", step=None, station=None, harvest=None, improvements=None,
-                 revealed={}, dice_window=None, decision=None)
+    state.update(
+        phase="setup",
+        step=None,
+        station=None,
+        harvest=None,
+        improvements=None,
+        revealed={},
+        dice_window=None,
+        decision=None,
+    )
     state["pending"] = [{"type": "harvest"}]
     if number < prof["max_rounds"]:
         state["pending"].append({"type": "improvements"})
     leaders = [p for p, ps in state["players"].items() if ps["score"] == box]
-    events.append({
-        "type": "round_started", "round": number, "mode": state["mode"], "leader_box": box,
-        "leaders": leaders, "last_round": state["last_round"],
-    })
+    events.append(
+        {
+            "type": "round_started",
+            "round": number,
+            "mode": state["mode"],
+            "leader_box": box,
+            "leaders": leaders,
+            "last_round": state["last_round"],
+        }
+    )
 
 
 def _await_bids(state: State, step: Any) -> None:
@@ -270,17 +284,24 @@ def _bid(state: State, command: Command, events: list[Event]) -> None:
         own_bids[k] = list(bids[k]) if earlier is None else earlier + bids[k]
     used.extend(taken)
     del state["pending"][i]
-    events.append({"type": "bid_placed", "player": player, "step": state["step"],
-                   "bids": bids, "private": ["bids"]})  # events are read-only
+    events.append(
+        {
+            "type": "bid_placed",
+            "player": player,
+            "step": state["step"],
+            "bids": bids,
+            "private": ["bids"],
+        }
+    )  # events are read-only
     if state["pending"]:
         return
     step = state["step"]
     if step == "first":  # R2.5: all first cards are shown together
-        cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()}
-                 for k in STATIONS}
+        cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()} for k in STATIONS}
         state["revealed"] = cards
-        events.append({"type": "first_cards_revealed",
-                       "cards": {k: dict(v) for k, v in cards.items()}})
+        events.append(
+            {"type": "first_cards_revealed", "cards": {k: dict(v) for k, v in cards.items()}}
+        )
         _await_bids(state, "second")
     elif step in ("all", "second"):
         _reveal(state, 1, events)
@@ -298,8 +319,7 @@ def _dice(state: State, command: Command, events: list[Event]) -> None:
     window = state["dice_window"]
     window["choices"][player] = count
     del state["pending"][i]
-    events.append({"type": "dice_decided", "player": player, "count": count,
-                   "private": ["count"]})
+    events.append({"type": "dice_decided", "player": player, "count": count, "private": ["count"]})
     if state["pending"]:
         return
     choices = dict(window["choices"])

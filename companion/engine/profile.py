@@ -39,8 +39,12 @@ def _int(key: str, v: object, low: int, high: int = 10**6) -> None:
 
 
 def _pairs(key: str, v: object) -> None:
-    ok = isinstance(v, list) and v and all(
-        isinstance(p, list) and len(p) == 2 and all(_is_int(x) and x >= 0 for x in p) for p in v
+    ok = (
+        isinstance(v, list)
+        and v
+        and all(
+            isinstance(p, list) and len(p) == 2 and all(_is_int(x) and x >= 0 for x in p) for p in v
+        )
     )
     if not ok:
         raise InvalidSetup(f"profile {key} must be a non-empty list of [number, number] pairs")
@@ -62,8 +66,12 @@ def _check(key: str, v: Any) -> None:
         if not (isinstance(v, list) and len(v) == 2 and all(_is_int(x) and x >= 0 for x in v)):
             raise InvalidSetup("profile tachli_last_round must be two points values")
     elif key == "improvement_decks":
-        ok = isinstance(v, list) and len(v) == 2 and all(
-            isinstance(d, list) and d and all(_is_int(c) and 0 <= c <= 99 for c in d) for d in v
+        ok = (
+            isinstance(v, list)
+            and len(v) == 2
+            and all(
+                isinstance(d, list) and d and all(_is_int(c) and 0 <= c <= 99 for c in d) for d in v
+            )
         )
         if not ok:
             raise InvalidSetup("profile improvement_decks must be two non-empty lists of cards")
@@ -82,7 +90,6 @@ def make_profile(overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     merged = clone(DEFAULT_PROFILE)
     merged.update(clone(overrides))
     return merged
-
 
 
 def track_colour(profile: dict[str, Any], box: int) -> str:

@@ -67,9 +67,20 @@ def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Even
         # R3.4: higher bid, then the figure, then the lower score, then higher in the stack.
         # The key is unique (two markers never share a box and a height), so the entry dicts
         # are never compared.
-        keyed.append(((-total, p != holder, score, -track[str(score)].index(p)),
-                      {"player": p, "cards": cards, "cards_sum": cards_sum, "huts": huts,
-                       "old_man": om, "dice": rolled or [], "total": total}))
+        keyed.append(
+            (
+                (-total, p != holder, score, -track[str(score)].index(p)),
+                {
+                    "player": p,
+                    "cards": cards,
+                    "cards_sum": cards_sum,
+                    "huts": huts,
+                    "old_man": om,
+                    "dice": rolled or [],
+                    "total": total,
+                },
+            )
+        )
     keyed.sort()
     ranked = []
     order = []
@@ -80,10 +91,8 @@ def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Even
         p = entry["player"]
         if previous is not None and previous["total"] == entry["total"]:
             a = previous["player"]
-            ties.append({"players": [a, p], "rule": tie_rule(state, a, p),
-                         "value": entry["total"]})
+            ties.append({"players": [a, p], "rule": tie_rule(state, a, p), "value": entry["total"]})
         ranked.append(entry)
         order.append(p)
         previous = entry
-    return {"type": "ranking", "station": station, "entries": ranked, "ties": ties,
-            "order": order}
+    return {"type": "ranking", "station": station, "entries": ranked, "ties": ties, "order": order}

@@ -6,8 +6,16 @@ from typing import Any
 
 from companion.engine.state import Event, State
 
-LINES = ("track", "stones", "pyramid_majority", "chocolatl", "old_man", "sacrifice",
-         "sacrifice_bonus", "die")
+LINES = (
+    "track",
+    "stones",
+    "pyramid_majority",
+    "chocolatl",
+    "old_man",
+    "sacrifice",
+    "sacrifice_bonus",
+    "die",
+)
 
 
 def score_lines(
@@ -33,8 +41,9 @@ def score_lines(
             "chocolatl": 3 if state["chocolatl"] == p else 0,
             "old_man": -3 if state["old_man"] == p else 0,
             "sacrifice": sac,
-            "sacrifice_bonus": None if top_sacrifice is None else (3 if sac == top_sacrifice
-                                                                   else 0),
+            "sacrifice_bonus": None
+            if top_sacrifice is None
+            else (3 if sac == top_sacrifice else 0),
             "die": die_rolls[p],
         }
         line["total"] = sum(v for v in line.values() if v is not None)
@@ -58,5 +67,4 @@ def final_scoring(state: State, rolls: dict[str, int], events: list[Event]) -> N
     state["phase"] = "finished"
     state["pending"] = []
     events.append({"type": "final_scoring", "lines": lines})
-    events.append({"type": "game_over", "winners": winners, "tied_on_points": top,
-                   "total": best})
+    events.append({"type": "game_over", "winners": winners, "tied_on_points": top, "total": best})

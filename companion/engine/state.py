@@ -39,8 +39,11 @@ def new_game(
         raise InvalidSetup("player ids must be different")
     if stack is None:
         stack = list(players)
-    if (not isinstance(stack, list) or len(stack) != len(players)
-            or any(p not in stack for p in players)):
+    if (
+        not isinstance(stack, list)
+        or len(stack) != len(players)
+        or any(p not in stack for p in players)
+    ):
         raise InvalidSetup("stack must list every player exactly once")  # R1.3
     prof = make_profile(profile)
     return {
@@ -106,8 +109,16 @@ def add_score(state: State, player: str, points: int, reason: str, events: list[
             del track[str(old)]
         track.setdefault(str(new), []).append(player)
         ps["score"] = new
-    events.append({"type": "scored", "player": player, "points": points, "reason": reason,
-                   "from": old, "score": new})
+    events.append(
+        {
+            "type": "scored",
+            "player": player,
+            "points": points,
+            "reason": reason,
+            "from": old,
+            "score": new,
+        }
+    )
     if new >= state["profile"]["end_score"]:
         end_this_round(state, "end_score", events)
 

@@ -75,8 +75,16 @@ def _row_bonus(state: State, r: int, events: list[Event]) -> None:
     winner = order[0]
     ties = [t for t in explain_ties(state, order, counts) if t["players"][0] == winner]
     bonus = state["profile"]["pyramid_rows"][r][1]
-    events.append({"type": "row_completed", "row": r, "player": winner, "bonus": bonus,
-                   "counts": counts, "ties": ties})
+    events.append(
+        {
+            "type": "row_completed",
+            "row": r,
+            "player": winner,
+            "bonus": bonus,
+            "counts": counts,
+            "ties": ties,
+        }
+    )
     add_score(state, winner, bonus, "pyramid_row", events)
 
 

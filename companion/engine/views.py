@@ -14,10 +14,29 @@ from companion.engine.jsondata import clone
 from companion.engine.scoring import score_lines
 from companion.engine.state import Event, State
 
-PUBLIC_KEYS = ("round", "mode", "last_round", "last_round_reason", "finished", "pending",
-               "chocolatl", "old_man", "returning", "track", "pyramid", "winners", "seats",
-               "profile", "phase", "step", "station", "harvest", "improvements", "revealed",
-               "decision")
+PUBLIC_KEYS = (
+    "round",
+    "mode",
+    "last_round",
+    "last_round_reason",
+    "finished",
+    "pending",
+    "chocolatl",
+    "old_man",
+    "returning",
+    "track",
+    "pyramid",
+    "winners",
+    "seats",
+    "profile",
+    "phase",
+    "step",
+    "station",
+    "harvest",
+    "improvements",
+    "revealed",
+    "decision",
+)
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -42,12 +61,14 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
             raise ValueError(f"unknown seat {seat!r}")
     over = state["finished"]
     # The profile never changes during a game, so views share it rather than copy it.
-    base: dict[str, Any] = {k: (state[k] if k == "profile" else clone(state[k]))
-                            for k in PUBLIC_KEYS}
+    base: dict[str, Any] = {
+        k: (state[k] if k == "profile" else clone(state[k])) for k in PUBLIC_KEYS
+    }
     public_players = {p: _player_view(ps, over) for p, ps in state["players"].items()}
     awaited = {e.get("player") for e in state["pending"] if e["type"] == "bid"}
-    base["bid_status"] = ({p: p not in awaited for p in state["players"]}
-                          if state["phase"] == "bid" else None)
+    base["bid_status"] = (
+        {p: p not in awaited for p in state["players"]} if state["phase"] == "bid" else None
+    )
     window = state["dice_window"]
     dice_open = window is not None and state["phase"] in ("dice", "roll")
     public_projection = None if over else projection(state, None)
@@ -58,19 +79,23 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
         if seat is None:
             v["players"] = public_players
         else:
-            v["players"] = {**public_players,
-                            seat: _player_view(state["players"][seat], True, own=True)}
+            v["players"] = {
+                **public_players,
+                seat: _player_view(state["players"][seat], True, own=True),
+            }
         v["dice_window"] = _dice_view(state, seat) if dice_open else None
-        v["projection"] = (public_projection if seat is None or over
-                           else projection(state, seat))
+        v["projection"] = public_projection if seat is None or over else projection(state, seat)
         out[seat] = v
     return out
 
 
 def _player_view(ps: dict[str, Any], visible: bool, own: bool = False) -> dict[str, Any]:
     return {
-        "score": ps["score"], "huts": ps["huts"], "dice": ps["dice"],
-        "cubes_used": ps["cubes_used"], "final": clone(ps["final"]),
+        "score": ps["score"],
+        "huts": ps["huts"],
+        "dice": ps["dice"],
+        "cubes_used": ps["cubes_used"],
+        "final": clone(ps["final"]),
         "deck_size": len(ps["deck"]),
         # The deck would give the sacrifice away (13 cards minus one), so it is private.
         "deck": list(ps["deck"]) if visible else None,
@@ -88,8 +113,9 @@ def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
         "station": window["station"],
         "decided": {p: p in decided for p in players if players[p]["dice"] or p in decided},
         # Choices are shown once everyone has decided (R3.2); before that only one's own.
-        "choices": dict(decided) if state["phase"] == "roll" else
-        ({seat: decided[seat]} if seat in decided else {}),
+        "choices": dict(decided)
+        if state["phase"] == "roll"
+        else ({seat: decided[seat]} if seat in decided else {}),
         "rolls": clone(window["rolls"]),
     }
 
@@ -97,8 +123,7 @@ def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
 def projection(state: State, seat: str | None) -> dict[str, dict[str, Any]]:
     """Every player's score "if the game ended now" (R7), without what ``seat`` may not know:
     others' sacrifices, the sacrifice bonus (it would hint at them) and unrolled dice."""
-    sacrifices = {p: (ps["sacrifice"] if p == seat else None)
-                  for p, ps in state["players"].items()}
+    sacrifices = {p: (ps["sacrifice"] if p == seat else None) for p, ps in state["players"].items()}
     dice = {p: (0 if ps["dice"] == 0 else None) for p, ps in state["players"].items()}
     return score_lines(state, sacrifices, dice)
 

@@ -19,7 +19,18 @@ from companion.leds.picture import (
 )
 
 __all__ = [
-    "FRAME_RATE", "Animation", "Layout", "LayoutError", "PictureError", "animation_active",
-    "animations_between", "animations_from_events", "assign_colours", "layout_from_dict",
-    "load_layout", "needs_frames", "prune", "render",
+    "FRAME_RATE",
+    "Animation",
+    "Layout",
+    "LayoutError",
+    "PictureError",
+    "animation_active",
+    "animations_between",
+    "animations_from_events",
+    "assign_colours",
+    "layout_from_dict",
+    "load_layout",
+    "needs_frames",
+    "prune",
+    "render",
 ]

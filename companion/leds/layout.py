@@ -223,8 +223,10 @@ def layout_from_dict(raw: Any) -> Layout:
     k = _need(track, "leds_per_box", int, "track")
     if not 1 <= k <= MAX_LEDS_PER_BOX:
         raise LayoutRangeError(f"track.leds_per_box: {k} is outside 1..{MAX_LEDS_PER_BOX}")
-    segments = _segments(track.get("segments"), boxes) if "segments" in track else (
-        Segment(0, boxes - 1, 0, False),
+    segments = (
+        _segments(track.get("segments"), boxes)
+        if "segments" in track
+        else (Segment(0, boxes - 1, 0, False),)
     )
 
     rows_raw = _need(raw, "pyramid", list, "layout")
@@ -292,11 +294,13 @@ def layout_from_dict(raw: Any) -> Layout:
 
 def _claims(layout: Layout) -> list[tuple[int, str]]:
     out = [
-        (i, f"box {b} slot {s}") for b, leds in enumerate(layout.box_leds)
+        (i, f"box {b} slot {s}")
+        for b, leds in enumerate(layout.box_leds)
         for s, i in enumerate(leds)
     ]
     out += [
-        (i, f"pyramid row {r + 1} cell {c + 1}") for r, row in enumerate(layout.pyramid)
+        (i, f"pyramid row {r + 1} cell {c + 1}")
+        for r, row in enumerate(layout.pyramid)
         for c, i in enumerate(row)
     ]
     if layout.status_mode is not None:

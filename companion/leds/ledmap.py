@@ -1,7 +1,7 @@
 """Writes the LED index map of a layout as Markdown (``hardware/LED_MAP.md`` is generated).
 
-    python -m companion.leds.ledmap > hardware/LED_MAP.md
-    python -m companion.leds.ledmap path/to/layout.json
+python -m companion.leds.ledmap > hardware/LED_MAP.md
+python -m companion.leds.ledmap path/to/layout.json
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ def worst_case_ma(led_count: int, brightness_cap: float = 1.0) -> float:
     """Every LED full white under the cap, plus the idle draw."""
     return led_count * (3 * MA_PER_CHANNEL * round(brightness_cap * 255) / 255 + IDLE_MA_PER_LED)
 
+
 # Budget the firmware's current limiter should hold the strip to on the default board
 # (hardware/POWER.md): above every picture the companion draws, well below the 6 A supply.
 LIMITER_BUDGET_MA = 3000

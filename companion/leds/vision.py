@@ -54,8 +54,7 @@ def screen_hex(pixels: bytes, brightness_cap: float) -> list[str]:
     scale = 1 / (255 * brightness_cap)
     out = []
     for i in range(0, len(pixels) - 2, 3):
-        r, g, b = (round(255 * linear_to_srgb(min(1.0, v * scale)))
-                   for v in pixels[i:i + 3])
+        r, g, b = (round(255 * linear_to_srgb(min(1.0, v * scale))) for v in pixels[i : i + 3])
         out.append(f"#{r:02x}{g:02x}{b:02x}")
     return out
 
@@ -145,10 +144,7 @@ def ciede2000(lab1: Vec, lab2: Vec) -> float:
     sh = 1 + 0.015 * cbp * t
     rt = -math.sin(math.radians(2 * d_theta)) * rc
     return math.sqrt(
-        (dlp / sl) ** 2
-        + (dcp / sc) ** 2
-        + (dhp_big / sh) ** 2
-        + rt * (dcp / sc) * (dhp_big / sh)
+        (dlp / sl) ** 2 + (dcp / sc) ** 2 + (dhp_big / sh) ** 2 + rt * (dcp / sc) * (dhp_big / sh)
     )
 
 

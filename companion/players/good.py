@@ -65,13 +65,13 @@ def priorities(view: View, seat: str, rng: random.Random, noise: float) -> dict[
     return out
 
 
-def plan(cards: list[int], stations: list[int], prio: dict[int, float],
-         per_station: int = 2) -> dict[int, list[int]]:
+def plan(
+    cards: list[int], stations: list[int], prio: dict[int, float], per_station: int = 2
+) -> dict[int, list[int]]:
     """Strongest cards to the stations that matter most, ``per_station`` each."""
     order = sorted(stations, key=lambda s: -prio[s])
     cards = sorted(cards, reverse=True)
-    return {s: sorted(cards[per_station * i:per_station * (i + 1)])
-            for i, s in enumerate(order)}
+    return {s: sorted(cards[per_station * i : per_station * (i + 1)]) for i, s in enumerate(order)}
 
 
 def bid(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> dict[str, list[int]]:
@@ -91,8 +91,14 @@ def bid(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> dict[s
         need = {}
         for s in range(1, 7):
             mine = ps["bids"][str(s)][0] + modifier(view, seat, s)
-            best = max((c[0] + modifier(view, p, s)
-                        for p, c in _first_cards(view, s).items() if p != seat), default=0)
+            best = max(
+                (
+                    c[0] + modifier(view, p, s)
+                    for p, c in _first_cards(view, s).items()
+                    if p != seat
+                ),
+                default=0,
+            )
             need[s] = prio[s] * (1.5 if mine + max(cards) >= best + 6 else 0.6)
         return {str(s): c for s, c in plan(cards, list(range(1, 7)), need, 1).items()}
     station = int(step)  # R2.6: plan the stations left, give this one its pair
@@ -119,8 +125,13 @@ def dice_count(view: View, seat: str) -> int:
     others = sorted((t for p, t in totals.items() if p != seat), reverse=True)
     first, second, lowest = station_values(view, seat)[station]
     place_now = sum(1 for t in others if t >= mine)  # 0 = first (ties count against us)
-    value_now = first if place_now == 0 else second if place_now == 1 else (
-        lowest if place_now == len(others) else 0.0)
+    value_now = (
+        first
+        if place_now == 0
+        else second
+        if place_now == 1
+        else (lowest if place_now == len(others) else 0.0)
+    )
     # A leftover die scores its roll once at the end (R7); spare dice are worth little.
     keep = 3.5 if held == 1 else 1.0
     last_station = view["last_round"] and station == 6
@@ -128,8 +139,13 @@ def dice_count(view: View, seat: str) -> int:
     for k in range(1, min(held, 3) + 1):
         total = mine + 3.5 * k - 1.0  # a cautious guess of the roll
         place = sum(1 for t in others if t >= total)
-        value = first if place == 0 else second if place == 1 else (
-            lowest if place == len(others) else 0.0)
+        value = (
+            first
+            if place == 0
+            else second
+            if place == 1
+            else (lowest if place == len(others) else 0.0)
+        )
         cost = 0.0 if last_station else keep * k if k == 1 else keep + 1.0 * (k - 1)
         gain = value - value_now - cost
         if gain > best_gain:
@@ -174,9 +190,12 @@ def _board_copy(view: View) -> dict[str, Any]:
     return {
         "pyramid": [list(r) for r in view["pyramid"]],
         "track": {k: list(v) for k, v in view["track"].items()},
-        "players": {p: {"score": ps["score"], "cubes_used": ps["cubes_used"]}
-                    for p, ps in view["players"].items()},
-        "chocolatl": view["chocolatl"], "round": view["round"],
+        "players": {
+            p: {"score": ps["score"], "cubes_used": ps["cubes_used"]}
+            for p, ps in view["players"].items()
+        },
+        "chocolatl": view["chocolatl"],
+        "round": view["round"],
         "profile": view["profile"],
         "last_round": view["last_round"],
         "last_round_reason": view.get("last_round_reason"),

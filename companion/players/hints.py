@@ -14,9 +14,19 @@ from companion.players import chooser
 from companion.players.common import Command, View, free_cards, rounds_left
 
 HINT_LEVELS = ("good", "strong")
-REASON_KEYS = ("hint.sacrifice_high", "hint.sacrifice_low", "hint.bid_best",
-               "hint.bid_high", "hint.bid_low", "hint.dice_use", "hint.dice_keep",
-               "hint.city_hut", "hint.city_die", "hint.pyramid_me", "hint.pyramid_other")
+REASON_KEYS = (
+    "hint.sacrifice_high",
+    "hint.sacrifice_low",
+    "hint.bid_best",
+    "hint.bid_high",
+    "hint.bid_low",
+    "hint.dice_use",
+    "hint.dice_keep",
+    "hint.city_hut",
+    "hint.city_die",
+    "hint.pyramid_me",
+    "hint.pyramid_other",
+)
 
 
 def suggest(view: View, level: str, rng: random.Random) -> dict[str, Any] | None:
@@ -42,11 +52,14 @@ def reason(view: View, command: Command) -> dict[str, Any]:
     if kind == "bid":
         bids = command["bids"]
         if len(bids) == 1:  # gold (R2.6): is this pair among the strongest cards left?
-            (station, cards), = bids.items()
+            ((station, cards),) = bids.items()
             free = sorted(free_cards(ps), reverse=True)
-            strong = sum(cards) >= sum(free[:len(free) // 2]) / max(1, len(free) // 4)
-            return _r("hint.bid_high" if strong else "hint.bid_low", station=int(station),
-                      cards=" + ".join(map(str, cards)))
+            strong = sum(cards) >= sum(free[: len(free) // 2]) / max(1, len(free) // 4)
+            return _r(
+                "hint.bid_high" if strong else "hint.bid_low",
+                station=int(station),
+                cards=" + ".join(map(str, cards)),
+            )
         ranked = sorted(bids, key=lambda k: (-sum(bids[k]), int(k)))
         return _r("hint.bid_best", a=int(ranked[0]), b=int(ranked[1]))
     if kind == "dice":

@@ -22,8 +22,11 @@ def decide(view: View, seat: str, rng: random.Random) -> Command | None:
         free = free_cards(ps)
         rng.shuffle(free)
         keys, per = bid_keys(view)
-        return {"type": "bid", "player": seat,
-                "bids": {k: [free.pop() for _ in range(per)] for k in keys}}
+        return {
+            "type": "bid",
+            "player": seat,
+            "bids": {k: [free.pop() for _ in range(per)] for k in keys},
+        }
     if kind == "dice":
         return {"type": "dice", "player": seat, "count": rng.randint(0, ps["dice"])}
     if kind == "city":

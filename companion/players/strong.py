@@ -29,14 +29,34 @@ OPPONENT_NOISE = 0.25  # how far the model of another seat strays from the good 
 SELF_NOISE = 0.1
 RANDOM_SHARE = 0.3  # share of invented states in which another seat plays at random
 BASE_BONUS = 0.02  # the good player's own choice wins unless another is clearly better
-STATE_KEYS = ("round", "mode", "last_round", "last_round_reason", "finished", "pending",
-              "chocolatl", "old_man", "returning", "track", "pyramid", "winners", "seats",
-              "profile", "phase", "step", "station", "harvest", "improvements", "revealed",
-              "decision")
+STATE_KEYS = (
+    "round",
+    "mode",
+    "last_round",
+    "last_round_reason",
+    "finished",
+    "pending",
+    "chocolatl",
+    "old_man",
+    "returning",
+    "track",
+    "pyramid",
+    "winners",
+    "seats",
+    "profile",
+    "phase",
+    "step",
+    "station",
+    "harvest",
+    "improvements",
+    "revealed",
+    "decision",
+)
 
 
-def choose(view: View, rng: random.Random, rollouts: int | None = None,
-           time_limit: float | None = -1.0) -> Command | None:
+def choose(
+    view: View, rng: random.Random, rollouts: int | None = None, time_limit: float | None = -1.0
+) -> Command | None:
     """The best candidate found for what the engine awaits from ``view["me"]``.
 
     ``rollouts`` and ``time_limit`` default to :data:`ROLLOUTS` and :data:`TIME_LIMIT`; with
@@ -78,11 +98,10 @@ def choose(view: View, rng: random.Random, rollouts: int | None = None,
         # Halve the field once a third of the budget is spent: spend the rest on the best.
         if it == rounds // 3 and len(alive) > 4:
             alive.sort(key=lambda c: -totals[c] / max(1, counts[c]))
-            alive = alive[:max(4, len(alive) // 2)]
+            alive = alive[: max(4, len(alive) // 2)]
         if deadline is not None and time.perf_counter() > deadline and it >= 1:
             break
-    best = max(alive, key=lambda c: totals[c] / max(1, counts[c]) + (BASE_BONUS if c == 0
-                                                                       else 0.0))
+    best = max(alive, key=lambda c: totals[c] / max(1, counts[c]) + (BASE_BONUS if c == 0 else 0.0))
     return candidates[best]
 
 
@@ -97,8 +116,9 @@ def _candidates(view: View, me: str, kind: str, rng: random.Random) -> list[Comm
         d = view["decision"]
         return [{"type": "pyramid", "player": me, "first": f} for f in (d["first"], d["second"])]
     if kind == "dice":
-        return [{"type": "dice", "player": me, "count": n}
-                for n in range(0, min(ps["dice"], 3) + 1)]
+        return [
+            {"type": "dice", "player": me, "count": n} for n in range(0, min(ps["dice"], 3) + 1)
+        ]
     seen: set[str] = set()
     out: list[Command] = []
 
@@ -151,8 +171,12 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any
     for p, pv in view["players"].items():
         ps = {k: pv[k] for k in ("score", "huts", "dice", "cubes_used", "final")}
         if p == me:
-            ps.update(deck=list(pv["deck"]), sacrifice=pv["sacrifice"], used=list(pv["used"]),
-                      bids={k: list(v) for k, v in pv["bids"].items()})
+            ps.update(
+                deck=list(pv["deck"]),
+                sacrifice=pv["sacrifice"],
+                used=list(pv["used"]),
+                bids={k: list(v) for k, v in pv["bids"].items()},
+            )
         else:
             ps.update(_invent_hand(view, p, phase, revealed, rng))
         players[p] = ps
@@ -173,8 +197,9 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any
     return state, others
 
 
-def _invent_hand(view: View, p: str, phase: str, revealed: dict[str, dict[str, list[int]]],
-                 rng: random.Random) -> dict[str, Any]:
+def _invent_hand(
+    view: View, p: str, phase: str, revealed: dict[str, dict[str, list[int]]], rng: random.Random
+) -> dict[str, Any]:
     """A deck, sacrifice, used cards and bids for ``p`` that agree with the revealed cards."""
     shown: dict[str, list[int]] = {k: list(v[p]) for k, v in revealed.items() if p in v}
     seen = [c for cards in shown.values() for c in cards]
@@ -191,8 +216,9 @@ def _invent_hand(view: View, p: str, phase: str, revealed: dict[str, dict[str, l
     sacrifice = rng.choices(candidates, weights)[0] if candidates else 0
     base.remove(sacrifice)
     for c in extra:
-        base.remove(min(x for x in base if x not in seen) if any(x not in seen for x in base)
-                    else min(base))
+        base.remove(
+            min(x for x in base if x not in seen) if any(x not in seen for x in base) else min(base)
+        )
         base.append(c)
     deck = sorted(base)
     step = view["step"]
@@ -223,16 +249,18 @@ def _invent_hand(view: View, p: str, phase: str, revealed: dict[str, dict[str, l
 # --- playouts -----------------------------------------------------------------------------
 
 
-def _model(sim: dict[str, Any], p: str, me: str, wild: set[str],
-           rng: random.Random) -> Command | None:
+def _model(
+    sim: dict[str, Any], p: str, me: str, wild: set[str], rng: random.Random
+) -> Command | None:
     """What a seat does in a playout: the good player with noise, or at random."""
     if p in wild:
         return randomly.decide(sim, p, rng)
     return good.decide(sim, p, rng, SELF_NOISE if p == me else OPPONENT_NOISE)
 
 
-def _apply_step(sim: dict[str, Any], mine: Command, others: list[str], wild: set[str],
-                rng: random.Random) -> None:
+def _apply_step(
+    sim: dict[str, Any], mine: Command, others: list[str], wild: set[str], rng: random.Random
+) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
     commands = [_model(sim, p, "", wild, rng) for p in others]
     apply_in_place(sim, mine)

@@ -61,25 +61,35 @@ class Thinker:
     """
 
     def __init__(self, workers: int = 1, nice: int = NICE) -> None:
-        self._pool = ProcessPoolExecutor(max_workers=workers,
-                                         mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_lower_priority, initargs=(nice,))
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_lower_priority,
+            initargs=(nice,),
+        )
         self._answers: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._answering = threading.Thread(target=self._answer_loop, name="thinker-answers",
-                                           daemon=True)
+        self._answering = threading.Thread(
+            target=self._answer_loop, name="thinker-answers", daemon=True
+        )
         self._answering.start()
 
-    def submit(self, fn: Callable[..., Any], *args: Any,
-               done: Callable[[Any, BaseException | None], None] | None = None) -> Future:
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        done: Callable[[Any, BaseException | None], None] | None = None,
+    ) -> Future:
         """Run ``fn(*args)`` in the pool; ``done(result, error)`` is called when it ends."""
         future = self._pool.submit(fn, *args)
         if done is not None:
+
             def finished(f: Future) -> None:
                 if f.cancelled():
                     return
                 error = f.exception()
                 result = None if error else f.result()
                 self._answers.put(lambda: done(result, error))
+
             future.add_done_callback(finished)
         return future
 

@@ -21,5 +21,14 @@ from companion.table.model import (
 )
 from companion.table.table import Table
 
-__all__ = ["DICE_MODES", "SEATS_MAX", "SEATS_MIN", "TABLE_NAME", "Game", "Outcome", "Seat",
-           "Table", "TableError"]
+__all__ = [
+    "DICE_MODES",
+    "SEATS_MAX",
+    "SEATS_MIN",
+    "TABLE_NAME",
+    "Game",
+    "Outcome",
+    "Seat",
+    "Table",
+    "TableError",
+]

@@ -64,10 +64,13 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
     """PROTOCOL.md section 4; the join URL only for the display and host."""
     g = snap.game
     return {
-        "name": snap.name, "title": snap.title, "status": status(snap),
+        "name": snap.name,
+        "title": snap.title,
+        "status": status(snap),
         "dice": g.dice if g else snap.settings["dice"],
         "seats_filled": sum(1 for s in snap.seats if s.state != "vacant"),
-        "seats_max": SEATS_MAX, "game_id": g.id if g else None,
+        "seats_max": SEATS_MAX,
+        "game_id": g.id if g else None,
         "round": g.state["round"] if g else None,
         "urls": {**links.paths, "join": links.join if with_join else None},
         "lang": snap.settings.get("lang", "en"),
@@ -83,7 +86,7 @@ def _history(game: Game | None) -> list[dict[str, Any]]:
     for events in reversed(game.events):
         starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
         if starts:
-            out[:0] = events[starts[-1]:]
+            out[:0] = events[starts[-1] :]
             break
         out[:0] = events
     return out
@@ -95,42 +98,69 @@ def _events(events: list[dict[str, Any]], seat: str | None) -> list[dict[str, An
     return [{k: v for k, v in e.items() if k != "text"} for e in visible_events(events, seat)]
 
 
-def render(snap: Snapshot, links: Links, audiences: Iterable[Audience], reason: str,
-           events: list[dict[str, Any]], history: bool,
-           connected: set[str]) -> dict[Audience, dict[str, Any]]:
+def render(
+    snap: Snapshot,
+    links: Links,
+    audiences: Iterable[Audience],
+    reason: str,
+    events: list[dict[str, Any]],
+    history: bool,
+    connected: set[str],
+) -> dict[Audience, dict[str, Any]]:
     """The view frame of every audience. What they share (the engine views, seats,
     summaries, history) is built once."""
     audiences = list(dict.fromkeys(audiences))
     g = snap.game
-    seats_info = [{"id": s.seat, "name": s.name, "colour": s.colour,
-                   "hex": PLAYER_COLOURS.get(s.colour), "connected": s.seat in connected,
-                   "state": s.state, "companion": s.companion,
-                   "level": s.level if s.state == "bot" else ("plain" if s.state == "auto"
-                                                              else None),
-                   "person": s.token_hash is not None} for s in snap.seats]
-    game_seats = {seat: (seat if g is not None and seat in g.state["players"] else None)
-                  for _role, seat in audiences}
+    seats_info = [
+        {
+            "id": s.seat,
+            "name": s.name,
+            "colour": s.colour,
+            "hex": PLAYER_COLOURS.get(s.colour),
+            "connected": s.seat in connected,
+            "state": s.state,
+            "companion": s.companion,
+            "level": s.level if s.state == "bot" else ("plain" if s.state == "auto" else None),
+            "person": s.token_hash is not None,
+        }
+        for s in snap.seats
+    ]
+    game_seats = {
+        seat: (seat if g is not None and seat in g.state["players"] else None)
+        for _role, seat in audiences
+    }
     game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}
     whole_history = _history(g) if history else []
     summaries = {w: summary(snap, links, w) for w in (True, False)}
     frames: dict[Audience, dict[str, Any]] = {}
     for role, seat in audiences:
         frame: dict[str, Any] = {
-            "type": "view", "seq": g.seq if g else 0, "reason": reason,
-            "table": summaries[role != "seat"], "seats": seats_info,
-            "you": None, "game": None, "events": _events(events, seat),
+            "type": "view",
+            "seq": g.seq if g else 0,
+            "reason": reason,
+            "table": summaries[role != "seat"],
+            "seats": seats_info,
+            "you": None,
+            "game": None,
+            "events": _events(events, seat),
         }
         if g is not None:
-            frame["game"] = {"id": g.id, "status": g.status, "dice": g.dice,
-                             "view": game_views[game_seats[seat]]}
+            frame["game"] = {
+                "id": g.id,
+                "status": g.status,
+                "dice": g.dice,
+                "view": game_views[game_seats[seat]],
+            }
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
-            mine = ([dict(e) for e in g.state["pending"] if e.get("player") == seat]
-                    if g else [])
-            frame["you"] = {"seat": seat, "name": s.name if s else seat,
-                            "colour": s.colour if s else None,
-                            "hex": PLAYER_COLOURS.get(s.colour) if s else None,
-                            "pending": mine}
+            mine = [dict(e) for e in g.state["pending"] if e.get("player") == seat] if g else []
+            frame["you"] = {
+                "seat": seat,
+                "name": s.name if s else seat,
+                "colour": s.colour if s else None,
+                "hex": PLAYER_COLOURS.get(s.colour) if s else None,
+                "pending": mine,
+            }
         if history:
             frame["history"] = _events(whole_history, seat)
         if role != "seat":
@@ -144,15 +174,15 @@ def render(snap: Snapshot, links: Links, audiences: Iterable[Audience], reason: 
 def _host(info: HostInfo | None, links: Links) -> dict[str, Any] | None:
     if info is None:
         return None
-    return {"undo": {"possible": info.undo_possible, "reason": info.undo_reason},
-            "inputs": info.inputs,
-            "games": [{**game, "log": links.log(game["id"])} for game in info.games],
-            "profile": {"track_colors": info.track_colors,
-                        "saved": info.saved_track_colors},
-            "join_secret": info.join_secret}
+    return {
+        "undo": {"possible": info.undo_possible, "reason": info.undo_reason},
+        "inputs": info.inputs,
+        "games": [{**game, "log": links.log(game["id"])} for game in info.games],
+        "profile": {"track_colors": info.track_colors, "saved": info.saved_track_colors},
+        "join_secret": info.join_secret,
+    }
 
 
-def hello(snap: Snapshot, links: Links, audience: Audience,
-          connected: set[str]) -> dict[str, Any]:
+def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str]) -> dict[str, Any]:
     """The whole view a newly connected screen starts from."""
     return render(snap, links, [audience], "hello", [], True, connected)[audience]

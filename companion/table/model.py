@@ -23,8 +23,11 @@ class TableError(ValueError):
 
 def storage_error(exc: BaseException) -> TableError:
     """A commit that failed (full disk, I/O error): the change was not made, in memory either."""
-    return TableError("storage_failed", "the server could not save this change, so nothing "
-                      f"changed (storage: {exc}); try again in a moment")
+    return TableError(
+        "storage_failed",
+        "the server could not save this change, so nothing "
+        f"changed (storage: {exc}); try again in a moment",
+    )
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,13 @@ class Seat:
     def row(self) -> dict[str, Any]:
         # The store keeps one state string: "bot:<level>" for a companion player.
         state = f"bot:{self.level}" if self.state == "bot" else self.state
-        return {"seat": self.seat, "name": self.name, "colour": self.colour,
-                "token_hash": self.token_hash, "state": state}
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "colour": self.colour,
+            "token_hash": self.token_hash,
+            "state": state,
+        }
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> Seat:

@@ -12,16 +12,31 @@ from companion.table.model import TableError
 
 SEAT_KINDS = ("sacrifice", "bid", "dice", "city", "pyramid")  # a phone may send these
 HOST_KINDS = ("harvest", "improvements", "roll")  # typed in from the real dice and cards
-HOST_ACTIONS = ("start", "set_dice", "set_track_colors", "set_language", "undo", "skip_seat",
-                "resume_seat", "release_seat", "remove_seat", "end_game", "new_game",
-                "rotate_join", "add_bot", "hand_to_bot", "set_hints")
+HOST_ACTIONS = (
+    "start",
+    "set_dice",
+    "set_track_colors",
+    "set_language",
+    "undo",
+    "skip_seat",
+    "resume_seat",
+    "release_seat",
+    "remove_seat",
+    "end_game",
+    "new_game",
+    "rotate_join",
+    "add_bot",
+    "hand_to_bot",
+    "set_hints",
+)
 SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint")
 HOST_MESSAGES = ("hello", "command", "ping", *HOST_ACTIONS)
 DISPLAY_MESSAGES = ("ping",)
 
 
-def command_for(source: str, command: dict[str, Any], dice: str,
-                companion_seats: frozenset[str] = frozenset()) -> dict[str, Any]:
+def command_for(
+    source: str, command: dict[str, Any], dice: str, companion_seats: frozenset[str] = frozenset()
+) -> dict[str, Any]:
     """The command as the engine gets it from ``source`` (``seat:<id>`` or ``host``), or
     ``not_allowed``. A seat's command is always for that seat (its ``player`` filled in); a
     seat a companion player plays now takes no phone commands."""
@@ -29,8 +44,9 @@ def command_for(source: str, command: dict[str, Any], dice: str,
     if source.startswith("seat:"):
         seat = source[5:]
         if seat in companion_seats:
-            raise TableError("not_allowed", "a companion player plays this seat now; the "
-                             "host can give it back")
+            raise TableError(
+                "not_allowed", "a companion player plays this seat now; the host can give it back"
+            )
         if kind not in SEAT_KINDS and not (kind == "roll" and dice == "table"):
             raise TableError("not_allowed", f"a phone cannot send {kind!r} here")
         if command.get("player", seat) != seat:
@@ -38,7 +54,8 @@ def command_for(source: str, command: dict[str, Any], dice: str,
         return {**command, "player": seat}
     if source == "host":
         if kind not in HOST_KINDS:
-            raise TableError("not_allowed", f"the host cannot send {kind!r}; players "
-                             "send their own moves")
+            raise TableError(
+                "not_allowed", f"the host cannot send {kind!r}; players send their own moves"
+            )
         return command
     raise TableError("not_allowed", f"{source!r} cannot send commands")

@@ -42,8 +42,15 @@ from companion.table.model import (
 log = logging.getLogger(__name__)
 
 # Events a command may cause and still be undone: nothing secret or scored came out of it.
-UNDOABLE_EVENTS = {"sacrificed", "bid_placed", "dice_decided", "harvest_dice",
-                   "improvement_cards", "rolled", "round_started"}
+UNDOABLE_EVENTS = {
+    "sacrificed",
+    "bid_placed",
+    "dice_decided",
+    "harvest_dice",
+    "improvement_cards",
+    "rolled",
+    "round_started",
+}
 BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
 BOT_RETRY_S = 1.0  # a companion move the store refused is asked for again after this
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
@@ -55,8 +62,9 @@ Listener = Callable[["Table", Outcome], None]
 Applied = list[tuple[dict[str, Any], str, str | None, list[dict[str, Any]]]]
 
 
-def recoloured(document: dict[str, Any], commands: list[dict[str, Any]],
-               colors: list[str]) -> dict[str, Any]:
+def recoloured(
+    document: dict[str, Any], commands: list[dict[str, Any]], colors: list[str]
+) -> dict[str, Any]:
     """The game's state had it been set up with track ``colors`` (R2.3): the engine commands so
     far replayed on the corrected profile (only allowed before round 1, so nothing scored)."""
     profile = {**document["profile"], "track_colors": list(colors)}
@@ -70,11 +78,18 @@ def recoloured(document: dict[str, Any], commands: list[dict[str, Any]],
 class Table:
     """One table of the café. Every public method takes the lock."""
 
-    def __init__(self, name: str, store: Store, title: str | None = None,
-                 dice: str = "digital", board: str = "none") -> None:
+    def __init__(
+        self,
+        name: str,
+        store: Store,
+        title: str | None = None,
+        dice: str = "digital",
+        board: str = "none",
+    ) -> None:
         if not TABLE_NAME.fullmatch(name):
-            raise TableError("bad_table", f"table name {name!r} must match "
-                             "[a-z0-9][a-z0-9-]{0,31}")
+            raise TableError(
+                "bad_table", f"table name {name!r} must match [a-z0-9][a-z0-9-]{{0,31}}"
+            )
         self.name = name
         self.store = store
         self.lock = threading.RLock()
@@ -86,8 +101,7 @@ class Table:
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
-            store.create_table(name, secrets.token_urlsafe(16), secrets.token_urlsafe(24),
-                               settings)
+            store.create_table(name, secrets.token_urlsafe(16), secrets.token_urlsafe(24), settings)
             row = store.table(name)
             assert row is not None
         self.join_secret: str = row["join_secret"]
@@ -117,14 +131,17 @@ class Table:
                 continue
             try:
                 if c.command["type"] == TRACK_COLORS:
-                    game.state = recoloured(doc, [x for _, x, _, _ in game.commands],
-                                            c.command["colors"])
+                    game.state = recoloured(
+                        doc, [x for _, x, _, _ in game.commands], c.command["colors"]
+                    )
                     events: list[dict[str, Any]] = []
                 else:
                     game.state, events = apply(game.state, c.command)
             except (IllegalCommand, ValueError, KeyError) as exc:
-                raise TableError("bad_log", f"table {self.name}: game {game_id} command "
-                                 f"{c.n} no longer applies: {exc}") from None
+                raise TableError(
+                    "bad_log",
+                    f"table {self.name}: game {game_id} command {c.n} no longer applies: {exc}",
+                ) from None
             game.commands.append((c.n, c.command, c.source, c.cmd_id))
             game.events.append(events)
         return game
@@ -141,8 +158,12 @@ class Table:
             return False
         with self.lock:
             s = self._seat(seat)
-            return bool(s and s.token_hash and s.state != "vacant"
-                        and hmac.compare_digest(s.token_hash, token_hash(token)))
+            return bool(
+                s
+                and s.token_hash
+                and s.state != "vacant"
+                and hmac.compare_digest(s.token_hash, token_hash(token))
+            )
 
     def _seat(self, seat_id: str) -> Seat | None:
         return next((s for s in self.seats if s.seat == seat_id), None)
@@ -170,21 +191,53 @@ class Table:
             if with_host:
                 g = self.game
                 possible, why = self._undo_check()
-                colours = (g.state["profile"]["track_colors"] if g else
-                           self.settings.get("track_colors")) or DEFAULT_PROFILE["track_colors"]
-                inputs = ([dict(e) for e in g.state["pending"]
-                           if "player" not in e or e["type"] == "roll"] if g else [])
-                games = [{"id": sg.id, "status": sg.status, "players": sg.document["players"],
-                          "created": sg.created} for sg in self.store.games(self.name)]
-                host = HostInfo(possible, why, inputs, games, list(colours),
-                                self.settings.get("track_colors"), self.join_secret)
-            return Snapshot(name=self.name, title=self.title, settings=dict(self.settings),
-                            seats=tuple(self.seats), game=self.game,
-                            board=self.board_status, host=host)
+                colours = (
+                    g.state["profile"]["track_colors"] if g else self.settings.get("track_colors")
+                ) or DEFAULT_PROFILE["track_colors"]
+                inputs = (
+                    [
+                        dict(e)
+                        for e in g.state["pending"]
+                        if "player" not in e or e["type"] == "roll"
+                    ]
+                    if g
+                    else []
+                )
+                games = [
+                    {
+                        "id": sg.id,
+                        "status": sg.status,
+                        "players": sg.document["players"],
+                        "created": sg.created,
+                    }
+                    for sg in self.store.games(self.name)
+                ]
+                host = HostInfo(
+                    possible,
+                    why,
+                    inputs,
+                    games,
+                    list(colours),
+                    self.settings.get("track_colors"),
+                    self.join_secret,
+                )
+            return Snapshot(
+                name=self.name,
+                title=self.title,
+                settings=dict(self.settings),
+                seats=tuple(self.seats),
+                game=self.game,
+                board=self.board_status,
+                host=host,
+            )
 
     # -- publishing ---------------------------------------------------------------------
-    def _publish(self, *outcomes: Outcome, reply: Callable[[Outcome], Any] | None = None,
-                 events_for_board: list[dict[str, Any]] | None = None) -> Outcome:
+    def _publish(
+        self,
+        *outcomes: Outcome,
+        reply: Callable[[Outcome], Any] | None = None,
+        events_for_board: list[dict[str, Any]] | None = None,
+    ) -> Outcome:
         """After a commit: the caller's reply (an ack goes before the views), then every
         listener, then the LED board. Listeners never break the table."""
         if reply is not None:
@@ -235,19 +288,25 @@ class Table:
             if self.playing():
                 if not vacant:
                     raise TableError("game_running", "a game is running and no seat is free")
-                seat = replace(vacant[0], name=name, colour=colour, state="phone",
-                               token_hash=token_hash(token))
+                seat = replace(
+                    vacant[0], name=name, colour=colour, state="phone", token_hash=token_hash(token)
+                )
                 seats = [seat if s.seat == seat.seat else s for s in self.seats]
             else:
                 if len(self.seats) >= SEATS_MAX:
                     raise TableError("table_full", f"the table has {SEATS_MAX} players already")
-                seat = Seat(seat_id_for(name, {s.seat for s in self.seats}), name, colour,
-                            token_hash(token))
+                seat = Seat(
+                    seat_id_for(name, {s.seat for s in self.seats}), name, colour, token_hash(token)
+                )
                 seats = [*self.seats, seat]
             self._commit(self.store.seats_stmts(self.name, [s.row() for s in seats]))
             self.seats = seats
-            return self._publish(Outcome("seats", result={
-                "seat": seat.seat, "token": token, "name": name, "colour": colour}))
+            return self._publish(
+                Outcome(
+                    "seats",
+                    result={"seat": seat.seat, "token": token, "name": name, "colour": colour},
+                )
+            )
 
     def leave(self, seat_id: str, reply: Callable[[Outcome], Any] | None = None) -> Outcome:
         """A phone gives up its seat in the lobby; ``reply`` (its ok) goes out once that is
@@ -261,8 +320,9 @@ class Table:
             return self._publish(Outcome("seats", kicked=[seat_id]), reply=reply)
 
     # -- commands -----------------------------------------------------------------------
-    def submit(self, source: str, cmd_id: Any, command: Any,
-               reply: Callable[[Outcome], Any] | None = None) -> Outcome:
+    def submit(
+        self, source: str, cmd_id: Any, command: Any, reply: Callable[[Outcome], Any] | None = None
+    ) -> Outcome:
         """Apply one command from ``source`` (``seat:<id>`` or ``host``), commit, then
         ``reply`` (the ack) and tell everybody. A retry of an already applied ``cmd_id`` is
         acknowledged again and applies nothing."""
@@ -282,14 +342,20 @@ class Table:
                 if reply is not None:
                     reply(outcome)
                 return outcome
-            command = policy.command_for(source, command, g.dice, frozenset(
-                s.seat for s in self.seats if s.state == "bot"))
+            command = policy.command_for(
+                source, command, g.dice, frozenset(s.seat for s in self.seats if s.state == "bot")
+            )
             state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
             return self._commit_commands(g, state, applied, reply=reply)
 
-    def _plan(self, g: Game, state: dict[str, Any],
-              batch: list[tuple[dict[str, Any], str, str | None]], seats: list[Seat],
-              dice: str | None = None) -> tuple[dict[str, Any], Applied]:
+    def _plan(
+        self,
+        g: Game,
+        state: dict[str, Any],
+        batch: list[tuple[dict[str, Any], str, str | None]],
+        seats: list[Seat],
+        dice: str | None = None,
+    ) -> tuple[dict[str, Any], Applied]:
         """``batch`` and every follow-up of the dealer and autopilot, applied to a copy:
         nothing changes here. Raises TableError if ``batch`` is refused."""
         applied: Applied = []
@@ -316,8 +382,9 @@ class Table:
             applied.append((command, source, None, events))
         return state, applied
 
-    def _follow_up(self, state: dict[str, Any], g: Game, draws: int, seats: list[Seat],
-                   dice: str) -> tuple[dict[str, Any], str] | None:
+    def _follow_up(
+        self, state: dict[str, Any], g: Game, draws: int, seats: list[Seat], dice: str
+    ) -> tuple[dict[str, Any], str] | None:
         if dice == "digital":
             cmd = dealer.deal(state, g.decks, draws)
             if cmd is not None:
@@ -333,8 +400,9 @@ class Table:
         if not applied:
             return []
         status = "finished" if state["finished"] else None
-        return self.store.append_stmts(g.id, g.next_n,
-                                       [(c, s, i) for c, s, i, _ in applied], status)
+        return self.store.append_stmts(
+            g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
+        )
 
     def _apply(self, g: Game, state: dict[str, Any], applied: Applied) -> list[dict[str, Any]]:
         """Committed: record ``applied`` in memory. Returns their events in order."""
@@ -352,15 +420,23 @@ class Table:
             g.status = "finished"
         return all_events
 
-    def _commit_commands(self, g: Game, state: dict[str, Any], applied: Applied,
-                         extra: Statements | None = None,
-                         reply: Callable[[Outcome], Any] | None = None) -> Outcome:
+    def _commit_commands(
+        self,
+        g: Game,
+        state: dict[str, Any],
+        applied: Applied,
+        extra: Statements | None = None,
+        reply: Callable[[Outcome], Any] | None = None,
+    ) -> Outcome:
         first_n = g.next_n
         self._commit([*(extra or []), *self._append_stmts(g, state, applied)])
         events = self._apply(g, state, applied)
         ack = applied[0][2] if applied else None
-        return self._publish(Outcome("command", events, ack_id=ack, seq=first_n + 1),
-                             reply=reply, events_for_board=events)
+        return self._publish(
+            Outcome("command", events, ack_id=ack, seq=first_n + 1),
+            reply=reply,
+            events_for_board=events,
+        )
 
     # -- host actions -------------------------------------------------------------------
     def start(self, dice: Any = None) -> Outcome:
@@ -375,34 +451,49 @@ class Table:
                 raise TableError("bad_message", "dice must be 'digital' or 'table'")
             seats = [s for s in self.seats if s.state != "vacant"]
             if not SEATS_MIN <= len(seats) <= SEATS_MAX or len(seats) != len(self.seats):
-                raise TableError("bad_state", f"a game needs {SEATS_MIN} to {SEATS_MAX} "
-                                 f"seated players; {len(seats)} are seated")
+                raise TableError(
+                    "bad_state",
+                    f"a game needs {SEATS_MIN} to {SEATS_MAX} "
+                    f"seated players; {len(seats)} are seated",
+                )
             players = [s.seat for s in seats]
-            overrides = ({"track_colors": self.settings["track_colors"]}
-                         if self.settings.get("track_colors") else None)
+            overrides = (
+                {"track_colors": self.settings["track_colors"]}
+                if self.settings.get("track_colors")
+                else None
+            )
             state = new_game(players, dealer.initial_stack(players), overrides)
             # The whole profile goes into the log so it replays the same under new defaults.
-            document = {"players": players, "stack": state["track"]["0"],
-                        "profile": state["profile"]}
+            document = {
+                "players": players,
+                "stack": state["track"]["0"],
+                "profile": state["profile"],
+            }
             decks = dealer.shuffle_decks(state["profile"])
             game = Game(0, "playing", document, decks, dice, state)
             state, applied = self._plan(game, state, [], self.seats)
             settings = {**self.settings, "dice": dice}
             status = "finished" if state["finished"] else None
-            self._commit([
-                *self.store.settings_stmts(self.name, settings),
-                *self.store.new_game_stmts(
-                    self.name, document, [{"seat": s.seat, "name": s.name, "colour": s.colour}
-                                          for s in seats], decks, dice),
-                *self.store.append_stmts(None, 0, [(c, s, i) for c, s, i, _ in applied],
-                                         status, table_name=self.name),
-            ])
+            self._commit(
+                [
+                    *self.store.settings_stmts(self.name, settings),
+                    *self.store.new_game_stmts(
+                        self.name,
+                        document,
+                        [{"seat": s.seat, "name": s.name, "colour": s.colour} for s in seats],
+                        decks,
+                        dice,
+                    ),
+                    *self.store.append_stmts(
+                        None, 0, [(c, s, i) for c, s, i, _ in applied], status, table_name=self.name
+                    ),
+                ]
+            )
             game.id = self.store.current_game(self.name)
             events = self._apply(game, state, applied)
             self.settings, self.game = settings, game
             outcomes = [Outcome("command", events)] if applied else []
-            return self._publish(*outcomes, Outcome("game", history=True),
-                                 events_for_board=events)
+            return self._publish(*outcomes, Outcome("game", history=True), events_for_board=events)
 
     def set_dice(self, dice: Any) -> Outcome:
         with self.lock:
@@ -420,8 +511,9 @@ class Table:
                 self.settings, g.dice = settings, dice
                 events = self._apply(g, state, applied)
                 outcomes = [Outcome("command", events)] if applied else []
-                return self._publish(*outcomes, Outcome("settings"),
-                                     events_for_board=events if applied else None)
+                return self._publish(
+                    *outcomes, Outcome("settings"), events_for_board=events if applied else None
+                )
             self._commit(stmts)
             self.settings = settings
             return self._publish(Outcome("settings"))
@@ -466,10 +558,13 @@ class Table:
             return False, "the last command was a companion player's move"
         revealing = [e["type"] for e in g.events[-1] if e["type"] not in UNDOABLE_EVENTS]
         if revealing:
-            return False, (f"the last command ({command['type']}) has already revealed or "
-                           f"scored something ({', '.join(sorted(set(revealing)))})")
+            return False, (
+                f"the last command ({command['type']}) has already revealed or "
+                f"scored something ({', '.join(sorted(set(revealing)))})"
+            )
         return True, f"undo {command['type']}" + (
-            f" from {command['player']}" if "player" in command else "")
+            f" from {command['player']}" if "player" in command else ""
+        )
 
     def undo(self) -> Outcome:
         """Take back the last command while it has revealed nothing (DESIGN.md)."""
@@ -485,8 +580,9 @@ class Table:
             if colors:
                 state = recoloured(g.document, earlier, colors[-1])
             else:
-                state = new_game(g.document["players"], g.document.get("stack"),
-                                 g.document.get("profile"))
+                state = new_game(
+                    g.document["players"], g.document.get("stack"), g.document.get("profile")
+                )
                 for command in earlier:
                     state, _ = apply(state, command)
             self._commit(self.store.undone_stmts(g.id, n))
@@ -497,8 +593,9 @@ class Table:
             g.state = state
             return self._publish(Outcome("undo", history=True), events_for_board=[])
 
-    def _seat_change(self, seats: list[Seat], reason: str = "seats",
-                     kicked: list[str] | None = None) -> Outcome:
+    def _seat_change(
+        self, seats: list[Seat], reason: str = "seats", kicked: list[str] | None = None
+    ) -> Outcome:
         """Commit a new seat list (with the autopilot's moves for newly skipped seats)."""
         stmts = self.store.seats_stmts(self.name, [s.row() for s in seats])
         g = self.game
@@ -508,8 +605,11 @@ class Table:
             self.seats = seats
             events = self._apply(g, state, applied)
             outcomes = [Outcome("command", events)] if applied else []
-            return self._publish(*outcomes, Outcome(reason, kicked=kicked or []),
-                                 events_for_board=events if applied else None)
+            return self._publish(
+                *outcomes,
+                Outcome(reason, kicked=kicked or []),
+                events_for_board=events if applied else None,
+            )
         self._commit(stmts)
         self.seats = seats
         return self._publish(Outcome(reason, kicked=kicked or []))
@@ -517,8 +617,9 @@ class Table:
     def skip_seat(self, seat_id: Any) -> Outcome:
         with self.lock:
             seat = self._need_seat(seat_id)
-            return self._seat_change([replace(s, state="auto") if s is seat else s
-                                      for s in self.seats])
+            return self._seat_change(
+                [replace(s, state="auto") if s is seat else s for s in self.seats]
+            )
 
     def resume_seat(self, seat_id: Any) -> Outcome:
         """The seat goes back to its phone (after a skip or a companion player's turn)."""
@@ -527,10 +628,14 @@ class Table:
             if not seat.companion:
                 raise TableError("bad_state", f"{seat.seat} is not skipped")
             if seat.token_hash is None:
-                raise TableError("bad_state", f"{seat.name} is a companion player with no "
-                                 "phone to give the seat back to; release the seat instead")
-            return self._seat_change([replace(s, state="phone", level=None) if s is seat
-                                      else s for s in self.seats])
+                raise TableError(
+                    "bad_state",
+                    f"{seat.name} is a companion player with no "
+                    "phone to give the seat back to; release the seat instead",
+                )
+            return self._seat_change(
+                [replace(s, state="phone", level=None) if s is seat else s for s in self.seats]
+            )
 
     # -- companion players ----------------------------------------------------------------
     def bot_seats(self) -> list[tuple[str, str]]:
@@ -546,18 +651,23 @@ class Table:
             raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
         with self.lock:
             if self.game is not None:
-                raise TableError("bad_state", "companion players join in the lobby; during a "
-                                 "game the host hands a seat to one")
+                raise TableError(
+                    "bad_state",
+                    "companion players join in the lobby; during a "
+                    "game the host hands a seat to one",
+                )
             if len(self.seats) >= SEATS_MAX:
                 raise TableError("table_full", f"the table has {SEATS_MAX} players already")
             taken = {s.colour for s in self.seats}
             colour = next(c for c in PLAYER_COLOURS if c not in taken)
             names = {s.name for s in self.seats}
-            name = clean_name(name if name is not None
-                              else next(n for n in BOT_NAMES if n not in names))
+            name = clean_name(
+                name if name is not None else next(n for n in BOT_NAMES if n not in names)
+            )
             state, kind = ("auto", None) if level == "plain" else ("bot", level)
-            seat = Seat(seat_id_for(name, {s.seat for s in self.seats}), name, colour, None,
-                        state, kind)
+            seat = Seat(
+                seat_id_for(name, {s.seat for s in self.seats}), name, colour, None, state, kind
+            )
             return self._seat_change([*self.seats, seat])
 
     def hand_to_bot(self, seat_id: Any, level: Any) -> Outcome:
@@ -572,8 +682,9 @@ class Table:
             if seat.state == "vacant":
                 raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
             state, kind = ("auto", None) if level == "plain" else ("bot", level)
-            outcome = self._seat_change([replace(s, state=state, level=kind) if s is seat
-                                         else s for s in self.seats])
+            outcome = self._seat_change(
+                [replace(s, state=state, level=kind) if s is seat else s for s in self.seats]
+            )
             if self.playing():
                 self._notify([])  # a thinking companion player is asked now
             return outcome
@@ -601,8 +712,12 @@ class Table:
                     self._commit_commands(g, state, applied)
                     return
                 except TableError as exc:
-                    log.error("table %s: companion %s move not applied: %s", self.name,
-                              seat_id, exc.reason)
+                    log.error(
+                        "table %s: companion %s move not applied: %s",
+                        self.name,
+                        seat_id,
+                        exc.reason,
+                    )
                     if exc.code == "storage_failed":  # ask again once the disk may take it
                         timer = threading.Timer(BOT_RETRY_S, self._ask_bots_again)
                         timer.daemon = True
@@ -645,17 +760,19 @@ class Table:
         with self.lock:
             seat = self._need_seat(seat_id)
             freed = replace(seat, state="vacant", token_hash=None)
-            return self._seat_change([freed if s is seat else s for s in self.seats],
-                                     kicked=[seat.seat])
+            return self._seat_change(
+                [freed if s is seat else s for s in self.seats], kicked=[seat.seat]
+            )
 
     def remove_seat(self, seat_id: Any) -> Outcome:
         with self.lock:
             seat = self._need_seat(seat_id)
             if self.playing():
-                raise TableError("bad_state", "seats can only be removed before the game; "
-                                 "skip or release it instead")
-            return self._seat_change([s for s in self.seats if s is not seat],
-                                     kicked=[seat.seat])
+                raise TableError(
+                    "bad_state",
+                    "seats can only be removed before the game; skip or release it instead",
+                )
+            return self._seat_change([s for s in self.seats if s is not seat], kicked=[seat.seat])
 
     def end_game(self) -> Outcome:
         with self.lock:
@@ -673,11 +790,19 @@ class Table:
             if self.playing():
                 raise TableError("bad_state", "end the running game first")
             # Companion players seated in the lobby stay; seats handed over go back.
-            seats = [replace(s, state="phone", level=None)
-                     if s.companion and s.token_hash is not None else s
-                     for s in self.seats if s.state != "vacant"]
-            self._commit([*self.store.current_game_stmts(self.name, None),
-                          *self.store.seats_stmts(self.name, [s.row() for s in seats])])
+            seats = [
+                replace(s, state="phone", level=None)
+                if s.companion and s.token_hash is not None
+                else s
+                for s in self.seats
+                if s.state != "vacant"
+            ]
+            self._commit(
+                [
+                    *self.store.current_game_stmts(self.name, None),
+                    *self.store.seats_stmts(self.name, [s.row() for s in seats]),
+                ]
+            )
             self.game, self.seats = None, seats
             return self._publish(Outcome("game", history=True))
 
@@ -718,20 +843,21 @@ class Table:
             if stored is None or stored.table_name != self.name:
                 raise TableError("no_game", f"no game {game_id} at this table")
             if stored.status == "playing":
-                raise TableError("bad_state", "the game is still running: its log holds "
-                                 "unrevealed bids and sacrifices; end it first")
+                raise TableError(
+                    "bad_state",
+                    "the game is still running: its log holds "
+                    "unrevealed bids and sacrifices; end it first",
+                )
             from companion.results import engine_log, meta  # where, when, who (SCENARIO.md)
 
             stored_commands = self.store.commands(game_id)
-            document, commands = engine_log(stored.document,
-                                            [c.command for c in stored_commands])
+            document, commands = engine_log(stored.document, [c.command for c in stored_commands])
             about = meta(self.name, stored.created, stored.seats)
             # Which seats companion players played, at which level (the last one, if the
             # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
             for c in stored_commands:
                 player = c.command.get("player")
-                if player in about["seats"] and (c.source == "auto"
-                                                 or c.source.startswith("bot:")):
+                if player in about["seats"] and (c.source == "auto" or c.source.startswith("bot:")):
                     level = "plain" if c.source == "auto" else c.source.split(":")[2]
                     about["seats"][player]["companion"] = level
             return {**document, "meta": about, "commands": commands}

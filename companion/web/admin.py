@@ -37,8 +37,11 @@ bp = Blueprint("admin", __name__)
 
 # -- access ---------------------------------------------------------------------------------
 def _token() -> str | None:
-    return (request.headers.get("X-Admin-Token") or request.args.get("token")
-            or request.form.get("token"))
+    return (
+        request.headers.get("X-Admin-Token")
+        or request.args.get("token")
+        or request.form.get("token")
+    )
 
 
 def _check() -> tuple[Response, int] | None:
@@ -48,8 +51,7 @@ def _check() -> tuple[Response, int] | None:
     if guesses is not None and guesses.wait(addr) > 0:
         return jsonify({"error": "rate_limited", "reason": "too many wrong tokens; wait"}), 429
     token = _token()
-    if isinstance(token, str) and hmac.compare_digest(token,
-                                                      current_app.extensions["admin_token"]):
+    if isinstance(token, str) and hmac.compare_digest(token, current_app.extensions["admin_token"]):
         return None
     if guesses is not None:
         guesses.failed(addr)
@@ -90,18 +92,36 @@ def tables_json() -> Any:
         table = hub.table
         with table.lock:
             g = table.game
-            seats = [{"seat": s.seat, "name": s.name, "colour": s.colour,
-                      "hex": PLAYER_COLOURS.get(s.colour), "state": s.state,
-                      "connected": s.seat in hub.seat_conns} for s in table.seats]
+            seats = [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "colour": s.colour,
+                    "hex": PLAYER_COLOURS.get(s.colour),
+                    "state": s.state,
+                    "connected": s.seat in hub.seat_conns,
+                }
+                for s in table.seats
+            ]
             board = table.board_status
             row: dict[str, Any] = {
-                "name": table.name, "title": table.title, "status": table.status(),
-                "game_id": g.id if g else None, "game_status": g.status if g else None,
-                "round": g.state["round"] if g else None, "seats": seats,
-                "board": ({"mode": board.get("mode"), "connected": board.get("connected"),
-                           "detail": board.get("detail")} if board else None),
-                "host_url": url_for("pages.host_page", name=table.name,
-                                    token=table.host_token),
+                "name": table.name,
+                "title": table.title,
+                "status": table.status(),
+                "game_id": g.id if g else None,
+                "game_status": g.status if g else None,
+                "round": g.state["round"] if g else None,
+                "seats": seats,
+                "board": (
+                    {
+                        "mode": board.get("mode"),
+                        "connected": board.get("connected"),
+                        "detail": board.get("detail"),
+                    }
+                    if board
+                    else None
+                ),
+                "host_url": url_for("pages.host_page", name=table.name, token=table.host_token),
                 "display_url": url_for("pages.display_page", name=table.name),
             }
             game_id = g.id if g else None
@@ -111,14 +131,20 @@ def tables_json() -> Any:
                 created = stored.created if stored else None
         last = None
         if game_id is not None:
-            rows = outbox.read("SELECT MAX(at) AS at FROM commands WHERE game_id = ?",
-                               (game_id,))
+            rows = outbox.read("SELECT MAX(at) AS at FROM commands WHERE game_id = ?", (game_id,))
             last = rows[0]["at"] if rows and rows[0]["at"] is not None else created
         row["last_command_at"] = last
         row["seconds_since_command"] = round(time.time() - last, 1) if last else None
         out.append(row)
-    return _no_store(jsonify({"tables": out, "now": time.time(),
-                              "retention_days": current_app.config["COMPANION"].retention_days}))
+    return _no_store(
+        jsonify(
+            {
+                "tables": out,
+                "now": time.time(),
+                "retention_days": current_app.config["COMPANION"].retention_days,
+            }
+        )
+    )
 
 
 def _table_action(name: str, action: str) -> Any:
@@ -154,8 +180,11 @@ def rotate_join(name: str) -> Any:
 # -- history, leaderboard, exports ------------------------------------------------------------
 def _history_row(result: dict[str, Any], token: str) -> dict[str, Any]:
     gid = result["game_id"]
-    return {**result, "log": f"/admin/games/{gid}/log.json?token={token}",
-            "replay": f"/admin/games/{gid}/replay?token={token}"}
+    return {
+        **result,
+        "log": f"/admin/games/{gid}/log.json?token={token}",
+        "replay": f"/admin/games/{gid}/replay?token={token}",
+    }
 
 
 @bp.get("/admin/api/history")
@@ -196,8 +225,11 @@ def export_csv(kind: str) -> Any:
     except PeriodError as exc:
         return jsonify({"error": "bad_period", "reason": str(exc)}), 400
     history = _history()
-    text = (games_csv(history.games(since, until, limit=100_000)) if kind == "games"
-            else leaderboard_csv(history.leaderboard(since, until)))
+    text = (
+        games_csv(history.games(since, until, limit=100_000))
+        if kind == "games"
+        else leaderboard_csv(history.leaderboard(since, until))
+    )
     response = _no_store(Response(text, mimetype="text/csv"))
     response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}.csv"'
     return response
@@ -223,13 +255,18 @@ def game_log(game_id: int) -> Any:
     if table is not None:
         doc = table.log_document(game_id)  # the same log as the host's download
     else:  # a table no longer in the configuration: its games stay in the history
-        document, commands = engine_log(stored.document,
-                                        [c.command for c in cafe.store.commands(game_id)])
-        doc = {**document, "meta": meta(stored.table_name, stored.created, stored.seats),
-               "commands": commands}
+        document, commands = engine_log(
+            stored.document, [c.command for c in cafe.store.commands(game_id)]
+        )
+        doc = {
+            **document,
+            "meta": meta(stored.table_name, stored.created, stored.seats),
+            "commands": commands,
+        }
     response = _no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="chocolatl-{stored.table_name}-game-{game_id}.json"')
+        f'attachment; filename="chocolatl-{stored.table_name}-game-{game_id}.json"'
+    )
     return response
 
 
@@ -248,8 +285,10 @@ class Replay:
     def show(self, step: int) -> int:
         with self.lock:
             self.step = max(0, min(len(self.frames) - 1, step))
-            frame = {**self.frames[self.step], "replay": {"step": self.step,
-                                                         "steps": len(self.frames)}}
+            frame = {
+                **self.frames[self.step],
+                "replay": {"step": self.step, "steps": len(self.frames)},
+            }
             for conn in list(self.conns):
                 conn.send(frame)
             self.used = time.monotonic()
@@ -271,30 +310,65 @@ _REPLAYS_LOCK = threading.Lock()
 MAX_REPLAYS = 20
 
 
-def replay_frames(*, table: str, title: str, lang: str, game_id: int, document: dict[str, Any],
-                  seats: list[dict[str, Any]], commands: list[dict[str, Any]],
-                  status: str) -> list[dict[str, Any]]:
+def replay_frames(
+    *,
+    table: str,
+    title: str,
+    lang: str,
+    game_id: int,
+    document: dict[str, Any],
+    seats: list[dict[str, Any]],
+    commands: list[dict[str, Any]],
+    status: str,
+) -> list[dict[str, Any]]:
     """The display's view frames of a finished game, one per event: the start, then each
     event of each command in turn. The board (the view) moves on with the command's last event,
     so no step shows what a later event of the same command reveals."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
-    seats_info = [{"id": s["seat"], "name": s["name"], "colour": s["colour"],
-                   "hex": PLAYER_COLOURS.get(s["colour"]), "connected": True, "state": "phone"}
-                  for s in seats]
+    seats_info = [
+        {
+            "id": s["seat"],
+            "name": s["name"],
+            "colour": s["colour"],
+            "hex": PLAYER_COLOURS.get(s["colour"]),
+            "connected": True,
+            "state": "phone",
+        }
+        for s in seats
+    ]
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
     def frame(shown: dict[str, Any], over: bool) -> dict[str, Any]:
-        summary = {"name": table, "title": title, "status": "finished" if over else "playing",
-                   "dice": "digital", "seats_filled": len(seats), "seats_max": SEATS_MAX,
-                   "game_id": game_id, "round": shown["round"], "lang": lang,
-                   "urls": {"display": f"/t/{table}/", "qr": None, "join": None}}
-        return {"type": "view", "seq": len(frames), "reason": "replay", "table": summary,
-                "seats": seats_info, "you": None,
-                "game": {"id": game_id, "status": status if over else "playing",
-                         "dice": "digital", "view": views(shown, [None])[None]},
-                "events": [], "history": visible_events(list(round_events), None),
-                "board": None}
+        summary = {
+            "name": table,
+            "title": title,
+            "status": "finished" if over else "playing",
+            "dice": "digital",
+            "seats_filled": len(seats),
+            "seats_max": SEATS_MAX,
+            "game_id": game_id,
+            "round": shown["round"],
+            "lang": lang,
+            "urls": {"display": f"/t/{table}/", "qr": None, "join": None},
+        }
+        return {
+            "type": "view",
+            "seq": len(frames),
+            "reason": "replay",
+            "table": summary,
+            "seats": seats_info,
+            "you": None,
+            "game": {
+                "id": game_id,
+                "status": status if over else "playing",
+                "dice": "digital",
+                "view": views(shown, [None])[None],
+            },
+            "events": [],
+            "history": visible_events(list(round_events), None),
+            "board": None,
+        }
 
     frames.append(frame(state, False))
     for n, command in enumerate(commands, start=1):
@@ -320,23 +394,44 @@ def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
     cafe = current_app.extensions["cafe"]
     table = cafe.get(stored.table_name)
-    document, commands = engine_log(stored.document,
-                                    [c.command for c in cafe.store.commands(game_id)])
+    document, commands = engine_log(
+        stored.document, [c.command for c in cafe.store.commands(game_id)]
+    )
     frames = replay_frames(
-        table=stored.table_name, title=table.title if table else f"Table {stored.table_name}",
-        lang=table.settings.get("lang", "en") if table else "en", game_id=game_id,
-        document=document, seats=stored.seats, status=stored.status, commands=commands)
+        table=stored.table_name,
+        title=table.title if table else f"Table {stored.table_name}",
+        lang=table.settings.get("lang", "en") if table else "en",
+        game_id=game_id,
+        document=document,
+        seats=stored.seats,
+        status=stored.status,
+        commands=commands,
+    )
     rid = secrets.token_urlsafe(16)
     with _REPLAYS_LOCK:
         _REPLAYS[rid] = Replay(frames)
         while len(_REPLAYS) > MAX_REPLAYS:
             _REPLAYS.popitem(last=False)
     summary = frames[-1]["table"]
-    urls = {**summary["urls"], "ws_display": f"/admin/replay/{rid}/ws", "qr": "",
-            "step": f"/admin/replay/{rid}/step"}
-    return _no_store(Response(render_template(
-        "replay.html", table=summary, urls=urls, colours=[], wifi_ssid=None,
-        admin_token=_token(), steps=len(frames))))
+    urls = {
+        **summary["urls"],
+        "ws_display": f"/admin/replay/{rid}/ws",
+        "qr": "",
+        "step": f"/admin/replay/{rid}/step",
+    }
+    return _no_store(
+        Response(
+            render_template(
+                "replay.html",
+                table=summary,
+                urls=urls,
+                colours=[],
+                wifi_ssid=None,
+                admin_token=_token(),
+                steps=len(frames),
+            )
+        )
+    )
 
 
 def _replay(rid: str) -> Replay | None:
@@ -352,12 +447,13 @@ def replay_step(rid: str) -> Any:
         return refused
     replay = _replay(rid)
     if replay is None:
-        return jsonify({"error": "no_replay", "reason": "this replay has expired; reopen it "
-                                                         "from the history"}), 404
+        return jsonify(
+            {"error": "no_replay", "reason": "this replay has expired; reopen it from the history"}
+        ), 404
     body = request.get_json(silent=True)
     to = body.get("to") if isinstance(body, dict) else None
     if isinstance(to, bool) or not isinstance(to, int):
-        return jsonify({"error": "bad_message", "reason": "send {\"to\": step number}"}), 400
+        return jsonify({"error": "bad_message", "reason": 'send {"to": step number}'}), 400
     return jsonify({"step": replay.show(to), "steps": len(replay.frames)})
 
 

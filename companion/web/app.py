@@ -46,8 +46,12 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         # DNS rebinding: a page on another site whose name now points here would read the
         # join URL from /api/state. Only our own addresses and names are served.
         if not host_allowed(request.headers.get("Host"), names):
-            return Response("this server does not answer to that host name; start it with "
-                            "--allow-host NAME to allow it", status=403, mimetype="text/plain")
+            return Response(
+                "this server does not answer to that host name; start it with "
+                "--allow-host NAME to allow it",
+                status=403,
+                mimetype="text/plain",
+            )
         if request.headers.get("Upgrade", "").lower() == "websocket":
             # The worker times out idle request reads quickly (worker.py); an upgraded socket
             # is idle between frames and its peer answers our pings, so only silence past two
@@ -111,10 +115,15 @@ def base_url(config: ServerConfig) -> str:
 def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
     """Results and webhook deliveries; a finished game wakes the sender at once (a game the
     host ends is found by the sender's reconciling within seconds)."""
-    outbox = Outbox(config.database, config.webhooks, config.webhook_secret,
-                    titles={name: t.title for name, t in cafe.tables.items()},
-                    first_retry=config.webhook_retry, retention_days=config.retention_days,
-                    delete_games=cafe.store.delete_games)
+    outbox = Outbox(
+        config.database,
+        config.webhooks,
+        config.webhook_secret,
+        titles={name: t.title for name, t in cafe.tables.items()},
+        first_retry=config.webhook_retry,
+        retention_days=config.retention_days,
+        delete_games=cafe.store.delete_games,
+    )
 
     def on_commit(table: object, state: dict, events: list[dict]) -> None:
         if state.get("finished"):

@@ -41,13 +41,20 @@ def table_results(name: str) -> Any:
     outbox = _outbox()
     games: list[dict[str, Any]] = []
     for row in outbox.results_of(name):
-        games.append({"game_id": row["game_id"], "status": row["status"],
-                      "ended_at": iso(row["ended"]),
-                      "deliveries": [_public_delivery(d) for d in
-                                     outbox.deliveries(row["game_id"])]})
+        games.append(
+            {
+                "game_id": row["game_id"],
+                "status": row["status"],
+                "ended_at": iso(row["ended"]),
+                "deliveries": [_public_delivery(d) for d in outbox.deliveries(row["game_id"])],
+            }
+        )
     return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
 
 
 def _public_delivery(d: dict[str, Any]) -> dict[str, Any]:
-    return {**d, "next_at": iso(d["next_at"]) if d["next_at"] else None,
-            "delivered_at": iso(d["delivered_at"]) if d["delivered_at"] else None}
+    return {
+        **d,
+        "next_at": iso(d["next_at"]) if d["next_at"] else None,
+        "delivered_at": iso(d["delivered_at"]) if d["delivered_at"] else None,
+    }

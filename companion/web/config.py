@@ -50,8 +50,10 @@ def tables_from_count(count: int, board: str = "none", dice: str = "digital") ->
     """``--tables N``: tables ``1``..``N``; ``--board`` applies to table 1."""
     if not 1 <= count <= 100:
         raise ConfigError("--tables must be from 1 to 100")
-    return [TableConfig(str(i), board=board if i == 1 else "none", dice=dice)
-            for i in range(1, count + 1)]
+    return [
+        TableConfig(str(i), board=board if i == 1 else "none", dice=dice)
+        for i in range(1, count + 1)
+    ]
 
 
 def tables_from_file(path: str | Path) -> list[TableConfig]:
@@ -61,7 +63,7 @@ def tables_from_file(path: str | Path) -> list[TableConfig]:
     except (OSError, json.JSONDecodeError) as exc:
         raise ConfigError(f"cannot read table config {path}: {exc}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tables"), list) or not raw["tables"]:
-        raise ConfigError(f"{path}: expected {{\"tables\": [{{\"name\": ...}}, ...]}}")
+        raise ConfigError(f'{path}: expected {{"tables": [{{"name": ...}}, ...]}}')
     out = []
     for entry in raw["tables"]:
         if not isinstance(entry, dict) or set(entry) - {"name", "title", "board", "dice"}:

@@ -21,8 +21,13 @@ class Refused(ValueError):
         self.reason = reason
 
 
-def origin_allowed(origin: str | None, host_header: str | None, server_port: str | None,
-                   allowed: list[str], scheme: str = "http") -> bool:
+def origin_allowed(
+    origin: str | None,
+    host_header: str | None,
+    server_port: str | None,
+    allowed: list[str],
+    scheme: str = "http",
+) -> bool:
     """Same origin as the request's ``Host`` and scheme (a Host without a port means the port
     the server listens on), or listed. No Origin header = not a browser, allowed.
 
@@ -58,8 +63,7 @@ def pong(msg: dict[str, Any]) -> dict[str, Any]:
     {'type': 'pong', 't': 5}
     """
     t = msg.get("t")
-    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float)
-                          or abs(t) > 2**53):
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or abs(t) > 2**53):
         raise Refused("bad_message", "ping's t must be a number up to 2**53")
     return {"type": "pong", "t": t}
 
@@ -178,6 +182,7 @@ class GuessThrottle:
             if len(self._buckets) >= self.max_addresses and addr not in self._buckets:
                 # Forget the addresses that have refilled; a flood of new ones cannot grow
                 # this without bound.
-                self._buckets = {a: b for a, b in self._buckets.items()
-                                 if self._tokens(a, now) < self.burst}
+                self._buckets = {
+                    a: b for a, b in self._buckets.items() if self._tokens(a, now) < self.burst
+                }
             self._buckets[addr] = (max(0.0, tokens - 1.0), now)

@@ -96,16 +96,18 @@ class WsConnection(Connection):
         with self._ready:
             if self._stopped:
                 return
-            if self._outbox and (now - self._outbox[0][0] > self.STALLED_S
-                                 or len(self._outbox) >= self.MAX_BACKLOG):
+            if self._outbox and (
+                now - self._outbox[0][0] > self.STALLED_S or len(self._outbox) >= self.MAX_BACKLOG
+            ):
                 self._outbox.clear()
                 self.alive = False
                 self._abort()
             else:
                 self._outbox.append((now, item))
             if self._writer is None:
-                self._writer = threading.Thread(target=self._drain, daemon=True,
-                                                name=f"ws-out-{self.role}-{self.seat}")
+                self._writer = threading.Thread(
+                    target=self._drain, daemon=True, name=f"ws-out-{self.role}-{self.seat}"
+                )
                 self._writer.start()
             self._ready.notify()
 
@@ -138,8 +140,9 @@ class WsConnection(Connection):
     def flush(self, timeout: float = 2.0) -> None:
         """Wait until the frames sent so far are out (the handler's end closes the socket)."""
         with self._ready:
-            self._ready.wait_for(lambda: self._writer_done
-                                 or (not self._outbox and not self._busy), timeout)
+            self._ready.wait_for(
+                lambda: self._writer_done or (not self._outbox and not self._busy), timeout
+            )
 
     def shutdown(self, timeout: float = 2.0) -> None:
         """The handler is ending: let the frames sent so far go out (up to ``timeout``), then
@@ -179,11 +182,14 @@ class Hub:
         self.connections: list[Connection] = []
         self.seat_conns: dict[str, Connection] = {}
         self._paths = {
-            "display": self._path("pages.display_page"), "qr": self._path("pages.qr_image"),
-            "join_api": self._path("pages.join_api"), "seat_page": self._path("pages.seat_page"),
+            "display": self._path("pages.display_page"),
+            "qr": self._path("pages.qr_image"),
+            "join_api": self._path("pages.join_api"),
+            "seat_page": self._path("pages.seat_page"),
             "ws_display": self._path("sockets.display_socket"),
             "ws_seat": self._path("sockets.seat_socket"),
-            "ws_host": self._path("sockets.host_socket"), "state": self._path("pages.state_json"),
+            "ws_host": self._path("sockets.host_socket"),
+            "state": self._path("pages.state_json"),
         }
         table.listeners.append(self._on_outcome)
 
@@ -199,8 +205,11 @@ class Hub:
 
     def links(self) -> Links:
         token = self.table.host_token
-        return Links(self._paths, self.join_url(),
-                     lambda game_id: self._path("pages.game_log", game_id=game_id, token=token))
+        return Links(
+            self._paths,
+            self.join_url(),
+            lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
+        )
 
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> dict[str, Any]:
@@ -212,8 +221,13 @@ class Hub:
             snap = self.table.snapshot(with_host=role == "host")
             return render.hello(snap, self.links(), (role, seat), set(self.seat_conns))
 
-    def broadcast(self, reason: str, events: list[dict[str, Any]] | None = None,
-                  history: bool = False, roles: tuple[str, ...] | None = None) -> None:
+    def broadcast(
+        self,
+        reason: str,
+        events: list[dict[str, Any]] | None = None,
+        history: bool = False,
+        roles: tuple[str, ...] | None = None,
+    ) -> None:
         """Every live connection (of ``roles``, default all) gets its own view; each
         audience's frame is rendered and serialised once."""
         with self.table.lock:
@@ -222,8 +236,9 @@ class Hub:
                 return
             audiences = {c.audience for c in conns}
             snap = self.table.snapshot(with_host=any(r == "host" for r, _ in audiences))
-            frames = render.render(snap, self.links(), audiences, reason, events or [],
-                                   history, set(self.seat_conns))
+            frames = render.render(
+                snap, self.links(), audiences, reason, events or [], history, set(self.seat_conns)
+            )
             texts = {a: orjson.dumps(f).decode() for a, f in frames.items()}
             for conn in conns:
                 if not conn.send(texts[conn.audience]):

@@ -32,8 +32,9 @@ def check_name(name: str) -> str:
     ValueError: --mdns name 'Bad Name' must be lower-case letters, digits and inner hyphens
     """
     if not MDNS_NAME.fullmatch(name):
-        raise ValueError(f"--mdns name {name!r} must be lower-case letters, digits and "
-                         "inner hyphens")
+        raise ValueError(
+            f"--mdns name {name!r} must be lower-case letters, digits and inner hyphens"
+        )
     return name
 
 
@@ -62,8 +63,9 @@ def local_addresses(host: str) -> list[str]:
 class Announcer:
     """Registers ``<name>.local`` and the service ``<title>._http._tcp.local.`` until closed."""
 
-    def __init__(self, name: str, port: int, addresses: list[str], title: str = "Chocolatl",
-                 path: str = "/") -> None:
+    def __init__(
+        self, name: str, port: int, addresses: list[str], title: str = "Chocolatl", path: str = "/"
+    ) -> None:
         self.name = check_name(name)
         self.port = port
         self.addresses = addresses
@@ -81,9 +83,13 @@ class Announcer:
             from zeroconf import ServiceInfo, Zeroconf
 
             info = ServiceInfo(
-                SERVICE_TYPE, f"{self.title}.{SERVICE_TYPE}",
-                addresses=[socket.inet_aton(a) for a in self.addresses], port=self.port,
-                properties={"path": self.path}, server=f"{self.name}.local.")
+                SERVICE_TYPE,
+                f"{self.title}.{SERVICE_TYPE}",
+                addresses=[socket.inet_aton(a) for a in self.addresses],
+                port=self.port,
+                properties={"path": self.path},
+                server=f"{self.name}.local.",
+            )
             with self._lock:
                 if self._closed:
                     return False
@@ -91,8 +97,9 @@ class Announcer:
                 self._zc, self._info = zc, info
             zc.register_service(info, allow_name_change=True)
         except Exception as exc:  # noqa: BLE001 - the table runs on without a name
-            log.warning("mDNS: cannot announce %s.local (%s); phones use the address",
-                        self.name, exc)
+            log.warning(
+                "mDNS: cannot announce %s.local (%s); phones use the address", self.name, exc
+            )
             self.close()
             return False
         log.info("mDNS: announced %s.local at %s", self.name, ", ".join(self.addresses))
@@ -107,9 +114,14 @@ class Announcer:
                 return False
         from zeroconf import ServiceInfo
 
-        new = ServiceInfo(SERVICE_TYPE, info.name,
-                          addresses=[socket.inet_aton(a) for a in addresses], port=self.port,
-                          properties={"path": self.path}, server=f"{self.name}.local.")
+        new = ServiceInfo(
+            SERVICE_TYPE,
+            info.name,
+            addresses=[socket.inet_aton(a) for a in addresses],
+            port=self.port,
+            properties={"path": self.path},
+            server=f"{self.name}.local.",
+        )
         zc.update_service(new)
         with self._lock:
             self._info, self.addresses = new, addresses

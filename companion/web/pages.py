@@ -14,8 +14,16 @@ from companion.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
 
-HTTP_STATUS = {"bad_secret": 403, "bad_token": 403, "colour_taken": 409, "table_full": 409,
-               "game_running": 409, "bad_state": 409, "no_game": 404, "storage_failed": 503}
+HTTP_STATUS = {
+    "bad_secret": 403,
+    "bad_token": 403,
+    "colour_taken": 409,
+    "table_full": 409,
+    "game_running": 409,
+    "bad_state": 409,
+    "no_game": 404,
+    "storage_failed": 503,
+}
 
 
 def _hub(name: str) -> Hub:
@@ -33,9 +41,13 @@ def _throttled() -> tuple[Response, int] | None:
     """The 429 answer while this address has used up its wrong guesses (guard.GuessThrottle)."""
     wait = current_app.extensions["guesses"].wait(request.remote_addr or "?")
     if wait > 0:
-        response = jsonify({"error": "too_many_guesses",
-                            "reason": f"too many wrong links or tokens from this device; "
-                                      f"try again in {wait:.0f} s"})
+        response = jsonify(
+            {
+                "error": "too_many_guesses",
+                "reason": f"too many wrong links or tokens from this device; "
+                f"try again in {wait:.0f} s",
+            }
+        )
         response.headers["Retry-After"] = str(int(wait) + 1)
         return response, 429
     return None
@@ -92,8 +104,13 @@ def catalogue(lang: str) -> Response:
 def display_page(name: str) -> str:
     summary = _hub(name).summary(with_join=True)
     wifi = current_app.config["COMPANION"].wifi
-    return render_template("display.html", table=summary, urls=summary["urls"],
-                           colours=_colours(), wifi_ssid=wifi.ssid if wifi else None)
+    return render_template(
+        "display.html",
+        table=summary,
+        urls=summary["urls"],
+        colours=_colours(),
+        wifi_ssid=wifi.ssid if wifi else None,
+    )
 
 
 @bp.get("/t/<name>/join/<secret>")
@@ -105,17 +122,33 @@ def join_page(name: str, secret: str) -> Response | tuple[str, int]:
         _wrong_guess()
         return "This join link is not valid for this table (the QR code may have changed).", 403
     summary = hub.summary()
-    return _no_store(Response(render_template(
-        "phone.html", table=summary, urls=summary["urls"], join_secret=secret,
-        colours=_colours())))
+    return _no_store(
+        Response(
+            render_template(
+                "phone.html",
+                table=summary,
+                urls=summary["urls"],
+                join_secret=secret,
+                colours=_colours(),
+            )
+        )
+    )
 
 
 @bp.get("/t/<name>/seat")
 def seat_page(name: str) -> Response:
     summary = _hub(name).summary()
-    return _no_store(Response(render_template(
-        "phone.html", table=summary, urls=summary["urls"], join_secret=None,
-        colours=_colours())))
+    return _no_store(
+        Response(
+            render_template(
+                "phone.html",
+                table=summary,
+                urls=summary["urls"],
+                join_secret=None,
+                colours=_colours(),
+            )
+        )
+    )
 
 
 @bp.get("/t/<name>/host")
@@ -128,9 +161,18 @@ def host_page(name: str) -> Response | tuple[str, int]:
         _wrong_guess()
         return "The host link is not valid for this table.", 403
     summary = hub.summary(with_join=True)
-    return _no_store(Response(render_template(
-        "host.html", table=summary, urls=summary["urls"], host_token=token,
-        colours=_colours(), webhooks=len(current_app.config["COMPANION"].webhooks))))
+    return _no_store(
+        Response(
+            render_template(
+                "host.html",
+                table=summary,
+                urls=summary["urls"],
+                host_token=token,
+                colours=_colours(),
+                webhooks=len(current_app.config["COMPANION"].webhooks),
+            )
+        )
+    )
 
 
 @bp.get("/t/<name>/qr.svg")
@@ -188,5 +230,6 @@ def game_log(name: str, game_id: int) -> Any:
         return _refuse(exc.code, exc.reason)
     response = _no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="chocolatl-{name}-game-{game_id}.json"')
+        f'attachment; filename="chocolatl-{name}-game-{game_id}.json"'
+    )
     return response

@@ -10,8 +10,11 @@ import qrcode.image.svg
 
 def qr_svg(text: str) -> bytes:
     """An SVG QR code of ``text`` with a quiet zone, black on white."""
-    qr = qrcode.QRCode(border=4, error_correction=qrcode.constants.ERROR_CORRECT_M,
-                       image_factory=qrcode.image.svg.SvgPathFillImage)
+    qr = qrcode.QRCode(
+        border=4,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+        image_factory=qrcode.image.svg.SvgPathFillImage,
+    )
     qr.add_data(text)
     qr.make(fit=True)
     buf = io.BytesIO()

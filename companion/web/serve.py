@@ -33,61 +33,132 @@ from companion.web.wifi import WifiConfig
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--data", default="data", metavar="DIR",
-                        help="data directory with the SQLite database (default ./data)")
-    parser.add_argument("--tables", type=int, default=1, metavar="N",
-                        help="number of tables named 1..N (default 1)")
-    parser.add_argument("--config", metavar="FILE",
-                        help='JSON file with named tables: {"tables": [{"name": "oak", '
-                             '"title": "Oak", "board": "sim", "dice": "digital"}]}')
-    parser.add_argument("--board", default="sim", metavar="PORT|sim|none",
-                        help="LED board of table 1: a serial port (a /dev/serial/by-id path or "
-                             "usb:VID:PID[:SERIAL]), sim (a simulated board, the default) or "
-                             "none")
-    parser.add_argument("--dice", default="digital", choices=["digital", "table"],
-                        help="default for new games: the companion rolls (digital) or the "
-                             "host types in the real dice and cards (table)")
-    parser.add_argument("--public-url", metavar="URL",
-                        help="base URL for the QR code (default http://<LAN address>:<port>)")
-    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                        help="another origin allowed to open websockets (repeatable)")
-    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                        help="another host name phones may use to reach this server (the "
-                             "public URL's name, localhost and this machine's addresses are "
-                             "always allowed; repeatable)")
-    parser.add_argument("--max-connections", type=int, default=4000, metavar="N",
-                        help="most open connections (websockets and requests; default 4000); "
-                             "see --max-per-address")
-    parser.add_argument("--max-per-address", type=int, default=64, metavar="N",
-                        help="most open connections from one client address (default 64; "
-                             "raise it when many phones reach the server through one NAT)")
-    parser.add_argument("--worker", default="gevent", choices=["gevent", "gthread"],
-                        help="gevent (default: one greenlet per connection) or gthread (one "
-                             "thread per connection, --threads of them; for comparison)")
-    parser.add_argument("--threads", type=int, default=256,
-                        help="with --worker gthread: threads = most open websockets "
-                             "(default 256)")
-    parser.add_argument("--mdns", metavar="NAME",
-                        help="announce NAME.local on the LAN (multicast DNS) and use it in the "
-                             "QR code and links; the plain address is the fallback")
-    parser.add_argument("--wifi", metavar="SSID",
-                        help="show a second QR code in the lobby that joins this Wi-Fi network")
+    parser.add_argument(
+        "--data",
+        default="data",
+        metavar="DIR",
+        help="data directory with the SQLite database (default ./data)",
+    )
+    parser.add_argument(
+        "--tables", type=int, default=1, metavar="N", help="number of tables named 1..N (default 1)"
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help='JSON file with named tables: {"tables": [{"name": "oak", '
+        '"title": "Oak", "board": "sim", "dice": "digital"}]}',
+    )
+    parser.add_argument(
+        "--board",
+        default="sim",
+        metavar="PORT|sim|none",
+        help="LED board of table 1: a serial port (a /dev/serial/by-id path or "
+        "usb:VID:PID[:SERIAL]), sim (a simulated board, the default) or "
+        "none",
+    )
+    parser.add_argument(
+        "--dice",
+        default="digital",
+        choices=["digital", "table"],
+        help="default for new games: the companion rolls (digital) or the "
+        "host types in the real dice and cards (table)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="base URL for the QR code (default http://<LAN address>:<port>)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin allowed to open websockets (repeatable)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name phones may use to reach this server (the "
+        "public URL's name, localhost and this machine's addresses are "
+        "always allowed; repeatable)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=4000,
+        metavar="N",
+        help="most open connections (websockets and requests; default 4000); see --max-per-address",
+    )
+    parser.add_argument(
+        "--max-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="most open connections from one client address (default 64; "
+        "raise it when many phones reach the server through one NAT)",
+    )
+    parser.add_argument(
+        "--worker",
+        default="gevent",
+        choices=["gevent", "gthread"],
+        help="gevent (default: one greenlet per connection) or gthread (one "
+        "thread per connection, --threads of them; for comparison)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=256,
+        help="with --worker gthread: threads = most open websockets (default 256)",
+    )
+    parser.add_argument(
+        "--mdns",
+        metavar="NAME",
+        help="announce NAME.local on the LAN (multicast DNS) and use it in the "
+        "QR code and links; the plain address is the fallback",
+    )
+    parser.add_argument(
+        "--wifi",
+        metavar="SSID",
+        help="show a second QR code in the lobby that joins this Wi-Fi network",
+    )
     parser.add_argument("--wifi-password", metavar="PASSWORD", help="the Wi-Fi password")
-    parser.add_argument("--wifi-security", default="WPA", choices=["WPA", "WEP", "nopass"],
-                        help="the network's security (default WPA; nopass for an open one)")
-    parser.add_argument("--webhook", action="append", default=[], metavar="URL",
-                        help="POST every finished or ended game's result here (repeatable; "
-                             "PROTOCOL.md 'Result webhooks')")
-    parser.add_argument("--webhook-secret", metavar="SECRET",
-                        default=os.environ.get("CHOCOLATL_WEBHOOK_SECRET"),
-                        help="key of the X-Chocolatl-Signature HMAC (default: the environment "
-                             "variable CHOCOLATL_WEBHOOK_SECRET)")
-    parser.add_argument("--retention-days", type=int, metavar="N",
-                        help="delete games (logs, results) that ended more than N days ago; "
-                             "default: keep them all")
-    parser.add_argument("--webhook-retry", type=float, default=5.0, metavar="SECONDS",
-                        help="first retry of a failed delivery after this long, then doubling "
-                             "up to 15 minutes (default 5)")
+    parser.add_argument(
+        "--wifi-security",
+        default="WPA",
+        choices=["WPA", "WEP", "nopass"],
+        help="the network's security (default WPA; nopass for an open one)",
+    )
+    parser.add_argument(
+        "--webhook",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="POST every finished or ended game's result here (repeatable; "
+        "PROTOCOL.md 'Result webhooks')",
+    )
+    parser.add_argument(
+        "--webhook-secret",
+        metavar="SECRET",
+        default=os.environ.get("CHOCOLATL_WEBHOOK_SECRET"),
+        help="key of the X-Chocolatl-Signature HMAC (default: the environment "
+        "variable CHOCOLATL_WEBHOOK_SECRET)",
+    )
+    parser.add_argument(
+        "--retention-days",
+        type=int,
+        metavar="N",
+        help="delete games (logs, results) that ended more than N days ago; default: keep them all",
+    )
+    parser.add_argument(
+        "--webhook-retry",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="first retry of a failed delivery after this long, then doubling "
+        "up to 15 minutes (default 5)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -99,12 +170,18 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError("--max-connections must be from 100 to 100000")
     if not 4 <= args.max_per_address <= args.max_connections:
         raise ConfigError("--max-per-address must be from 4 to --max-connections")
-    tables = (tables_from_file(args.config) if args.config
-              else tables_from_count(args.tables, board=args.board, dice=args.dice))
+    tables = (
+        tables_from_file(args.config)
+        if args.config
+        else tables_from_count(args.tables, board=args.board, dice=args.dice)
+    )
     try:
         mdns = check_name(args.mdns) if args.mdns else None
-        wifi = (WifiConfig(args.wifi, args.wifi_password, args.wifi_security)
-                if args.wifi is not None else None)
+        wifi = (
+            WifiConfig(args.wifi, args.wifi_password, args.wifi_security)
+            if args.wifi is not None
+            else None
+        )
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     if wifi is None and args.wifi_password:
@@ -114,21 +191,33 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"--webhook {url!r} must be an http:// or https:// URL")
     if args.webhook and not args.webhook_secret:
-        raise ConfigError("--webhook needs --webhook-secret (or CHOCOLATL_WEBHOOK_SECRET): "
-                          "receivers check the signature")
+        raise ConfigError(
+            "--webhook needs --webhook-secret (or CHOCOLATL_WEBHOOK_SECRET): "
+            "receivers check the signature"
+        )
     if args.retention_days is not None and not 1 <= args.retention_days <= 36500:
         raise ConfigError("--retention-days must be from 1 to 36500")
     if not 0.1 <= args.webhook_retry <= 3600:
         raise ConfigError("--webhook-retry must be from 0.1 to 3600 seconds")
-    return ServerConfig(host=args.host, port=args.port, data=Path(args.data), tables=tables,
-                        public_url=args.public_url.rstrip("/") if args.public_url else None,
-                        allowed_origins=list(args.allow_origin),
-                        allowed_hosts=list(args.allow_host), threads=args.threads,
-                        worker=args.worker, max_connections=args.max_connections,
-                        max_per_address=args.max_per_address,
-                        mdns=mdns, wifi=wifi, webhooks=list(dict.fromkeys(args.webhook)),
-                        webhook_secret=args.webhook_secret, webhook_retry=args.webhook_retry,
-                        retention_days=args.retention_days)
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        data=Path(args.data),
+        tables=tables,
+        public_url=args.public_url.rstrip("/") if args.public_url else None,
+        allowed_origins=list(args.allow_origin),
+        allowed_hosts=list(args.allow_host),
+        threads=args.threads,
+        worker=args.worker,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        mdns=mdns,
+        wifi=wifi,
+        webhooks=list(dict.fromkeys(args.webhook)),
+        webhook_secret=args.webhook_secret,
+        webhook_retry=args.webhook_retry,
+        retention_days=args.retention_days,
+    )
 
 
 def announce(config: ServerConfig) -> list[str]:
@@ -175,8 +264,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for line in lines:
         print(line, flush=True)
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     GunicornServer(config).run()
     return 0
 
@@ -204,8 +294,9 @@ class GunicornServer(_gunicorn_base()):  # type: ignore[misc]
             "workers": 1,  # the tables live in this one process's memory
             # gevent: a connection is a greenlet, so slow clients cost memory, not service
             # (companion/web/worker.py says why, with the per-address cap and timeouts).
-            "worker_class": ("companion.web.worker.CafeWorker" if c.worker == "gevent"
-                             else "gthread"),
+            "worker_class": (
+                "companion.web.worker.CafeWorker" if c.worker == "gevent" else "gthread"
+            ),
             "threads": c.threads,
             "worker_connections": c.max_connections,
             "timeout": 60,

@@ -33,11 +33,16 @@ def _check_origin() -> Response | None:
     """Refuse cross-site websocket upgrades before the handshake (a page on another site
     must not drive a phone's or the host's socket)."""
     config: ServerConfig = current_app.config["COMPANION"]
-    if not origin_allowed(request.headers.get("Origin"), request.headers.get("Host"),
-                          request.environ.get("SERVER_PORT"), config.allowed_origins,
-                          request.scheme):
-        return Response("websocket from a foreign origin refused", status=403,
-                        mimetype="text/plain")
+    if not origin_allowed(
+        request.headers.get("Origin"),
+        request.headers.get("Host"),
+        request.environ.get("SERVER_PORT"),
+        config.allowed_origins,
+        request.scheme,
+    ):
+        return Response(
+            "websocket from a foreign origin refused", status=403, mimetype="text/plain"
+        )
     return None
 
 
@@ -55,8 +60,11 @@ def _messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
     while conn.alive:
         raw = conn.ws.receive()
         if not limit.allow():
-            _error(conn, "rate_limited", f"more than {config.rate:g} messages a second; "
-                   "this one was dropped")
+            _error(
+                conn,
+                "rate_limited",
+                f"more than {config.rate:g} messages a second; this one was dropped",
+            )
             continue
         try:
             yield parse(raw, config.max_message)
@@ -72,8 +80,7 @@ def _hub_or_close(conn: WsConnection, name: str) -> Hub | None:
     return hub
 
 
-def _serve(ws: Any, name: str, role: str,
-           handle: Callable[[Hub, WsConnection], None]) -> None:
+def _serve(ws: Any, name: str, role: str, handle: Callable[[Hub, WsConnection], None]) -> None:
     """Run one socket's handler; its writer always ends with it."""
     conn = WsConnection(ws, role)
     try:
@@ -89,8 +96,9 @@ def _serve(ws: Any, name: str, role: str,
         conn.shutdown()  # the frames sent so far go out, then the writer ends
 
 
-def _answer(conn: Connection, table: Table, kind: str, msg_id: Any,
-            action: Callable[[], Any]) -> None:
+def _answer(
+    conn: Connection, table: Table, kind: str, msg_id: Any, action: Callable[[], Any]
+) -> None:
     """Run one request; a refusal or a bug becomes an error frame, never a dead handler."""
     try:
         action()
@@ -98,17 +106,23 @@ def _answer(conn: Connection, table: Table, kind: str, msg_id: Any,
         _error(conn, exc.code, exc.reason, msg_id)
     except Exception:  # noqa: BLE001 - a bug must not take the connection down unexplained
         log.exception("table %s: %s message failed", table.name, kind)
-        _error(conn, "server_error", "the server failed on this message; nothing was "
-               "changed unless a view says so", msg_id)
+        _error(
+            conn,
+            "server_error",
+            "the server failed on this message; nothing was changed unless a view says so",
+            msg_id,
+        )
 
 
 def _ack(conn: Connection) -> Callable[[Outcome], None]:
     """The acknowledgement of a committed command, sent before its views."""
+
     def send(outcome: Outcome) -> None:
         frame: dict[str, Any] = {"type": "ack", "id": outcome.ack_id, "seq": outcome.seq}
         if outcome.retry:
             frame["retry"] = True
         conn.send(frame)
+
     return send
 
 
@@ -139,8 +153,11 @@ def seat_socket(ws: Any, name: str) -> None:
                     _error(conn, "not_hello", "say hello with your seat and token first")
                     continue
                 if not table.check_seat(msg.get("seat"), msg.get("token")):
-                    _error(conn, "bad_token", "this seat token is not valid (seat released "
-                           "or never joined); join again")
+                    _error(
+                        conn,
+                        "bad_token",
+                        "this seat token is not valid (seat released or never joined); join again",
+                    )
                     conn.close(CLOSE_BAD_TOKEN, "bad token")
                     return
                 conn.seat = msg["seat"]
@@ -165,8 +182,12 @@ def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
         conn.send(pong(msg))
     elif kind == "leave":
         # ok only once the seat is given up (and before the socket is closed for it)
-        table.leave(conn.seat or "", reply=lambda _o: conn.send(
-            {"type": "ok", "for": "leave", "id": msg_id if isinstance(msg_id, str) else None}))
+        table.leave(
+            conn.seat or "",
+            reply=lambda _o: conn.send(
+                {"type": "ok", "for": "leave", "id": msg_id if isinstance(msg_id, str) else None}
+            ),
+        )
     elif kind == "hello":
         conn.send(hub.hello("seat", conn.seat))
     elif kind == "hint":
@@ -183,8 +204,14 @@ def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
         raise TableError("hints_off", "this server runs no companion players")
 
     def done(result: Any, error: BaseException | None) -> None:
-        conn.send({"type": "hint", "id": msg_id if isinstance(msg_id, str) else None,
-                   "seq": seq, "hint": None if error else result})
+        conn.send(
+            {
+                "type": "hint",
+                "id": msg_id if isinstance(msg_id, str) else None,
+                "seq": seq,
+                "hint": None if error else result,
+            }
+        )
 
     bots.hint(level, seen, done)
 
@@ -225,8 +252,12 @@ def host_socket(ws: Any, name: str) -> None:
         for msg in _messages(conn):
             kind = msg["type"]
             if not attached and (wait := guesses.wait(addr)) > 0:
-                _error(conn, "too_many_guesses", "too many wrong links or tokens from "
-                       f"this device; try again in {wait:.0f} s", msg.get("id"))
+                _error(
+                    conn,
+                    "too_many_guesses",
+                    f"too many wrong links or tokens from this device; try again in {wait:.0f} s",
+                    msg.get("id"),
+                )
                 conn.close(CLOSE_BAD_TOKEN, "too many guesses")
                 return
             if not table.check_host(msg.get("token")):
@@ -258,7 +289,6 @@ def _host_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
     elif kind in HOST_ACTIONS:
         # The views of the change go out first (the table tells the hub), then the ok.
         HOST_ACTIONS[kind](table, msg)
-        conn.send({"type": "ok", "for": kind, "id": msg_id if isinstance(msg_id, str)
-                   else None})
+        conn.send({"type": "ok", "for": kind, "id": msg_id if isinstance(msg_id, str) else None})
     else:
         raise TableError("unknown_type", f"unknown message type {kind!r}")

@@ -41,8 +41,9 @@ class WifiConfig:
             if self.password:
                 raise ValueError("an open network (--wifi-security nopass) has no password")
         elif not self.password:
-            raise ValueError("--wifi needs --wifi-password (or --wifi-security nopass for an "
-                             "open network)")
+            raise ValueError(
+                "--wifi needs --wifi-password (or --wifi-security nopass for an open network)"
+            )
         elif self.security == "WPA" and not 8 <= len(self.password) <= 63:
             raise ValueError("a WPA password has 8 to 63 characters")
 

@@ -10,7 +10,7 @@ from micropython import const
 import config
 import proto
 
-LOST_COLOUR_R = const(48)   # dim amber: clearly "not a game picture", well under 0.5 A
+LOST_COLOUR_R = const(48)  # dim amber: clearly "not a game picture", well under 0.5 A
 LOST_COLOUR_G = const(16)
 LOST_COLOUR_B = const(0)
 LOST_EVERY = const(8)
@@ -36,7 +36,7 @@ class Firmware:
         self.frames = 0
         self.errors = 0
         self.running = True
-        self.host_lost = False     # "lost" only after HOST_LOST_MS of silence, from boot on
+        self.host_lost = False  # "lost" only after HOST_LOST_MS of silence, from boot on
         self.showing_lost = False
         self.lost_phase = -1
         self.led_on = False
@@ -116,8 +116,9 @@ class Firmware:
                 if result == proto.FRAME:
                     self.handle(dec.type, dec.seq, dec.length)
                 elif result == proto.ERROR:
-                    self.nack(dec.seq, dec.reason,
-                              dec.type if dec.reason == proto.UNKNOWN_TYPE else 0)
+                    self.nack(
+                        dec.seq, dec.reason, dec.type if dec.reason == proto.UNKNOWN_TYPE else 0
+                    )
                 else:
                     break
                 handled = True
@@ -200,8 +201,7 @@ class Firmware:
         if not self.showing_lost or phase != self.lost_phase:
             self.showing_lost = True
             self.lost_phase = phase
-            self.strip.fill_pattern(phase, LOST_COLOUR_R, LOST_COLOUR_G, LOST_COLOUR_B,
-                                    LOST_EVERY)
+            self.strip.fill_pattern(phase, LOST_COLOUR_R, LOST_COLOUR_G, LOST_COLOUR_B, LOST_EVERY)
             self.led_on = False
             self.set_status_led(phase & 1)
 

@@ -6,8 +6,8 @@ import array
 import micropython
 from micropython import const
 
-MA_PER_CHANNEL = const(20)   # companion/leds/power.py: 20 mA per channel at 255 ...
-IDLE_MA_PER_LED = const(1)   # ... plus 1 mA per LED driver chip
+MA_PER_CHANNEL = const(20)  # companion/leds/power.py: 20 mA per channel at 255 ...
+IDLE_MA_PER_LED = const(1)  # ... plus 1 mA per LED driver chip
 
 
 def gamma_table(gamma):

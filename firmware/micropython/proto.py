@@ -11,7 +11,7 @@ import array
 import micropython
 from micropython import const
 
-FLAG = const(0xC0)   # never valid in UTF-8, so the REPL never prints it
+FLAG = const(0xC0)  # never valid in UTF-8, so the REPL never prints it
 ESC = const(0xDB)
 HEADER = const(4)
 OVERHEAD = const(6)  # header + CRC
@@ -43,14 +43,14 @@ FRAME = const(1)
 ERROR = const(2)
 
 # Decoder state words (an array('i') shared with the viper scanner)
-_N = const(0)        # bytes unstuffed into buf
+_N = const(0)  # bytes unstuffed into buf
 _ESCAPED = const(1)  # an ESC was read, its byte comes next
-_BADESC = const(2)   # an ESC was followed by a byte that is not an escaped value
-_OVER = const(3)     # more bytes than buf holds (the rest is skipped)
-_HUNT = const(4)     # before the first FLAG everything is noise (boot banner, REPL)
-_CAP = const(5)      # len(buf)
-_ENDED = const(6)    # the last scan stopped at a FLAG closing a segment
-_POS = const(7)      # where the scan starts
+_BADESC = const(2)  # an ESC was followed by a byte that is not an escaped value
+_OVER = const(3)  # more bytes than buf holds (the rest is skipped)
+_HUNT = const(4)  # before the first FLAG everything is noise (boot banner, REPL)
+_CAP = const(5)  # len(buf)
+_ENDED = const(6)  # the last scan stopped at a FLAG closing a segment
+_POS = const(7)  # where the scan starts
 
 _KNOWN = bytearray(256)
 for _t in (HELLO, VERSION, ACK, NACK, PICTURE, CONFIG, PING, STATUS, STOP):
@@ -207,7 +207,7 @@ class Decoder:
         buf = self.buf
         length = (buf[2] << 8) | buf[3]
         if length > self.max_payload:
-            return 0                         # too_large: skip to the next FLAG slowly
+            return 0  # too_large: skip to the next FLAG slowly
         left = OVERHEAD + length - n
         return left + 1 if left > 0 else 0  # every byte takes at least one wire byte
 

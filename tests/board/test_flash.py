@@ -21,8 +21,10 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
 def fake_mpremote(tmp_path: Path) -> tuple[Path, Path]:
     log = tmp_path / "calls.jsonl"
     exe = tmp_path / "mpremote"
-    exe.write_text(f"#!{sys.executable}\nimport json, sys\n"
-                   f"open({str(log)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n")
+    exe.write_text(
+        f"#!{sys.executable}\nimport json, sys\n"
+        f"open({str(log)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n"
+    )
     exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
     return exe, log
 
@@ -49,15 +51,33 @@ def test_every_firmware_file_is_copied_main_last():
 
 def test_missing_firmware_dir_is_a_clear_error(tmp_path, capsys):
     exe, _ = fake_mpremote(tmp_path)
-    code = main(["flash", "--port", "/dev/ttyACM0", "--dry-run", "--mpremote", str(exe),
-                 "--firmware-dir", str(tmp_path / "nowhere")])
+    code = main(
+        [
+            "flash",
+            "--port",
+            "/dev/ttyACM0",
+            "--dry-run",
+            "--mpremote",
+            str(exe),
+            "--firmware-dir",
+            str(tmp_path / "nowhere"),
+        ]
+    )
     assert code == 2
     assert "firmware directory" in capsys.readouterr().err
 
 
 def test_missing_mpremote_is_a_clear_error(tmp_path, capsys, monkeypatch):
-    code = main(["flash", "--port", "/dev/ttyACM0", "--dry-run", "--mpremote",
-                 str(tmp_path / "no-mpremote")])
+    code = main(
+        [
+            "flash",
+            "--port",
+            "/dev/ttyACM0",
+            "--dry-run",
+            "--mpremote",
+            str(tmp_path / "no-mpremote"),
+        ]
+    )
     assert code == 2
     assert "mpremote not found" in capsys.readouterr().err
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -22,8 +22,9 @@ def game_pictures(seed: int, players: int, limit: int) -> list[bytes]:
     while not state["finished"] and len(out) < limit:
         state, events = apply(state, random_command(state, rng))
         now += 0.7
-        out.append(render(view(state, None), layout, colours, now,
-                          animations_from_events(events, now)))
+        out.append(
+            render(view(state, None), layout, colours, now, animations_from_events(events, now))
+        )
     return out
 
 
@@ -41,6 +42,8 @@ def test_real_game_pictures_arrive_identical(service):
 
 
 def test_game_frames_stay_under_one_kilobyte_on_the_wire():
-    sizes = [len(p.encode(p.MessageType.PICTURE, 255, p.picture_payload(pic)))
-             for pic in game_pictures(seed=5, players=5, limit=400)]
+    sizes = [
+        len(p.encode(p.MessageType.PICTURE, 255, p.picture_payload(pic)))
+        for pic in game_pictures(seed=5, players=5, limit=400)
+    ]
     assert max(sizes) < 1024

@@ -90,8 +90,10 @@ def test_board_reboot_rehandshakes_and_resends(service):
     boots = service.sim.boots
     service.reboot()
     assert service.sim.boots == boots + 1
-    wait_until(lambda: service.simulated_pixels() == pic and service.sim.firmware.frames >= 1,
-               "the picture on the rebooted board")
+    wait_until(
+        lambda: service.simulated_pixels() == pic and service.sim.firmware.frames >= 1,
+        "the picture on the rebooted board",
+    )
     wait_until(lambda: service.status()["board_boots"] >= 1, "the link to see the boot")
 
 
@@ -197,12 +199,20 @@ def test_firmware_answers_garbage_with_nack_and_still_takes_the_next_frame(sim):
         dec = p.Decoder()
         pic = picture(10)
         # Before its first flag the board ignores everything; after it, a bad segment is NACKed.
-        port.write(b"\x04\r\nMPY: soft reboot\r\n" + p.encode(p.MessageType.PING, 4)
-                   + b"print('hello')\r\n"
-                   + p.encode(p.MessageType.PICTURE, 5, p.picture_payload(pic)))
+        port.write(
+            b"\x04\r\nMPY: soft reboot\r\n"
+            + p.encode(p.MessageType.PING, 4)
+            + b"print('hello')\r\n"
+            + p.encode(p.MessageType.PICTURE, 5, p.picture_payload(pic))
+        )
         got: list = []
-        wait_until(lambda: got.extend(dec.feed(port.read(256))) or any(
-            isinstance(e, p.Frame) and e.type == p.MessageType.ACK for e in got), "an ACK")
+        wait_until(
+            lambda: (
+                got.extend(dec.feed(port.read(256)))
+                or any(isinstance(e, p.Frame) and e.type == p.MessageType.ACK for e in got)
+            ),
+            "an ACK",
+        )
         # The boot VERSION may or may not still be waiting when the port opens.
         frames = [e for e in got if isinstance(e, p.Frame) and e.type != p.MessageType.VERSION]
         assert frames[0].type == p.MessageType.STATUS and frames[0].seq == 4
@@ -225,9 +235,13 @@ def test_usb_port_ids(monkeypatch):
             self.device, self.vid, self.pid, self.serial_number = device, vid, pid, serial_number
 
     # Enumerating USB devices needs hardware; the enumeration alone is replaced.
-    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [
-        Info("/dev/ttyACM1", 0x2E8A, 0x0005, "E66038B713A1"),
-        Info("/dev/ttyACM2", 0x2E8A, 0x0005, "E66038B713B2")])
+    monkeypatch.setattr(
+        "serial.tools.list_ports.comports",
+        lambda: [
+            Info("/dev/ttyACM1", 0x2E8A, 0x0005, "E66038B713A1"),
+            Info("/dev/ttyACM2", 0x2E8A, 0x0005, "E66038B713B2"),
+        ],
+    )
     assert resolve_port("usb:2e8a:0005") == "/dev/ttyACM1"
     assert resolve_port("usb:2E8A:0005:E66038B713B2") == "/dev/ttyACM2"
     with pytest.raises(LinkError, match="no USB serial device 1a86:7523"):

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from companion.board import protocol as p
 
-DOC = json.loads((Path(__file__).resolve().parents[2] / "hardware/protocol_vectors.json")
-                 .read_text())
+DOC = json.loads(
+    (Path(__file__).resolve().parents[2] / "hardware/protocol_vectors.json").read_text()
+)
 VECTORS = DOC["vectors"]
 
 
@@ -21,8 +22,14 @@ def events(decoded: list) -> list[dict]:
     out = []
     for e in decoded:
         if isinstance(e, p.Frame):
-            out.append({"event": "frame", "type": p.MessageType(e.type).name, "seq": e.seq,
-                        "payload": e.payload.hex()})
+            out.append(
+                {
+                    "event": "frame",
+                    "type": p.MessageType(e.type).name,
+                    "seq": e.seq,
+                    "payload": e.payload.hex(),
+                }
+            )
         else:
             d = {"event": "error", "reason": e.reason.name.lower(), "seq": e.seq}
             if e.reason == p.Reason.UNKNOWN_TYPE:
@@ -49,9 +56,21 @@ def test_crc_check_value():
 
 def test_vectors_cover_the_required_cases():
     names = {v["name"] for v in VECTORS}
-    assert {"bad_crc", "truncated_then_frame", "garbage_between_frames", "oversize",
-            "unknown_type", "hello", "version", "picture_208_leds", "config", "ping", "status",
-            "ack_picture", "nack_bad_payload"} <= names
+    assert {
+        "bad_crc",
+        "truncated_then_frame",
+        "garbage_between_frames",
+        "oversize",
+        "unknown_type",
+        "hello",
+        "version",
+        "picture_208_leds",
+        "config",
+        "ping",
+        "status",
+        "ack_picture",
+        "nack_bad_payload",
+    } <= names
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
@@ -68,8 +87,11 @@ def test_decoder_reproduces_vector(vector):
     assert events(got) == vector["events"]
 
 
-@pytest.mark.parametrize("vector", [v for v in VECTORS if "encode" in v],
-                         ids=[v["name"] for v in VECTORS if "encode" in v])
+@pytest.mark.parametrize(
+    "vector",
+    [v for v in VECTORS if "encode" in v],
+    ids=[v["name"] for v in VECTORS if "encode" in v],
+)
 def test_encoder_reproduces_vector(vector):
     e = vector["encode"]
     wire = p.encode(p.MessageType[e["type"]], e["seq"], bytes.fromhex(e["payload"]))
@@ -82,8 +104,9 @@ def test_hand_checked_hello_bytes():
     body = bytes((1, 1, 0, 1, 2))
     crc = crc16_bitwise(body)
     assert crc == 0xDE9A
-    expected = bytes((0xC0, 0xDB, 0x21, 0xDB, 0x21, 0x00, 0xDB, 0x21, 0xDB, 0x22,
-                      crc >> 8, crc & 0xFF, 0xC0))
+    expected = bytes(
+        (0xC0, 0xDB, 0x21, 0xDB, 0x21, 0x00, 0xDB, 0x21, 0xDB, 0x22, crc >> 8, crc & 0xFF, 0xC0)
+    )
     assert p.encode(p.MessageType.HELLO, 1, b"\x02") == expected
     assert bytes.fromhex(next(v for v in VECTORS if v["name"] == "hello")["hex"]) == expected
 
@@ -97,8 +120,7 @@ def test_picture_payload_is_rgb_xor_0x20():
     assert len(wire) == 2 + 4 + 9 + 2
 
 
-@given(st.integers(0, 255), st.sampled_from(list(p.MessageType)),
-       st.binary(max_size=p.MAX_PAYLOAD))
+@given(st.integers(0, 255), st.sampled_from(list(p.MessageType)), st.binary(max_size=p.MAX_PAYLOAD))
 def test_round_trip_and_no_repl_control_bytes(seq, mtype, payload):
     wire = p.encode(mtype, seq, payload)
     assert p.Decoder().feed(wire) == [p.Frame(mtype, seq, payload)]
@@ -131,7 +153,14 @@ def test_payload_parsers():
     assert v == p.Version(2, 208, 1024, "2.0.0 rp2")
     status = next(v for v in VECTORS if v["name"] == "status")
     parsed = p.parse_status(bytes.fromhex(status["events"][0]["payload"]))
-    assert parsed == {"frames": 40, "errors": 1, "milliamps": 412, "limited": False,
-                      "brightness": 255, "budget_ma": 3000, "host_lost": False}
+    assert parsed == {
+        "frames": 40,
+        "errors": 1,
+        "milliamps": 412,
+        "limited": False,
+        "brightness": 255,
+        "budget_ma": 3000,
+        "host_lost": False,
+    }
     with pytest.raises(p.ProtocolError):
         p.parse_version(b"\x01")

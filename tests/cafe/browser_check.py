@@ -28,11 +28,11 @@ def with_chromium(check, viewport: dict | None = None) -> None:  # noqa: ANN001
 
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path="/usr/bin/chromium",
-                                             args=["--no-sandbox", "--disable-gpu"])
+                browser = pw.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+                )
                 try:
-                    page = browser.new_page(viewport=viewport or {"width": 1280,
-                                                                  "height": 720})
+                    page = browser.new_page(viewport=viewport or {"width": 1280, "height": 720})
                     check(page)
                 finally:
                     browser.close()

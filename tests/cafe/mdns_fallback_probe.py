@@ -15,8 +15,9 @@ from companion.web.config import ServerConfig, TableConfig
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        config = ServerConfig(host="0.0.0.0", port=8123, data=Path(tmp), mdns="lost-table",
-                              tables=[TableConfig("1")])
+        config = ServerConfig(
+            host="0.0.0.0", port=8123, data=Path(tmp), mdns="lost-table", tables=[TableConfig("1")]
+        )
         app = create_app(config)
         client = app.test_client()
         before = client.get("/t/1/api/state").get_json()["table"]["urls"]["join"]

@@ -24,10 +24,10 @@ def main() -> None:
                 resolver = AddressResolver(f"{name}.local.")
                 out["resolved"] = resolver.request(zc, 5000)
                 out["addresses"] = resolver.parsed_addresses()
-                info = zc.get_service_info("_http._tcp.local.", "Chocolatl._http._tcp.local.",
-                                           timeout=5000)
-                out["service"] = ({"server": info.server, "port": info.port}
-                                  if info else None)
+                info = zc.get_service_info(
+                    "_http._tcp.local.", "Chocolatl._http._tcp.local.", timeout=5000
+                )
+                out["service"] = {"server": info.server, "port": info.port} if info else None
             finally:
                 zc.close()
             if out["addresses"]:

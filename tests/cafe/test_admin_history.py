@@ -33,15 +33,19 @@ def admin_token(live: LiveServer) -> str:
 
 
 def get(live: LiveServer, path: str, token: str, **params: Any) -> requests.Response:
-    return requests.get(f"{live.base}{path}", params=params,
-                        headers={"X-Admin-Token": token}, timeout=10)
+    return requests.get(
+        f"{live.base}{path}", params=params, headers={"X-Admin-Token": token}, timeout=10
+    )
 
 
 @pytest.fixture(scope="module")
 def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Two tables: table 1 played a whole game, table 2 has a game running."""
-    live = LiveServer(tmp_path_factory.mktemp("data"), tables=2,
-                      extra=["--board", "none", "--retention-days", "400"]).start()
+    live = LiveServer(
+        tmp_path_factory.mktemp("data"),
+        tables=2,
+        extra=["--board", "none", "--retention-days", "400"],
+    ).start()
     try:
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
         display = Peer(f"{live.ws_base}/t/1/ws/display")
@@ -68,8 +72,13 @@ def cafe(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_admin_needs_the_printed_token(cafe: Any) -> None:
     live, *_ = cafe
-    for path in ("/admin", "/admin/api/tables", "/admin/api/history", "/admin/api/leaderboard",
-                 "/admin/export/games.csv"):
+    for path in (
+        "/admin",
+        "/admin/api/tables",
+        "/admin/api/history",
+        "/admin/api/leaderboard",
+        "/admin/export/games.csv",
+    ):
         r = get(live, path, "wrong")
         assert r.status_code == 403 and r.json()["error"] == "bad_token", path
     host_token = live.host_tokens["1"]
@@ -80,13 +89,16 @@ def test_admin_needs_the_printed_token(cafe: Any) -> None:
 def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     live, final, seats, _ = cafe
     token = admin_token(live)
-    games = wait_for(lambda: get(live, "/admin/api/history", token).json()["games"],
-                     "the finished game in the history")
+    games = wait_for(
+        lambda: get(live, "/admin/api/history", token).json()["games"],
+        "the finished game in the history",
+    )
     g = games[0]
     assert g["status"] == "finished" and g["table"]["name"] == "1"
     assert [p["name"] for p in g["players"]] == ["Ana", "Ben", "Cleo"]
     assert {p["seat"]: p["score"] for p in g["players"]} == {
-        s: final["players"][s]["final"]["total"] for s in seats}
+        s: final["players"][s]["final"]["total"] for s in seats
+    }
     assert [p["seat"] for p in g["players"] if p["winner"]] == final["winners"]
     log = requests.get(f"{live.base}{g['log']}", timeout=10)
     assert log.status_code == 200
@@ -114,9 +126,14 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     for name, seat in zip(["Ana", "Ben", "Cleo"], seats, strict=True):
         total = final["players"][seat]["final"]["total"]
         won = seat in final["winners"]
-        assert rows[name] == {"name": name, "games": 1, "wins": int(won),
-                              "win_share": float(won), "mean_score": float(total),
-                              "best_score": total}
+        assert rows[name] == {
+            "name": name,
+            "games": 1,
+            "wins": int(won),
+            "win_share": float(won),
+            "mean_score": float(total),
+            "best_score": total,
+        }
     old = (datetime.now(UTC) - timedelta(days=30)).strftime("%Y-%m-%d")
     earlier = get(live, "/admin/api/leaderboard", token, **{"from": old, "to": old}).json()
     assert earlier["players"] == []
@@ -143,25 +160,34 @@ def test_tables_overview_and_actions(cafe: Any) -> None:
     assert tables["2"]["host_url"] == f"/t/2/host?token={live.host_tokens['2']}"
     # Rotate table 2's join secret: the old QR code no longer seats anyone.
     old_secret = live.join_secret("2")
-    r = requests.post(f"{live.base}/admin/api/tables/2/rotate",
-                      headers={"X-Admin-Token": token}, timeout=10)
+    r = requests.post(
+        f"{live.base}/admin/api/tables/2/rotate", headers={"X-Admin-Token": token}, timeout=10
+    )
     assert r.status_code == 200
     assert live.join_secret("2") != old_secret
     assert live.join("2", "Fay", "blue", secret=old_secret)["status"] == 403
     # Close the stuck game: the phones see it end, the history gets it as "ended".
-    bad = requests.post(f"{live.base}/admin/api/tables/2/close",
-                        headers={"X-Admin-Token": "nope"}, timeout=10)
+    bad = requests.post(
+        f"{live.base}/admin/api/tables/2/close", headers={"X-Admin-Token": "nope"}, timeout=10
+    )
     assert bad.status_code == 403
-    r = requests.post(f"{live.base}/admin/api/tables/2/close",
-                      headers={"X-Admin-Token": token}, timeout=10)
+    r = requests.post(
+        f"{live.base}/admin/api/tables/2/close", headers={"X-Admin-Token": token}, timeout=10
+    )
     assert r.status_code == 200
-    others[0].until(lambda f: f["type"] == "view"
-                    and (f["game"] or {}).get("status") == "ended")
-    again = requests.post(f"{live.base}/admin/api/tables/2/close",
-                          headers={"X-Admin-Token": token}, timeout=10)
+    others[0].until(lambda f: f["type"] == "view" and (f["game"] or {}).get("status") == "ended")
+    again = requests.post(
+        f"{live.base}/admin/api/tables/2/close", headers={"X-Admin-Token": token}, timeout=10
+    )
     assert again.status_code == 409 and again.json()["error"] == "no_game"
-    ended = wait_for(lambda: [g for g in get(live, "/admin/api/history", token).json()["games"]
-                              if g["status"] == "ended"], "the closed game in the history")
+    ended = wait_for(
+        lambda: [
+            g
+            for g in get(live, "/admin/api/history", token).json()["games"]
+            if g["status"] == "ended"
+        ],
+        "the closed game in the history",
+    )
     assert ended[0]["table"]["name"] == "2" and ended[0]["winners"] == []
 
 
@@ -186,8 +212,10 @@ def test_admin_page_and_replay_in_chromium(cafe: Any) -> None:
         assert replay.locator("#final-panel").is_visible(), "the end shows the final scoring"
         replay.locator("#replay-first").click()
         replay.wait_for_function("document.body.dataset.replayStep === '0'")
-        replay.wait_for_function("!document.querySelector('#final-panel') || "
-                                 "document.querySelector('#final-panel').hidden")
+        replay.wait_for_function(
+            "!document.querySelector('#final-panel') || "
+            "document.querySelector('#final-panel').hidden"
+        )
         for _ in range(3):
             replay.keyboard.press("ArrowRight")
         replay.wait_for_function("document.body.dataset.replayStep === '3'")
@@ -207,9 +235,13 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
     ids = []
     for seed in (1, 2):
         doc = random_document(random.Random(seed), 3)
-        gid = store.create_game("1", {"players": doc["players"], "stack": doc["stack"]},
-                                [{"seat": p, "name": p.title(), "colour": "sky"}
-                                 for p in doc["players"]], [[], []], "digital")
+        gid = store.create_game(
+            "1",
+            {"players": doc["players"], "stack": doc["stack"]},
+            [{"seat": p, "name": p.title(), "colour": "sky"} for p in doc["players"]],
+            [[], []],
+            "digital",
+        )
         store.append(gid, 0, [(c, "t", None) for c in doc["commands"]], "finished")
         ids.append(gid)
     store.set_current_game("1", None)
@@ -219,8 +251,9 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
     # The first game ended 40 days ago.
     outbox.read  # noqa: B018 - the history reads through the same connection
     with outbox._lock:
-        outbox._db.execute("UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?",
-                           (ids[0],))
+        outbox._db.execute(
+            "UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?", (ids[0],)
+        )
     assert outbox.prune(30, store.delete_games) == 1
     assert store.game(ids[0]) is None and store.commands(ids[0]) == []
     assert store.game(ids[1]) is not None
@@ -232,11 +265,15 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
 
 def test_leaderboard_groups_names_and_csv_never_starts_a_formula() -> None:
     def result(names_scores: list[tuple[str, int]], winner: str) -> dict:
-        return {"status": "finished", "players": [
-            {"name": n, "score": s, "winner": n == winner} for n, s in names_scores]}
+        return {
+            "status": "finished",
+            "players": [{"name": n, "score": s, "winner": n == winner} for n, s in names_scores],
+        }
 
-    results = [result([("Ana", 30), ("ben", 20), ("=cmd", 5)], "Ana"),
-               result([("ana ", 10), ("Ben", 25), ("=cmd", 1)], "Ben")]
+    results = [
+        result([("Ana", 30), ("ben", 20), ("=cmd", 5)], "Ana"),
+        result([("ana ", 10), ("Ben", 25), ("=cmd", 1)], "Ben"),
+    ]
     rows = History(lambda sql, params: [])
     rows.games = lambda *a, **k: list(reversed(results))  # type: ignore[method-assign]
     board = {r["name"]: r for r in rows.leaderboard()}
@@ -263,10 +300,20 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
     from companion.web.admin import replay_frames
 
     doc = random_document(random.Random(4), 3)
-    seats = [{"seat": p, "name": p.title(), "colour": c}
-             for p, c in zip(doc["players"], ["orange", "sky", "green"], strict=True)]
-    frames = replay_frames(table="1", title="T", lang="en", game_id=9, document=doc,
-                           seats=seats, commands=doc["commands"], status="finished")
+    seats = [
+        {"seat": p, "name": p.title(), "colour": c}
+        for p, c in zip(doc["players"], ["orange", "sky", "green"], strict=True)
+    ]
+    frames = replay_frames(
+        table="1",
+        title="T",
+        lang="en",
+        game_id=9,
+        document=doc,
+        seats=seats,
+        commands=doc["commands"],
+        status="finished",
+    )
     state = new_game(doc["players"], doc["stack"])
     expected_views = [view(state, None)]
     for command in doc["commands"]:

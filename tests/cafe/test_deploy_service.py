@@ -29,13 +29,14 @@ def _need(tool: str) -> str:
     missing and this is root with apt; without root or apt the test skips and says why."""
     path = shutil.which(tool)
     if path is None and os.geteuid() == 0 and shutil.which("apt-get"):
-        subprocess.run(["bash", str(ROOT / "scripts" / "ensure-systemd")], check=False,
-                       timeout=600)
+        subprocess.run(["bash", str(ROOT / "scripts" / "ensure-systemd")], check=False, timeout=600)
         path = shutil.which(tool)
         assert path is not None, f"{tool} is still missing after scripts/ensure-systemd"
     if path is None:
-        pytest.skip(f"{tool} is not installed and this is not root with apt (Debian package "
-                    "systemd: run scripts/ensure-systemd as root)")
+        pytest.skip(
+            f"{tool} is not installed and this is not root with apt (Debian package "
+            "systemd: run scripts/ensure-systemd as root)"
+        )
     return path
 
 
@@ -51,9 +52,14 @@ def scratch() -> Iterator[Path]:
     top.chmod(0o755)
     root = top / "root"
     try:
-        done = subprocess.run(["bash", str(ROOT / "deploy" / "install.sh")], cwd=ROOT,
-                              env={**os.environ, "DESTDIR": str(root)}, capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(
+            ["bash", str(ROOT / "deploy" / "install.sh")],
+            cwd=ROOT,
+            env={**os.environ, "DESTDIR": str(root)},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         yield root
     finally:
@@ -84,7 +90,7 @@ def test_install_creates_user_data_directory_venv_and_enabled_unit(scratch: Path
     assert unit.read_text() == (ROOT / "deploy" / "chocolatl.service").read_text()
     wants = scratch / "etc/systemd/system/multi-user.target.wants/chocolatl.service"
     assert wants.is_symlink() and os.readlink(wants) == UNIT
-    env = (scratch / "etc" / "chocolatl" / "companion.env")
+    env = scratch / "etc" / "chocolatl" / "companion.env"
     assert env.stat().st_mode & 0o007 == 0, "settings may hold a webhook secret"
 
 
@@ -95,14 +101,19 @@ def test_unit_passes_systemd_analyze_verify(scratch: Path) -> None:
     units = scratch / "usr" / "lib" / "systemd" / "system"
     if not units.exists():  # the targets the unit depends on, from this machine's systemd
         shutil.copytree("/usr/lib/systemd/system", units, symlinks=True)
-    done = subprocess.run([analyze, "verify", f"--root={scratch}", UNIT], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [analyze, "verify", f"--root={scratch}", UNIT], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and not done.stderr.strip(), done.stdout + done.stderr
     # It does check: a unit whose program is missing is refused.
     broken = scratch / "etc" / "systemd" / "system" / "chocolatl-broken.service"
     broken.write_text(unit_text(scratch).replace("/venv/bin/companion", "/venv/bin/nothing"))
-    done = subprocess.run([analyze, "verify", f"--root={scratch}", str(broken)[len(str(
-        scratch)):]], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [analyze, "verify", f"--root={scratch}", str(broken)[len(str(scratch)) :]],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     broken.unlink()
     assert done.returncode != 0 and "nothing" in done.stderr
 
@@ -151,11 +162,30 @@ def test_installed_program_runs_as_service_user_and_stops_on_sigterm(scratch: Pa
     uid, gid, _ = _service_user(scratch)
     data = scratch / "var" / "lib" / "chocolatl"
     port = free_port()
-    cmd = [setpriv, f"--reuid={uid}", f"--regid={gid}", "--clear-groups",
-           str(scratch / "opt" / "chocolatl" / "venv" / "bin" / "companion"), "serve",
-           "--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--board", "none"]
-    proc = subprocess.Popen(cmd, cwd=data, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, preexec_fn=die_with_parent)
+    cmd = [
+        setpriv,
+        f"--reuid={uid}",
+        f"--regid={gid}",
+        "--clear-groups",
+        str(scratch / "opt" / "chocolatl" / "venv" / "bin" / "companion"),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data",
+        str(data),
+        "--board",
+        "none",
+    ]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=data,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=die_with_parent,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -25,13 +25,16 @@ HERE = Path(__file__).resolve().parent
 
 
 def _netns_available() -> bool:
-    return (os.geteuid() == 0 and shutil.which("unshare") is not None
-            and shutil.which("ip") is not None)
+    return (
+        os.geteuid() == 0 and shutil.which("unshare") is not None and shutil.which("ip") is not None
+    )
 
 
-@pytest.mark.skipif(not _netns_available(),
-                    reason="needs root, unshare and ip to make a private network namespace "
-                           "(multicast never leaves this machine)")
+@pytest.mark.skipif(
+    not _netns_available(),
+    reason="needs root, unshare and ip to make a private network namespace "
+    "(multicast never leaves this machine)",
+)
 def test_table_is_found_by_name_over_mdns() -> None:
     """Only loopback exists in the namespace, with multicast routed to it: the announcement
     and the query are real multicast DNS packets that never reach any other network."""
@@ -46,18 +49,25 @@ def test_table_is_found_by_name_over_mdns() -> None:
     assert f"by address: http://127.0.0.1:{port}" in found["banner"][1]
 
 
-@pytest.mark.skipif(not _netns_available(),
-                    reason="needs root, unshare and ip to make a private network namespace")
+@pytest.mark.skipif(
+    not _netns_available(), reason="needs root, unshare and ip to make a private network namespace"
+)
 def test_a_new_address_is_announced_under_the_same_name() -> None:
     """After a new DHCP lease (here 127.0.0.1 -> 127.0.0.2) the name follows the address."""
     done = _in_netns([sys.executable, str(HERE / "mdns_refresh_probe.py")])
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found == {"started": True, "first": ["127.0.0.1"], "changed": True,
-                     "unchanged": False, "second": ["127.0.0.2"]}
+    assert found == {
+        "started": True,
+        "first": ["127.0.0.1"],
+        "changed": True,
+        "unchanged": False,
+        "second": ["127.0.0.2"],
+    }
 
 
-@pytest.mark.skipif(not _netns_available(),
-                    reason="needs root, unshare and ip to make a private network namespace")
+@pytest.mark.skipif(
+    not _netns_available(), reason="needs root, unshare and ip to make a private network namespace"
+)
 def test_without_multicast_the_links_fall_back_to_the_address() -> None:
     """No interface is up, so multicast DNS cannot start: the QR code's join link, which
     carried the name, carries the address instead (never a name nobody answers)."""
@@ -71,22 +81,37 @@ def test_without_multicast_the_links_fall_back_to_the_address() -> None:
 def _in_netns(cmd: list[str], network: bool = True) -> subprocess.CompletedProcess[str]:
     """``cmd`` in a new network namespace: loopback with multicast routed to it, or (with
     ``network=False``) no interface up at all."""
-    setup = ("ip link set lo up && ip link set lo multicast on && "
-             "ip route add 224.0.0.0/4 dev lo && " if network else "")
-    setup += "exec \"$0\" \"$@\""
+    setup = (
+        "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo && "
+        if network
+        else ""
+    )
+    setup += 'exec "$0" "$@"'
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE.parent / "web"), str(ROOT)])}
-    done = subprocess.run(["unshare", "--net", "sh", "-c", setup, *cmd], capture_output=True,
-                          text=True, timeout=120, env=env, cwd=ROOT)
+    done = subprocess.run(
+        ["unshare", "--net", "sh", "-c", setup, *cmd],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
 
-@pytest.mark.parametrize(("ssid", "password", "expected"), [
-    ("Cafe Guest", "sesame-open", "WIFI:T:WPA;S:Cafe Guest;P:sesame-open;;"),
-    ('Bar;"Oak":1,2', "a\\b;c:d,e\"f", 'WIFI:T:WPA;S:Bar\\;\\"Oak\\"\\:1\\,2;'
-     'P:a\\\\b\\;c\\:d\\,e\\"f;;'),
-    ("Café ☕", "pässwörd", "WIFI:T:WPA;S:Café ☕;P:pässwörd;;"),
-])
+@pytest.mark.parametrize(
+    ("ssid", "password", "expected"),
+    [
+        ("Cafe Guest", "sesame-open", "WIFI:T:WPA;S:Cafe Guest;P:sesame-open;;"),
+        (
+            'Bar;"Oak":1,2',
+            'a\\b;c:d,e"f',
+            'WIFI:T:WPA;S:Bar\\;\\"Oak\\"\\:1\\,2;P:a\\\\b\\;c\\:d\\,e\\"f;;',
+        ),
+        ("Café ☕", "pässwörd", "WIFI:T:WPA;S:Café ☕;P:pässwörd;;"),
+    ],
+)
 def test_wifi_uri_escapes_special_characters(ssid: str, password: str, expected: str) -> None:
     assert WifiConfig(ssid, password).uri() == expected
 
@@ -95,31 +120,38 @@ def test_escape_leaves_ordinary_text_alone() -> None:
     assert escape("plain-Text_123 ") == "plain-Text_123 "
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--wifi", "Cafe"], "--wifi needs --wifi-password"),
-    (["--wifi", "Cafe", "--wifi-password", "short"], "8 to 63 characters"),
-    (["--wifi-password", "sesame-open"], "--wifi-password needs --wifi SSID"),
-    (["--wifi", "x" * 33, "--wifi-password", "sesame-open"], "1 to 32 bytes"),
-    (["--mdns", "Bad Name"], "lower-case letters"),
-    (["--retention-days", "0"], "--retention-days must be from 1"),
-    (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
-    (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--wifi", "Cafe"], "--wifi needs --wifi-password"),
+        (["--wifi", "Cafe", "--wifi-password", "short"], "8 to 63 characters"),
+        (["--wifi-password", "sesame-open"], "--wifi-password needs --wifi SSID"),
+        (["--wifi", "x" * 33, "--wifi-password", "sesame-open"], "1 to 32 bytes"),
+        (["--mdns", "Bad Name"], "lower-case letters"),
+        (["--retention-days", "0"], "--retention-days must be from 1"),
+        (["--webhook", "ftp://x/y", "--webhook-secret", "s"], "must be an http:// or https:// URL"),
+        (["--webhook", "https://x/y"], "--webhook needs --webhook-secret"),
+    ],
+)
 def test_bad_settings_are_refused_before_anything_starts(
-        tmp_path: Path, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    args: list[str],
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = tmp_path / "data"
     monkeypatch.delenv("CHOCOLATL_WEBHOOK_SECRET", raising=False)
-    code, stderr = serve_in_process(monkeypatch, capsys, "--data", str(data), "--port", "1",
-                                    *args)
+    code, stderr = serve_in_process(monkeypatch, capsys, "--data", str(data), "--port", "1", *args)
     assert code == 2 and message in stderr, stderr
     assert not data.exists(), "a refused start writes nothing"
 
 
 def test_lobby_display_shows_the_wifi_code(tmp_path: Path) -> None:
     ssid, password = 'Oak "Guest"', "sesame;open"
-    live = LiveServer(tmp_path / "data", extra=["--wifi", ssid, "--wifi-password", password,
-                                               "--board", "none"]).start()
+    live = LiveServer(
+        tmp_path / "data", extra=["--wifi", ssid, "--wifi-password", password, "--board", "none"]
+    ).start()
     try:
         svg = requests.get(f"{live.base}/wifi.svg", timeout=5)
         assert svg.status_code == 200 and svg.headers["Content-Type"].startswith("image/svg+xml")
@@ -149,7 +181,8 @@ def _browser_sees_both_codes(url: str) -> None:
         for sel in ("#wifi-qr", "#qr"):
             page.wait_for_function(
                 f"document.querySelector('{sel}').complete && "
-                f"document.querySelector('{sel}').naturalWidth > 0")
+                f"document.querySelector('{sel}').naturalWidth > 0"
+            )
             box = page.locator(sel).bounding_box()
             assert box is not None and box["width"] > 80, (sel, box)
         assert page.locator("#wifi-ssid").inner_text() == 'Oak "Guest"'

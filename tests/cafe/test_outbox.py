@@ -23,10 +23,12 @@ from companion.store import Store
 URL = "https://cafe.example/chocolatl"
 COLOURS = ["gold", "red", "green", "green"]
 SECRET = "s3cret"
-SEATS = [{"seat": "ana", "name": "Ana", "colour": "orange"},
-         {"seat": "ben", "name": "Ben", "colour": "sky"},
-         {"seat": "cleo", "name": "Cleo", "colour": "green"},
-         {"seat": "dev", "name": "Dev", "colour": "yellow"}]
+SEATS = [
+    {"seat": "ana", "name": "Ana", "colour": "orange"},
+    {"seat": "ben", "name": "Ben", "colour": "sky"},
+    {"seat": "cleo", "name": "Cleo", "colour": "green"},
+    {"seat": "dev", "name": "Dev", "colour": "yellow"},
+]
 
 
 class Clock:
@@ -56,11 +58,11 @@ def store_game(store: Store, table: str, seed: int, finish: bool = True) -> tupl
         doc["commands"] = doc["commands"][:30]
     if store.table(table) is None:
         store.create_table(table, "join", "host", {"dice": "digital"})
-    game_id = store.create_game(table, {"players": doc["players"], "stack": doc["stack"]},
-                                SEATS, [[], []], "digital")
+    game_id = store.create_game(
+        table, {"players": doc["players"], "stack": doc["stack"]}, SEATS, [[], []], "digital"
+    )
     stored = [{"type": "track_colors", "colors": COLOURS}, *doc["commands"]]
-    store.append(game_id, 0, [(c, "test", None) for c in stored],
-                 "finished" if finish else None)
+    store.append(game_id, 0, [(c, "test", None) for c in stored], "finished" if finish else None)
     if not finish:
         store.set_game_status(game_id, "ended")
     return game_id, doc
@@ -212,12 +214,14 @@ def test_backoff_is_exponential_capped_and_jittered() -> None:
 
 
 def test_a_broken_log_never_blocks_the_others_and_is_reported_once(
-        db: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     store = Store(db)
     outbox = Outbox(db, [URL], SECRET, clock=Clock())
     store.create_table("1", "join", "host", {"dice": "digital"})
-    bad = store.create_game("1", {"players": ["ana", "ben", "cleo"]}, SEATS[:3], [[], []],
-                            "digital")
+    bad = store.create_game(
+        "1", {"players": ["ana", "ben", "cleo"]}, SEATS[:3], [[], []], "digital"
+    )
     store.append(bad, 0, [({"type": "bid", "player": "nobody"}, "test", None)], "finished")
     good, _ = store_game(store, "1", seed=13)
     assert outbox.reconcile() == 1

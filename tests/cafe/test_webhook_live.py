@@ -32,8 +32,9 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.posts.append({"path": self.path, "headers": dict(self.headers),
-                                       "body": body})
+                receiver.posts.append(
+                    {"path": self.path, "headers": dict(self.headers), "body": body}
+                )
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -70,9 +71,19 @@ def wait_for(pred: Any, what: str, timeout: float = 60.0) -> Any:
 def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> None:
     hook_port = free_port()  # nobody listens here yet: the café's endpoint is down
     url = f"http://127.0.0.1:{hook_port}/results"
-    live = LiveServer(tmp_path / "data", extra=[
-        "--webhook", url, "--webhook-secret", SECRET, "--webhook-retry", "0.2",
-        "--board", "none"]).start()
+    live = LiveServer(
+        tmp_path / "data",
+        extra=[
+            "--webhook",
+            url,
+            "--webhook-secret",
+            SECRET,
+            "--webhook-retry",
+            "0.2",
+            "--board",
+            "none",
+        ],
+    ).start()
     receiver: Receiver | None = None
     try:
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
@@ -84,8 +95,12 @@ def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> 
         final_view = phones[0].view["game"]["view"]
         assert phones[0].view["game"]["status"] == "finished"
         # The endpoint is down: the delivery is retried and waits in the outbox.
-        pending = wait_for(lambda: [d for g in results(live)["games"] for d in g["deliveries"]
-                                    if d["attempts"] >= 2], "two failed attempts")
+        pending = wait_for(
+            lambda: [
+                d for g in results(live)["games"] for d in g["deliveries"] if d["attempts"] >= 2
+            ],
+            "two failed attempts",
+        )
         assert pending[0]["state"] == "pending" and pending[0]["last_error"] == "ConnectionError"
         for peer in [*phones, display, host]:
             peer.close()
@@ -102,11 +117,18 @@ def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> 
         assert result["winners"] == final_view["winners"]
         assert {p["name"]: p["score"] for p in result["players"]} == {
             name: final_view["players"][seat]["final"]["total"]
-            for name, seat in zip(["Ana", "Ben", "Cleo"], [p.seat for p in phones], strict=True)}
+            for name, seat in zip(["Ana", "Ben", "Cleo"], [p.seat for p in phones], strict=True)
+        }
         assert [p["colour"] for p in result["players"]] == ["orange", "sky", "green"]
-        delivered = wait_for(lambda: [d for g in results(live)["games"]
-                                      for d in g["deliveries"] if d["state"] == "delivered"],
-                             "delivered on the host's list")
+        delivered = wait_for(
+            lambda: [
+                d
+                for g in results(live)["games"]
+                for d in g["deliveries"]
+                if d["state"] == "delivered"
+            ],
+            "delivered on the host's list",
+        )
         assert delivered[0]["attempts"] >= 3
         assert len({json.loads(p["body"])["idempotency_key"] for p in receiver.posts}) == 1
         _host_page_shows_delivered(f"{live.base}/t/1/host?token={live.host_tokens['1']}")

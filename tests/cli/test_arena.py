@@ -13,8 +13,13 @@ ROOT = Path(__file__).parents[2]
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
 
 
 def rows(out: str) -> dict[str, list[str]]:
@@ -27,8 +32,17 @@ def rows(out: str) -> dict[str, list[str]]:
 
 
 def test_arena_reports_and_logs_replay(tmp_path: Path) -> None:
-    run = companion("arena", "--players", "good,random,plain", "--games", "6", "--seed", "3",
-                    "--logs", str(tmp_path))
+    run = companion(
+        "arena",
+        "--players",
+        "good,random,plain",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--logs",
+        str(tmp_path),
+    )
     assert run.returncode == 0, run.stderr
     table = rows(run.stdout)
     assert set(table) == {"good", "random", "plain"}
@@ -63,12 +77,16 @@ def test_arena_reports_and_logs_replay(tmp_path: Path) -> None:
 
 
 def test_arena_is_reproducible_by_seed() -> None:
-    first = companion("arena", "--players", "good,random,random,random", "--games", "5",
-                      "--seed", "9")
-    again = companion("arena", "--players", "good,random,random,random", "--games", "5",
-                      "--seed", "9")
+    first = companion(
+        "arena", "--players", "good,random,random,random", "--games", "5", "--seed", "9"
+    )
+    again = companion(
+        "arena", "--players", "good,random,random,random", "--games", "5", "--seed", "9"
+    )
+
     def strip(out: str) -> list[list[str]]:
         return [r[:4] for r in rows(out).values()]  # times differ, results do not
+
     assert first.returncode == 0 and strip(first.stdout) == strip(again.stdout)
 
 

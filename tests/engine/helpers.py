@@ -105,11 +105,15 @@ class Game:
     def of_type(self, kind: str, events: list[dict[str, Any]] | None = None) -> list[dict]:
         return [e for e in (self.events if events is None else events) if e["type"] == kind]
 
-    def scored(self, *reasons: str, events: list[dict[str, Any]] | None = None
-               ) -> list[tuple[str, int, int]]:
+    def scored(
+        self, *reasons: str, events: list[dict[str, Any]] | None = None
+    ) -> list[tuple[str, int, int]]:
         """(player, points, actual change) of the score events with one of ``reasons``."""
-        return [(e["player"], e["points"], e["score"] - e["from"])
-                for e in self.of_type("scored", events) if e["reason"] in reasons]
+        return [
+            (e["player"], e["points"], e["score"] - e["from"])
+            for e in self.of_type("scored", events)
+            if e["reason"] in reasons
+        ]
 
     def ranking(self, station: int, events: list[dict[str, Any]] | None = None) -> dict:
         """The last ranking event of ``station``."""
@@ -129,8 +133,9 @@ class Game:
             events += self.do({"type": "sacrifice", "player": p, "card": card})
         return events
 
-    def setup(self, harvest: tuple[int, int, int] = (1, 2, 3),
-              improvements: tuple[int, int] = KEEP) -> list[dict]:
+    def setup(
+        self, harvest: tuple[int, int, int] = (1, 2, 3), improvements: tuple[int, int] = KEEP
+    ) -> list[dict]:
         """Answer the round setup (R2.2): harvest dice, and the cards when they are awaited."""
         events = self.do({"type": "harvest", "dice": list(harvest)})
         if "improvements" in self.pending_types():
@@ -143,25 +148,35 @@ class Game:
         """R2.4: every player's twelve cards at once (players in plan order)."""
         events = []
         for p, prs in plan.items():
-            events += self.do({"type": "bid", "player": p,
-                               "bids": {s: list(pr) for s, pr in zip(STATIONS, prs, strict=True)}})
+            events += self.do(
+                {
+                    "type": "bid",
+                    "player": p,
+                    "bids": {s: list(pr) for s, pr in zip(STATIONS, prs, strict=True)},
+                }
+            )
         return events
 
     def bid_green(self, plan: Plan, which: int) -> list[dict]:
         """R2.5: card ``which`` (0 = first, 1 = second) of every station's pair."""
         events = []
         for p, prs in plan.items():
-            events += self.do({"type": "bid", "player": p,
-                               "bids": {s: [pr[which]] for s, pr in zip(STATIONS, prs,
-                                                                        strict=True)}})
+            events += self.do(
+                {
+                    "type": "bid",
+                    "player": p,
+                    "bids": {s: [pr[which]] for s, pr in zip(STATIONS, prs, strict=True)},
+                }
+            )
         return events
 
     def bid_gold(self, plan: Plan, station: int) -> list[dict]:
         """R2.6: every player's two cards for ``station``."""
         events = []
         for p, prs in plan.items():
-            events += self.do({"type": "bid", "player": p,
-                               "bids": {str(station): list(prs[station - 1])}})
+            events += self.do(
+                {"type": "bid", "player": p, "bids": {str(station): list(prs[station - 1])}}
+            )
         return events
 
     def decide(
@@ -181,8 +196,11 @@ class Game:
         bonus dice window of that station opens; ``until_final``: stop at the final roll."""
         events: list[dict] = []
         while self.state["pending"]:
-            if until_station is not None and self.state["phase"] == "dice" \
-                    and self.state["station"] == until_station:
+            if (
+                until_station is not None
+                and self.state["phase"] == "dice"
+                and self.state["station"] == until_station
+            ):
                 break
             if until_final and self.state["phase"] == "final_roll":
                 break
@@ -193,8 +211,9 @@ class Game:
             elif kind == "pyramid":
                 d = self.state["decision"]
                 first = pyramid_first(d) if callable(pyramid_first) else pyramid_first
-                events += self.do({"type": "pyramid", "player": player,
-                                   "first": first or d["first"]})
+                events += self.do(
+                    {"type": "pyramid", "player": player, "first": first or d["first"]}
+                )
             elif kind == "dice":
                 count = (dice or {}).get(player, 0)
                 events += self.do({"type": "dice", "player": player, "count": count})
@@ -237,10 +256,12 @@ class Game:
         return events
 
 
-def single_round_game(players: tuple[str, ...] = ("ana", "ben", "cleo"),
-                      profile: dict[str, Any] | None = None,
-                      stack: list[str] | None = None,
-                      sacrifices: dict[str, int] | int = 0) -> Game:
+def single_round_game(
+    players: tuple[str, ...] = ("ana", "ben", "cleo"),
+    profile: dict[str, Any] | None = None,
+    stack: list[str] | None = None,
+    sacrifices: dict[str, int] | int = 0,
+) -> Game:
     """A game whose only round is round 1 (max_rounds 1), sacrifices made, red mode."""
     prof = {"max_rounds": 1}
     prof.update(profile or {})
@@ -249,9 +270,12 @@ def single_round_game(players: tuple[str, ...] = ("ana", "ben", "cleo"),
     return g
 
 
-def started(players: tuple[str, ...] = ("ana", "ben", "cleo"),
-            profile: dict[str, Any] | None = None, stack: list[str] | None = None,
-            sacrifices: dict[str, int] | int = 0) -> Game:
+def started(
+    players: tuple[str, ...] = ("ana", "ben", "cleo"),
+    profile: dict[str, Any] | None = None,
+    stack: list[str] | None = None,
+    sacrifices: dict[str, int] | int = 0,
+) -> Game:
     """A game with every sacrifice made: round 1 awaits its setup."""
     g = Game(players, stack=stack, profile=profile)
     g.sacrifice_all(sacrifices)

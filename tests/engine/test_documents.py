@@ -99,10 +99,12 @@ def test_good_document_defaults() -> None:
 
 def test_refused_command_in_a_document_names_its_index() -> None:
     """SCENARIO.md "replay": the refusal carries the command's 0-based index and reason."""
-    document = OK | {"commands": [
-        {"type": "sacrifice", "player": "ana", "card": 0},
-        {"type": "sacrifice", "player": "ana", "card": 1},
-    ]}
+    document = OK | {
+        "commands": [
+            {"type": "sacrifice", "player": "ana", "card": 0},
+            {"type": "sacrifice", "player": "ana", "card": 1},
+        ]
+    }
     with pytest.raises(ReplayError) as info:
         replay_document(document)
     assert info.value.index == 1

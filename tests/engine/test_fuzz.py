@@ -19,29 +19,36 @@ TYPES = ["sacrifice", "harvest", "improvements", "bid", "dice", "roll", "city", 
 PLAYERS = random_players(5)
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
     | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner,
-                                                                max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 small_ints = st.lists(st.integers(-1, 14) | json_values, max_size=4)
 bids = st.dictionaries(st.sampled_from(list("01234567")), small_ints, max_size=7) | json_values
 
-commands = st.fixed_dictionaries(
-    {"type": st.sampled_from(TYPES) | json_values},
-    optional={
-        "player": st.sampled_from(PLAYERS) | json_values,
-        "card": st.integers(-1, 14) | json_values,
-        "dice": small_ints,
-        "cards": small_ints,
-        "bids": bids,
-        "count": st.integers(-1, 3) | json_values,
-        "values": small_ints,
-        "choice": st.sampled_from(["hut", "die"]) | json_values,
-        "first": st.sampled_from(PLAYERS) | json_values,
-    },
-) | json_values
+commands = (
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(TYPES) | json_values},
+        optional={
+            "player": st.sampled_from(PLAYERS) | json_values,
+            "card": st.integers(-1, 14) | json_values,
+            "dice": small_ints,
+            "cards": small_ints,
+            "bids": bids,
+            "count": st.integers(-1, 3) | json_values,
+            "values": small_ints,
+            "choice": st.sampled_from(["hut", "die"]) | json_values,
+            "first": st.sampled_from(PLAYERS) | json_values,
+        },
+    )
+    | json_values
+)
 
 
 @cache
@@ -71,16 +78,39 @@ def test_any_command_is_accepted_or_cleanly_refused(index: int, command: Any) ->
     assert json.dumps(state, sort_keys=True) == before
 
 
-profiles = st.dictionaries(
-    st.sampled_from(["track_colors", "end_score", "max_rounds", "cubes", "hut_spaces",
-                     "pyramid_rows", "drink", "drink_penalty", "tachli_last_round",
-                     "chocolatl_points", "improvement_decks", "other"]),
-    json_values, max_size=3) | json_values
-documents = st.fixed_dictionaries(
-    {"players": st.lists(st.sampled_from(PLAYERS) | json_values, max_size=6) | json_values},
-    optional={"stack": st.lists(st.sampled_from(PLAYERS) | json_values, max_size=6)
-              | json_values, "profile": profiles},
-) | json_values
+profiles = (
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "track_colors",
+                "end_score",
+                "max_rounds",
+                "cubes",
+                "hut_spaces",
+                "pyramid_rows",
+                "drink",
+                "drink_penalty",
+                "tachli_last_round",
+                "chocolatl_points",
+                "improvement_decks",
+                "other",
+            ]
+        ),
+        json_values,
+        max_size=3,
+    )
+    | json_values
+)
+documents = (
+    st.fixed_dictionaries(
+        {"players": st.lists(st.sampled_from(PLAYERS) | json_values, max_size=6) | json_values},
+        optional={
+            "stack": st.lists(st.sampled_from(PLAYERS) | json_values, max_size=6) | json_values,
+            "profile": profiles,
+        },
+    )
+    | json_values
+)
 
 
 @settings(max_examples=300, deadline=None)

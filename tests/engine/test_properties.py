@@ -47,11 +47,13 @@ class Tracker:
             if e["type"] == "round_started":
                 self.public_revealed = {}
             elif e["type"] == "first_cards_revealed":
-                self.public_revealed = {k: {p: list(c) for p, c in v.items()}
-                                        for k, v in e["cards"].items()}
+                self.public_revealed = {
+                    k: {p: list(c) for p, c in v.items()} for k, v in e["cards"].items()
+                }
             elif e["type"] == "revealed":
-                self.public_revealed[str(e["station"])] = {p: list(c)
-                                                           for p, c in e["cards"].items()}
+                self.public_revealed[str(e["station"])] = {
+                    p: list(c) for p, c in e["cards"].items()
+                }
 
 
 def check_invariants(state: dict[str, Any]) -> None:
@@ -112,8 +114,9 @@ def check_secrecy(state: dict[str, Any], events: list[dict[str, Any]], tracker: 
                 assert field not in e, (seat, e)
 
 
-def play(seed: int, k: int, check_views: bool = True,
-         profile: dict[str, Any] | None = None) -> tuple[dict, dict, int]:
+def play(
+    seed: int, k: int, check_views: bool = True, profile: dict[str, Any] | None = None
+) -> tuple[dict, dict, int]:
     """A whole random game through ``apply``; returns its document, final state, step count."""
     rng = random.Random(seed)
     players = random_players(k)
@@ -177,8 +180,7 @@ def test_replaying_the_log_rebuilds_the_same_state(seed: int, k: int) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(3, 5), cut=st.floats(0, 1))
-def test_replaying_a_prefix_matches_the_game_at_that_point(seed: int, k: int,
-                                                           cut: float) -> None:
+def test_replaying_a_prefix_matches_the_game_at_that_point(seed: int, k: int, cut: float) -> None:
     """A saved game mid-way replays to the state the table had at that command."""
     rng = random.Random(seed)
     players = random_players(k)
@@ -205,39 +207,58 @@ def test_replay_cli_rebuilds_random_games(tmp_path: Path) -> None:
         path.write_text(json.dumps(document))
         files.append(str(path))
         states.append(state)
-    run = subprocess.run([sys.executable, "-m", "companion", "replay", *files],
-                         capture_output=True, text=True, timeout=120,
-                         cwd=Path(__file__).parents[2])
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).parents[2],
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert len(lines) == len(files)
     for line, state in zip(lines, states, strict=True):
         printed = json.loads(line)
-        for key in ("round", "mode", "finished", "winners", "track", "pyramid", "chocolatl",
-                    "old_man", "pending"):
+        for key in (
+            "round",
+            "mode",
+            "finished",
+            "winners",
+            "track",
+            "pyramid",
+            "chocolatl",
+            "old_man",
+            "pending",
+        ):
             assert printed[key] == state[key], key
         for p, ps in state["players"].items():
             for key in ("score", "deck", "huts", "dice", "cubes_used", "sacrifice", "final"):
                 assert printed["players"][p][key] == ps[key], (p, key)
 
 
-pairs_of = st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list), min_size=1,
-                    max_size=8)
-profiles = st.fixed_dictionaries({}, optional={
-    "track_colors": st.lists(st.sampled_from(["gold", "red", "green"]), min_size=1, max_size=5),
-    "end_score": st.integers(1, 60),
-    "max_rounds": st.integers(1, 9),
-    "cubes": st.integers(1, 10),
-    "hut_spaces": st.integers(0, 8),
-    "pyramid_rows": st.lists(st.tuples(st.integers(1, 6), st.integers(0, 6)).map(list),
-                             min_size=1, max_size=5),
-    "drink": pairs_of,
-    "drink_penalty": st.integers(0, 4),
-    "tachli_last_round": st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list),
-    "chocolatl_points": st.integers(0, 3),
-    "improvement_decks": st.lists(st.lists(st.integers(0, 99), min_size=1, max_size=6),
-                                  min_size=2, max_size=2),
-})
+pairs_of = st.lists(
+    st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list), min_size=1, max_size=8
+)
+profiles = st.fixed_dictionaries(
+    {},
+    optional={
+        "track_colors": st.lists(st.sampled_from(["gold", "red", "green"]), min_size=1, max_size=5),
+        "end_score": st.integers(1, 60),
+        "max_rounds": st.integers(1, 9),
+        "cubes": st.integers(1, 10),
+        "hut_spaces": st.integers(0, 8),
+        "pyramid_rows": st.lists(
+            st.tuples(st.integers(1, 6), st.integers(0, 6)).map(list), min_size=1, max_size=5
+        ),
+        "drink": pairs_of,
+        "drink_penalty": st.integers(0, 4),
+        "tachli_last_round": st.tuples(st.integers(0, 9), st.integers(0, 9)).map(list),
+        "chocolatl_points": st.integers(0, 3),
+        "improvement_decks": st.lists(
+            st.lists(st.integers(0, 99), min_size=1, max_size=6), min_size=2, max_size=2
+        ),
+    },
+)
 
 
 @settings(max_examples=60, deadline=None)

@@ -60,12 +60,24 @@ EXPECTED_S4 = [
 PYRAMID_AFTER = [
     [["orange", "orange", None, None, None], [None] * 4, [None] * 3, [None] * 2],
     [["orange", "orange", "green", "orange", None], [None] * 4, [None] * 3, [None] * 2],
-    [["orange", "orange", "green", "orange", "purple"], ["green", None, None, None],
-     [None] * 3, [None] * 2],
-    [["orange", "orange", "green", "orange", "purple"], ["green", "purple", "purple", None],
-     [None] * 3, [None] * 2],
-    [["orange", "orange", "green", "orange", "purple"], ["green", "purple", "purple", "green"],
-     ["orange", None, None], [None] * 2],
+    [
+        ["orange", "orange", "green", "orange", "purple"],
+        ["green", None, None, None],
+        [None] * 3,
+        [None] * 2,
+    ],
+    [
+        ["orange", "orange", "green", "orange", "purple"],
+        ["green", "purple", "purple", None],
+        [None] * 3,
+        [None] * 2,
+    ],
+    [
+        ["orange", "orange", "green", "orange", "purple"],
+        ["green", "purple", "purple", "green"],
+        ["orange", None, None],
+        [None] * 2,
+    ],
 ]
 
 
@@ -89,11 +101,12 @@ def test_rulebook_pyramid_example() -> None:
         assert g.state["chocolatl"] == "green"
         completed += [(number, e) for e in g.of_type("row_completed", events)]
     assert [(n, e["row"], e["player"], e["bonus"]) for n, e in completed] == [
-        (3, 0, "orange", 5), (5, 1, "green", 4)]
+        (3, 0, "orange", 5),
+        (5, 1, "green", 4),
+    ]
     bottom, second = completed[0][1], completed[1][1]
     assert bottom["counts"] == {"orange": 3, "green": 1, "purple": 1}
     assert bottom["ties"] == []
     assert second["counts"] == {"green": 2, "purple": 2}
-    assert [(t["players"], t["rule"]) for t in second["ties"]] == [(["green", "purple"],
-                                                                    "figure")]
+    assert [(t["players"], t["rule"]) for t in second["ties"]] == [(["green", "purple"], "figure")]
     assert g.scored("pyramid_row") == [("orange", 5, 5), ("green", 4, 4)]

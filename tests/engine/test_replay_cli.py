@@ -10,16 +10,41 @@ from typing import Any
 
 ROOT = Path(__file__).parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
-STATE_KEYS = {"round", "mode", "last_round", "finished", "pending", "chocolatl", "old_man",
-              "players", "track", "pyramid", "winners"}
+STATE_KEYS = {
+    "round",
+    "mode",
+    "last_round",
+    "finished",
+    "pending",
+    "chocolatl",
+    "old_man",
+    "players",
+    "track",
+    "pyramid",
+    "winners",
+}
 PLAYER_KEYS = {"score", "deck", "huts", "dice", "cubes_used", "sacrifice", "final"}
-FINAL_KEYS = {"track", "stones", "pyramid_majority", "chocolatl", "old_man", "sacrifice",
-              "sacrifice_bonus", "die", "total"}
+FINAL_KEYS = {
+    "track",
+    "stones",
+    "pyramid_majority",
+    "chocolatl",
+    "old_man",
+    "sacrifice",
+    "sacrifice_bonus",
+    "die",
+    "total",
+}
 
 
 def replay(*files: Path | str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "replay", *map(str, files)],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "replay", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
 
 
 def load(name: str) -> dict[str, Any]:
@@ -52,12 +77,18 @@ def test_one_file_prints_one_json_state_and_exits_0() -> None:
     assert state["finished"] is True and state["pending"] == []
     assert state["winners"] == ["ana"]
     assert {p: ps["final"]["total"] for p, ps in state["players"].items()} == {
-        "ana": 22, "ben": 20, "cleo": 21}
+        "ana": 22,
+        "ben": 20,
+        "cleo": 21,
+    }
     assert state["track"] == {"0": ["ana"], "13": ["ben"], "20": ["cleo"]}
     assert [len(row) for row in state["pyramid"]] == [5, 4, 3, 2]
     assert state["pyramid"][0] == ["ana", "ben", None, None, None]
     assert {p: ps["sacrifice"] for p, ps in state["players"].items()} == {
-        "ana": 12, "ben": 6, "cleo": 1}
+        "ana": 12,
+        "ben": 6,
+        "cleo": 1,
+    }
 
 
 def test_several_files_print_one_line_each_in_order() -> None:
@@ -103,8 +134,11 @@ def test_unreadable_documents_exit_1_with_a_reason(tmp_path: Path) -> None:
     broken.write_text("{not json", encoding="utf-8")
     two = tmp_path / "two-players.json"
     two.write_text(json.dumps({"players": ["ana", "ben"], "commands": []}), encoding="utf-8")
-    for path, words in ((broken, "broken.json"), (two, "3 to 5 players"),
-                        (tmp_path / "missing.json", "missing.json")):
+    for path, words in (
+        (broken, "broken.json"),
+        (two, "3 to 5 players"),
+        (tmp_path / "missing.json", "missing.json"),
+    ):
         run = replay(path)
         assert run.returncode == 1, path
         assert words in run.stderr, run.stderr
@@ -117,12 +151,12 @@ def test_state_meaning_along_a_game(tmp_path: Path) -> None:
     from the start of a round until station 1; decks sorted; stacks bottom to top; final null
     and no winners before the end; secrets included (a host tool)."""
     files = [
-        prefix(tmp_path, "gold_two_rounds.json", 0),   # nothing played
-        prefix(tmp_path, "gold_two_rounds.json", 3),   # all sacrifices made
+        prefix(tmp_path, "gold_two_rounds.json", 0),  # nothing played
+        prefix(tmp_path, "gold_two_rounds.json", 3),  # all sacrifices made
         prefix(tmp_path, "gold_two_rounds.json", 27),  # round 2 started, awaiting its dice
         prefix(tmp_path, "gold_two_rounds.json", 30),  # two of three station-1 bids given
         prefix(tmp_path, "gold_two_rounds.json", 31),  # round 2 station 1 played
-        prefix(tmp_path, "red_one_round.json", 8),     # red round, station 4 dice window
+        prefix(tmp_path, "red_one_round.json", 8),  # red round, station 4 dice window
     ]
     run = replay(*files)
     assert run.returncode == 0, run.stderr
@@ -131,8 +165,9 @@ def test_state_meaning_along_a_game(tmp_path: Path) -> None:
     assert s0["round"] == 0 and s0["mode"] is None
     assert s0["pending"] == [{"type": "sacrifice", "player": p} for p in ("ana", "ben", "cleo")]
     assert s0["track"] == {"0": ["cleo", "ana", "ben"]}
-    assert all(ps["deck"] == list(range(13)) and ps["sacrifice"] is None
-               for ps in s0["players"].values())
+    assert all(
+        ps["deck"] == list(range(13)) and ps["sacrifice"] is None for ps in s0["players"].values()
+    )
     assert s0["pyramid"] == [[None] * 5, [None] * 4, [None] * 3, [None] * 2]
 
     assert s3["round"] == 1 and s3["mode"] == "gold"

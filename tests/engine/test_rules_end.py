@@ -35,10 +35,10 @@ def test_r6_1_no_change_keeps_the_place_and_losses_stop_at_zero() -> None:
     g.play_round({"ben": ben})
     penalty = [e for e in g.of_type("scored") if e["reason"] == "drink_penalty"]
     assert [(e["player"], e["points"], e["from"], e["score"]) for e in penalty] == [
-        ("ana", -2, 0, 0)]
+        ("ana", -2, 0, 0)
+    ]
     assert g.scores() == {"ana": 0, "ben": 0, "cleo": 5, "dev": 2, "eli": 12}
-    assert g.state["track"] == {"0": ["ana", "ben"], "2": ["dev"], "5": ["cleo"],
-                                "12": ["eli"]}
+    assert g.state["track"] == {"0": ["ana", "ben"], "2": ["dev"], "5": ["cleo"], "12": ["eli"]}
 
 
 def test_r6_1_a_loss_is_cut_off_at_zero() -> None:
@@ -75,8 +75,11 @@ def test_r6_3_reaching_end_score_makes_the_round_the_last() -> None:
     last = g.of_type("last_round")
     assert [(e["reason"], e["round"]) for e in last] == [("end_score", 1)]
     kinds = [e["type"] for e in g.events]
-    drink_at = [i for i, e in enumerate(g.events) if e["type"] == "scored"
-                and e["reason"] == "drink" and e["player"] == "cleo"][0]
+    drink_at = [
+        i
+        for i, e in enumerate(g.events)
+        if e["type"] == "scored" and e["reason"] == "drink" and e["player"] == "cleo"
+    ][0]
     assert kinds.index("last_round") == drink_at + 1
     assert g.scored("tachli") == [("cleo", 6, 6), ("ben", 3, 3)]
     assert g.of_type("card_gained") == []
@@ -133,23 +136,56 @@ def test_r7_every_line_and_negative_totals() -> None:
     S6 (last round) cleo 11 now beats ben 11 on the lower score: dev 18, cleo 5.
     Final: ana rolls 1 for her die.
     """
-    g = single_round_game(("ana", "ben", "cleo", "dev"),
-                          sacrifices={"ana": 0, "ben": 12, "cleo": 12, "dev": 12})
+    g = single_round_game(
+        ("ana", "ben", "cleo", "dev"), sacrifices={"ana": 0, "ben": 12, "cleo": 12, "dev": 12}
+    )
     g.play_round({"ana": ANA_R7}, city="die", final_rolls={"ana": 1})
     assert g.state["finished"]
     finals = {p: g.p(p)["final"] for p in g.players}
-    assert finals["ana"] == {"track": 0, "stones": 0, "pyramid_majority": 0, "chocolatl": 0,
-                             "old_man": -3, "sacrifice": 0, "sacrifice_bonus": 0, "die": 1,
-                             "total": -2}
-    assert finals["ben"] == {"track": 5, "stones": 1, "pyramid_majority": 3, "chocolatl": 0,
-                             "old_man": 0, "sacrifice": 12, "sacrifice_bonus": 3, "die": 0,
-                             "total": 24}
-    assert finals["cleo"] == {"track": 5, "stones": 0, "pyramid_majority": 0, "chocolatl": 0,
-                              "old_man": 0, "sacrifice": 12, "sacrifice_bonus": 3, "die": 0,
-                              "total": 20}
-    assert finals["dev"] == {"track": 18, "stones": 1, "pyramid_majority": 3, "chocolatl": 3,
-                             "old_man": 0, "sacrifice": 12, "sacrifice_bonus": 3, "die": 0,
-                             "total": 40}
+    assert finals["ana"] == {
+        "track": 0,
+        "stones": 0,
+        "pyramid_majority": 0,
+        "chocolatl": 0,
+        "old_man": -3,
+        "sacrifice": 0,
+        "sacrifice_bonus": 0,
+        "die": 1,
+        "total": -2,
+    }
+    assert finals["ben"] == {
+        "track": 5,
+        "stones": 1,
+        "pyramid_majority": 3,
+        "chocolatl": 0,
+        "old_man": 0,
+        "sacrifice": 12,
+        "sacrifice_bonus": 3,
+        "die": 0,
+        "total": 24,
+    }
+    assert finals["cleo"] == {
+        "track": 5,
+        "stones": 0,
+        "pyramid_majority": 0,
+        "chocolatl": 0,
+        "old_man": 0,
+        "sacrifice": 12,
+        "sacrifice_bonus": 3,
+        "die": 0,
+        "total": 20,
+    }
+    assert finals["dev"] == {
+        "track": 18,
+        "stones": 1,
+        "pyramid_majority": 3,
+        "chocolatl": 3,
+        "old_man": 0,
+        "sacrifice": 12,
+        "sacrifice_bonus": 3,
+        "die": 0,
+        "total": 40,
+    }
     assert g.state["winners"] == ["dev"]
     assert g.state["track"] == {"0": ["ana"], "5": ["ben", "cleo"], "18": ["dev"]}
 
@@ -171,8 +207,7 @@ def test_r7_final_roll_needs_one_value() -> None:
     g.setup()
     g.bid_red({p: EVEN for p in THREE})
     g.decide(until_final=True)
-    assert g.state["phase"] == "final_roll" and g.pending() == [{"type": "roll",
-                                                                  "player": "ben"}]
+    assert g.state["phase"] == "final_roll" and g.pending() == [{"type": "roll", "player": "ben"}]
     g.refuse({"type": "roll", "player": "ben", "values": [4, 4]}, "values")
 
 

@@ -193,8 +193,14 @@ def test_r2_4_red_round_all_cards_at_once_then_stations_in_order() -> None:
     events = g.bid_red({"cleo": EVEN})
     kinds = [(e["type"], e["station"]) for e in events if e["type"] in ("revealed", "ranking")]
     # Station 3 waits for cleo's city choice.
-    assert kinds == [("revealed", 1), ("ranking", 1), ("revealed", 2), ("ranking", 2),
-                     ("revealed", 3), ("ranking", 3)]
+    assert kinds == [
+        ("revealed", 1),
+        ("ranking", 1),
+        ("revealed", 2),
+        ("ranking", 2),
+        ("revealed", 3),
+        ("ranking", 3),
+    ]
     g.decide()
     kinds = [e["station"] for e in g.events if e["type"] == "ranking"]
     assert kinds == [1, 2, 3, 4, 5, 6]
@@ -248,9 +254,15 @@ def test_r2_7_a_bid_cannot_be_changed() -> None:
     g = started()
     g.setup()
     g.bid_red({"ana": EVEN})
-    msg = g.refuse({"type": "bid", "player": "ana",
-                    "bids": {s: list(p) for s, p in zip("123456", EVEN, strict=True)}},
-                   "ana", "already bid")
+    msg = g.refuse(
+        {
+            "type": "bid",
+            "player": "ana",
+            "bids": {s: list(p) for s, p in zip("123456", EVEN, strict=True)},
+        },
+        "ana",
+        "already bid",
+    )
     assert "bid" in msg
 
 

@@ -86,8 +86,13 @@ def test_r3_3_effective_bid_parts_and_a_new_hut_counts_at_once() -> None:
     counts at station 4 of the same round."""
     g = even_round()
     cleo4 = [e for e in g.ranking(4)["entries"] if e["player"] == "cleo"][0]
-    assert (cleo4["cards_sum"], cleo4["huts"], cleo4["old_man"], cleo4["dice"],
-            cleo4["total"]) == (13, 1, 0, [], 14)
+    assert (cleo4["cards_sum"], cleo4["huts"], cleo4["old_man"], cleo4["dice"], cleo4["total"]) == (
+        13,
+        1,
+        0,
+        [],
+        14,
+    )
     ana2 = [e for e in g.ranking(2)["entries"] if e["player"] == "ana"][0]
     assert (ana2["cards_sum"], ana2["old_man"], ana2["total"]) == (13, -1, 12)
 
@@ -98,7 +103,9 @@ def test_r3_4_equal_bids_higher_marker_in_the_stack_first() -> None:
     r1 = g.ranking(1)
     assert r1["order"] == ["cleo", "ben", "ana"]
     assert [(t["players"], t["rule"]) for t in r1["ties"]] == [
-        (["cleo", "ben"], "stack"), (["ben", "ana"], "stack")]
+        (["cleo", "ben"], "stack"),
+        (["ben", "ana"], "stack"),
+    ]
 
 
 def test_r3_4_equal_bids_figure_holder_first() -> None:
@@ -117,12 +124,14 @@ def test_r3_4_equal_bids_lower_score_first() -> None:
     the lower score than ben (6): cleo first."""
     g = started(("ana", "ben", "cleo", "dev"))
     g.setup(harvest=(1, 2, 6))
-    g.bid_red({
-        "ana": pairs((12, 11), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10)),
-        "ben": pairs((3, 4), (12, 11), (7, 8), (1, 2), (5, 6), (9, 10)),
-        "cleo": pairs((5, 6), (10, 9), (7, 8), (1, 2), (3, 4), (11, 12)),
-        "dev": pairs((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12)),
-    })
+    g.bid_red(
+        {
+            "ana": pairs((12, 11), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10)),
+            "ben": pairs((3, 4), (12, 11), (7, 8), (1, 2), (5, 6), (9, 10)),
+            "cleo": pairs((5, 6), (10, 9), (7, 8), (1, 2), (3, 4), (11, 12)),
+            "dev": pairs((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12)),
+        }
+    )
     assert g.scores() == {"ana": 1, "ben": 6, "cleo": 2, "dev": 1}
     r3 = g.ranking(3)
     assert g.totals(3) == {"ana": 7, "ben": 15, "cleo": 15, "dev": 10}
@@ -154,11 +163,13 @@ def test_r3_5_pyramid_row_tie_goes_to_the_lower_score() -> None:
     figure (cleo) is not in the tie, ben has the lower score and scores 5."""
     g = started(profile={"pyramid_rows": [[2, 5], [12, 1]]})
     g.setup(harvest=(1, 2, 6))
-    g.bid_red({
-        "cleo": pairs((12, 11), (1, 2), (10, 9), (3, 4), (5, 6), (7, 8)),
-        "ana": pairs((5, 6), (12, 11), (1, 2), (9, 10), (3, 4), (7, 8)),
-        "ben": pairs((1, 2), (10, 9), (3, 4), (12, 8), (5, 6), (7, 11)),
-    })
+    g.bid_red(
+        {
+            "cleo": pairs((12, 11), (1, 2), (10, 9), (3, 4), (5, 6), (7, 8)),
+            "ana": pairs((5, 6), (12, 11), (1, 2), (9, 10), (3, 4), (7, 8)),
+            "ben": pairs((1, 2), (10, 9), (3, 4), (12, 8), (5, 6), (7, 11)),
+        }
+    )
     g.decide(until_station=4)
     g.do({"type": "dice", "player": "ben", "count": 0})
     assert g.totals(4) == {"ana": 19, "ben": 19, "cleo": 8}
@@ -186,8 +197,9 @@ def test_r4_1_old_man_minus_one_at_2_to_6_then_plus_one_at_station_1() -> None:
     g.bid_red({p: EVEN for p in THREE})
     g.decide()
     later = g.events[mark:]
-    olds = {s: {e["player"]: e["old_man"] for e in g.ranking(s, later)["entries"]}
-            for s in range(1, 7)}
+    olds = {
+        s: {e["player"]: e["old_man"] for e in g.ranking(s, later)["entries"]} for s in range(1, 7)
+    }
     assert olds[1] == {"ana": 1, "ben": 0, "cleo": 0}
     assert g.of_type("old_man", later)[0]["player"] == "ben"
     for s in range(2, 7):
@@ -200,8 +212,10 @@ def test_r4_2_each_hut_plus_one_except_minus_one_at_station_3() -> None:
     mark = len(g.events)
     g.play_round({})
     later = g.events[mark:]
-    huts = {s: [e["huts"] for e in g.ranking(s, later)["entries"] if e["player"] == "cleo"][0]
-            for s in range(1, 7)}
+    huts = {
+        s: [e["huts"] for e in g.ranking(s, later)["entries"] if e["player"] == "cleo"][0]
+        for s in range(1, 7)
+    }
     assert huts == {1: 1, 2: 1, 3: -1, 4: 1, 5: 1, 6: 1}
 
 
@@ -275,8 +289,9 @@ def test_r5_4_first_places_two_cubes_when_3_ahead() -> None:
 
 
 @pytest.mark.parametrize("first, row", [("ana", ["ana", "cleo"]), ("cleo", ["cleo", "ana"])])
-def test_r5_4_first_and_second_one_cube_each_first_decides_order(first: str,
-                                                                 row: list[str]) -> None:
+def test_r5_4_first_and_second_one_cube_each_first_decides_order(
+    first: str, row: list[str]
+) -> None:
     """R5.4: ana 16 is only 2 more than cleo 14: one cube each, ana decides who goes first."""
     g = started()
     g.setup()
@@ -319,8 +334,11 @@ def test_r5_5_drink_round_schedule_and_lowest_loses() -> None:
     assert g.scored("drink", "drink_penalty") == [("cleo", 8, 8), ("ben", 4, 4), ("ana", -2, -1)]
     mark = len(g.events)
     g.play_round({})
-    drink = [(e["player"], e["points"], e["score"]) for e in g.of_type("scored", g.events[mark:])
-             if e["reason"] in ("drink", "drink_penalty")]
+    drink = [
+        (e["player"], e["points"], e["score"])
+        for e in g.of_type("scored", g.events[mark:])
+        if e["reason"] in ("drink", "drink_penalty")
+    ]
     assert drink == [("cleo", 7, 23), ("ana", 3, 5), ("ben", -2, 5)]
 
 
@@ -337,9 +355,13 @@ def test_r5_6_tachli_improvement_cards_replace_lowest_card() -> None:
     g = started()
     g.play_round({}, improvements=(10, 13))
     assert [(e["player"], e["card"]) for e in g.of_type("card_discarded")] == [
-        ("cleo", 1), ("ben", 1)]
+        ("cleo", 1),
+        ("ben", 1),
+    ]
     assert [(e["player"], e["card"]) for e in g.of_type("card_gained")] == [
-        ("cleo", 13), ("ben", 10)]
+        ("cleo", 13),
+        ("ben", 10),
+    ]
     assert g.p("cleo")["deck"] == list(range(2, 14))
     assert g.p("ben")["deck"] == [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 11, 12]
     assert g.p("ana")["deck"] == list(range(1, 13))

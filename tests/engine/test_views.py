@@ -47,8 +47,13 @@ def test_r2_5_green_second_cards_stay_secret_after_the_first_reveal() -> None:
     g = started(profile={"track_colors": ["green"]})
     g.setup()
     g.bid_green({p: EVEN for p in THREE}, 0)
-    g.do({"type": "bid", "player": "ana", "bids": {s: [c] for s, c in zip(
-        "123456", (12, 11, 10, 9, 8, 7), strict=True)}})
+    g.do(
+        {
+            "type": "bid",
+            "player": "ana",
+            "bids": {s: [c] for s, c in zip("123456", (12, 11, 10, 9, 8, 7), strict=True)},
+        }
+    )
     ben_view = view(g.state, "ben")
     assert ben_view["revealed"]["1"] == {"ana": [1], "ben": [1], "cleo": [1]}  # first cards
     assert ben_view["players"]["ana"]["bids"] is None
@@ -89,8 +94,12 @@ def test_r3_2_dice_decisions_are_secret_until_everyone_decided() -> None:
 
 def test_projection_hides_others_sacrifices_and_unrolled_dice() -> None:
     g = started(sacrifices={"ana": 7, "ben": 0, "cleo": 12})
-    g.play_round({"ana": [(0, 12), (1, 11), (2, 10), (3, 9), (4, 8), (5, 6)],
-                  "cleo": [(0, 11), (1, 10), (2, 9), (3, 8), (4, 7), (5, 6)]})
+    g.play_round(
+        {
+            "ana": [(0, 12), (1, 11), (2, 10), (3, 9), (4, 8), (5, 6)],
+            "cleo": [(0, 11), (1, 10), (2, 9), (3, 8), (4, 7), (5, 6)],
+        }
+    )
     projection = view(g.state, "ana")["projection"]
     assert projection["ana"]["sacrifice"] == 7
     assert projection["cleo"]["sacrifice"] is None

@@ -71,11 +71,12 @@ class EmulatedBoard:
         if nice:
             cmd = ["nice", "-n", "10", *cmd]
         env = dict(os.environ, BOARD_EVENTS_FD=str(ev_w))
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     pass_fds=(ev_w,), env=env, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(ev_w,), env=env, cwd=ROOT
+        )
         os.close(ev_w)
         self._cond = threading.Condition()
-        self.received = bytearray()       # every byte the board sent
+        self.received = bytearray()  # every byte the board sent
         self.events: list[dict[str, Any]] = []
         self.sent_total = 0
         self._closed = False
@@ -128,26 +129,37 @@ class EmulatedBoard:
                     return value
                 left = end - time.monotonic()
                 if left <= 0 or self._closed and not value:
-                    raise BoardTimeout(f"emulated board: timed out waiting for {what}; "
-                                       f"last output {bytes(self.received[-200:])!r}")
+                    raise BoardTimeout(
+                        f"emulated board: timed out waiting for {what}; "
+                        f"last output {bytes(self.received[-200:])!r}"
+                    )
                 self._cond.wait(min(left, 0.5))
 
     def read_until(self, marker: bytes, start: int = 0, timeout: float = 60.0) -> int:
         """Offset just past the first ``marker`` at or after ``start`` in the received bytes."""
+
         def found() -> int:
             i = self.received.find(marker, start)
             return i + len(marker) if i >= 0 else 0
+
         return self.wait_for(found, f"{marker!r}", timeout)
 
-    def event(self, kind: str, after: int = 0, timeout: float = 60.0,
-              match: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, dict[str, Any]]:
+    def event(
+        self,
+        kind: str,
+        after: int = 0,
+        timeout: float = 60.0,
+        match: Callable[[dict[str, Any]], bool] | None = None,
+    ) -> tuple[int, dict[str, Any]]:
         """(index, event) of the first ``kind`` event at index >= after that matches."""
+
         def found() -> tuple[int, dict[str, Any]] | None:
             for i in range(after, len(self.events)):
                 e = self.events[i]
                 if e["ev"] == kind and (match is None or match(e)):
                     return i, e
             return None
+
         return self.wait_for(found, f"a {kind} event", timeout)
 
     def cycle_of_out(self, offset: int, timeout: float = 60.0) -> int:
@@ -201,8 +213,8 @@ class EmulatedBoard:
         ok = self.read_until(b"OK", start, timeout)
         out_end = self.read_until(b"\x04", ok, timeout)
         err_end = self.read_until(b"\x04>", out_end, timeout)
-        out = bytes(self.received[ok:out_end - 1])
-        err = bytes(self.received[out_end:err_end - 2])
+        out = bytes(self.received[ok : out_end - 1])
+        err = bytes(self.received[out_end : err_end - 2])
         if err:
             raise RuntimeError(f"board raised: {err.decode(errors='replace')}")
         return out
@@ -262,8 +274,9 @@ print(_bd.count)
 
 def _marker_image_offset(board: EmulatedBoard) -> int:
     """Flash offset of rp2.Flash's block 0, read back from a marker pattern in the flash."""
-    out = board.exec_raw("import rp2\nb = bytearray(8)\nrp2.Flash().readblocks(0, b)\n"
-                         "print(bytes(b).hex())")
+    out = board.exec_raw(
+        "import rp2\nb = bytearray(8)\nrp2.Flash().readblocks(0, b)\nprint(bytes(b).hex())"
+    )
     head = bytes.fromhex(out.decode().strip())
     if head[:4] != b"BLK0":
         raise RuntimeError(f"flash marker not found: {head!r}")
@@ -283,12 +296,13 @@ def put_file(board: EmulatedBoard, name: str, data: bytes, chunk: int = 256) -> 
     """Writes one file the way ``mpremote fs cp`` does: open, write chunks, close."""
     board.exec_raw(f"f = open({name!r}, 'wb')\nw = f.write")
     for i in range(0, len(data), chunk):
-        board.exec_raw(f"w({data[i:i + chunk]!r})")
+        board.exec_raw(f"w({data[i : i + chunk]!r})")
     board.exec_raw("f.close()")
 
 
-def firmware_flash_patch(files: dict[str, bytes] | None = None,
-                         cache_dir: Path | None = None) -> Path:
+def firmware_flash_patch(
+    files: dict[str, bytes] | None = None, cache_dir: Path | None = None
+) -> Path:
     """A flash patch holding a LittleFS with the firmware files where rp2.Flash() finds it.
 
     The files travel through the raw REPL into a LittleFS file system with rp2.Flash()'s
@@ -325,7 +339,8 @@ def firmware_flash_patch(files: dict[str, bytes] | None = None,
         records = bytearray()
         for n in numbers:
             hexdata = board.exec_raw(
-                f"import binascii\nprint(binascii.hexlify(_bd.blocks[{n}]).decode())")
+                f"import binascii\nprint(binascii.hexlify(_bd.blocks[{n}]).decode())"
+            )
             block = bytes.fromhex(hexdata.decode().strip())
             assert len(block) == BLOCK
             records += struct.pack("<II", base + n * BLOCK, BLOCK) + block
@@ -337,6 +352,7 @@ def firmware_flash_patch(files: dict[str, bytes] | None = None,
 
 # -- what the board should answer --------------------------------------------------------------
 
+
 def decode_from(board: EmulatedBoard, start: int) -> list[Any]:
     """Frames and bad segments the board sent from byte ``start`` on (host decoder)."""
     from companion.board import protocol as p
@@ -346,26 +362,28 @@ def decode_from(board: EmulatedBoard, start: int) -> list[Any]:
     return p.Decoder().feed(data)
 
 
-def wait_replies(board: EmulatedBoard, start: int, count: int,
-                 timeout: float = 60.0) -> list[Any]:
+def wait_replies(board: EmulatedBoard, start: int, count: int, timeout: float = 60.0) -> list[Any]:
     """The first ``count`` frames the board sent from byte ``start`` on, once they are there."""
     from companion.board import protocol as p
 
     def enough() -> list[Any] | None:
         got = p.Decoder().feed(bytes(board.received[start:]))
         return got[:count] if len(got) >= count else None
+
     return board.wait_for(enough, f"{count} replies from the board", timeout)
 
 
 # -- what the strip should show (hardware/FIRMWARE.md "Pixels") --------------------------------
+
 
 def gamma_table(gamma: float = 2.2) -> bytes:
     """FIRMWARE.md step 1: round(255 (v/255)^gamma), a lit value never below 1."""
     return bytes([0] + [max(1, int(255 * (v / 255) ** gamma + 0.5)) for v in range(1, 256)])
 
 
-def expected_grb(picture: bytes, leds: int = 208, brightness: int = 255,
-                 budget_ma: int = 3000) -> bytes:
+def expected_grb(
+    picture: bytes, leds: int = 208, brightness: int = 255, budget_ma: int = 3000
+) -> bytes:
     """The WS2812 bytes (GRB) for an RGB picture: gamma, brightness, then the limiter that
     scales every channel by the same k/1024 so sum*20/255 + 1 mA per LED fits the budget."""
     table = gamma_table()
@@ -406,14 +424,16 @@ def game_pictures(seed: int, players: int, limit: int) -> list[bytes]:
         while not state["finished"] and len(out) < limit:
             state, events = apply(state, random_command(state, rng))
             now += 0.7
-            pic = render(view(state, None), layout, colours, now,
-                         animations_from_events(events, now))
+            pic = render(
+                view(state, None), layout, colours, now, animations_from_events(events, now)
+            )
             if not out or pic != out[-1]:
                 out.append(pic)
     return out
 
 
 # -- the board on a pseudo-terminal, for the host link code -------------------------------------
+
 
 class PtyBridge:
     """Puts an emulated board behind a real pseudo-terminal, as its USB CDC port appears to the
@@ -431,8 +451,10 @@ class PtyBridge:
         os.symlink(os.ttyname(slave), self.path)
         self._stop = threading.Event()
         self._sent = len(board.received)  # what the board said before the port opened is gone
-        self._threads = [threading.Thread(target=self._to_board, daemon=True),
-                         threading.Thread(target=self._to_host, daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._to_board, daemon=True),
+            threading.Thread(target=self._to_host, daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
@@ -455,7 +477,7 @@ class PtyBridge:
             with board._cond:
                 if len(board.received) <= self._sent:
                     board._cond.wait(0.1)
-                data = bytes(board.received[self._sent:])
+                data = bytes(board.received[self._sent :])
             if data:
                 self._sent += len(data)
                 try:

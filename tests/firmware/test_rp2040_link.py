@@ -18,8 +18,9 @@ def test_the_link_plays_a_short_game_on_the_emulated_board(rp2040, tmp_path):
     bridge = em.PtyBridge(rp2040, tmp_path)
     # The emulator runs several times slower than a real board (and slower still on a busy
     # machine), so the wall-clock ACK timeout gets room; the default is for real hardware.
-    link = BoardLink(bridge.path, LEDS, brightness=1.0, milliamp_budget=3000,
-                     ack_timeout=1.0).start()
+    link = BoardLink(
+        bridge.path, LEDS, brightness=1.0, milliamp_budget=3000, ack_timeout=1.0
+    ).start()
     try:
         pictures = em.game_pictures(seed=21, players=5, limit=30)
         for picture in pictures:
@@ -32,8 +33,12 @@ def test_the_link_plays_a_short_game_on_the_emulated_board(rp2040, tmp_path):
         assert st["nacks"] == 0
         # the strip shows the last picture after gamma and the limiter, decoded from GP0
         want = em.expected_grb(pictures[-1])
-        rp2040.wait_for(lambda: any(e["ev"] == "leds" and bytes.fromhex(e["grb"]) == want
-                                    for e in rp2040.events[-20:]), "the last picture on GP0")
+        rp2040.wait_for(
+            lambda: any(
+                e["ev"] == "leds" and bytes.fromhex(e["grb"]) == want for e in rp2040.events[-20:]
+            ),
+            "the last picture on GP0",
+        )
         # the heartbeat keeps the board from its host-lost pattern
         end = time.monotonic() + 30
         while link.status()["board"] is None and time.monotonic() < end:

@@ -28,8 +28,12 @@ def version_payload() -> bytes:
     """VERSION of the firmware in firmware/micropython/config.py on the rp2 port."""
     text = (ROOT / "firmware/micropython/config.py").read_text()
     firmware = text.split('FIRMWARE_VERSION = "')[1].split('"')[0]
-    return (bytes((p.PROTOCOL_VERSION,)) + LEDS.to_bytes(2, "big")
-            + p.MAX_PAYLOAD.to_bytes(2, "big") + f"{firmware} rp2".encode())
+    return (
+        bytes((p.PROTOCOL_VERSION,))
+        + LEDS.to_bytes(2, "big")
+        + p.MAX_PAYLOAD.to_bytes(2, "big")
+        + f"{firmware} rp2".encode()
+    )
 
 
 def expected_replies(vector: dict) -> list[bytes | tuple[int, int]]:
@@ -68,8 +72,9 @@ def test_the_vector_file_keeps_its_named_vectors():
     assert any(e["event"] == "error" for v in HOST_VECTORS for e in v["events"])
 
 
-@pytest.mark.parametrize("vector", [v for v in HOST_VECTORS if v["name"] != "stop"],
-                         ids=lambda v: v["name"])
+@pytest.mark.parametrize(
+    "vector", [v for v in HOST_VECTORS if v["name"] != "stop"], ids=lambda v: v["name"]
+)
 def test_every_host_vector_is_answered_exactly(rp2040, vector):
     expected = expected_replies(vector)
     assert expected, "a host vector always gets an answer"

@@ -21,19 +21,24 @@ AMBER_GRB = bytes((16, 48, 0))  # FIRMWARE.md: dim amber (48, 16, 0), every 8th 
 
 
 def lit(grb: bytes) -> list[int]:
-    return [i for i in range(LEDS) if any(grb[3 * i:3 * i + 3])]
+    return [i for i in range(LEDS) if any(grb[3 * i : 3 * i + 3])]
 
 
 def is_lost_pattern(grb: bytes) -> bool:
     on = lit(grb)
-    return (len(on) == LEDS // 8 and all(b - a == 8 for a, b in zip(on, on[1:], strict=False))
-            and all(grb[3 * i:3 * i + 3] == AMBER_GRB for i in on))
+    return (
+        len(on) == LEDS // 8
+        and all(b - a == 8 for a, b in zip(on, on[1:], strict=False))
+        and all(grb[3 * i : 3 * i + 3] == AMBER_GRB for i in on)
+    )
 
 
-def leds_after(board: em.EmulatedBoard, cycle: int, check=lambda grb: True,
-               timeout: float = 90.0) -> dict:
-    _, e = board.event("leds", 0, timeout,
-                       lambda e: e["cycle"] >= cycle and check(bytes.fromhex(e["grb"])))
+def leds_after(
+    board: em.EmulatedBoard, cycle: int, check=lambda grb: True, timeout: float = 90.0
+) -> dict:
+    _, e = board.event(
+        "leds", 0, timeout, lambda e: e["cycle"] >= cycle and check(bytes.fromhex(e["grb"]))
+    )
     return e
 
 
@@ -88,8 +93,11 @@ def test_a_host_frame_ends_the_pattern_and_the_picture_stays(rp2040):
     leds_after(rp2040, sent + 7 * em.HZ, is_lost_pattern)  # 7 s > the 5 s watchdog
     assert resets(rp2040) == []
     # the status LED blinks with the pattern (FIRMWARE.md): on and off while the host is lost
-    blinks = [e["on"] for e in rp2040.events if e["ev"] == "status_led"
-              and lost["cycle"] <= e["cycle"] <= sent + 7 * em.HZ]
+    blinks = [
+        e["on"]
+        for e in rp2040.events
+        if e["ev"] == "status_led" and lost["cycle"] <= e["cycle"] <= sent + 7 * em.HZ
+    ]
     assert True in blinks and False in blinks and len(blinks) >= 8
     # the next valid frame brings the held picture back, and the LED stays on
     answer, sent = request(rp2040, T.PING, 3)

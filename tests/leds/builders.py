@@ -52,8 +52,9 @@ def make_view(
         "seats": list(players),
         "players": {p: {"score": scores[p]} for p in players},
         "track": track if track is not None else {"0": list(players)},
-        "pyramid": pyramid if pyramid is not None else [[None] * 5, [None] * 4, [None] * 3,
-                                                        [None] * 2],
+        "pyramid": pyramid
+        if pyramid is not None
+        else [[None] * 5, [None] * 4, [None] * 3, [None] * 2],
         "profile": {"track_colors": ["red", "gold", "green"]},
     }
     view.update(extra)

@@ -31,10 +31,17 @@ NAMES = ["orange", "sky", "green", "yellow", "blue"]
 
 def ten_box_layout() -> Layout:
     """A short track so real scores wrap (R6.2)."""
-    d = small_dict(status={"mode": 35, "round": list(range(36, 43)),
-                           "station": list(range(43, 49))})
-    d["track"] = {"boxes": 10, "leds_per_box": 3, "segments": [
-        {"boxes": [0, 4], "start": 0}, {"boxes": [5, 9], "start": 15, "reverse": True}]}
+    d = small_dict(
+        status={"mode": 35, "round": list(range(36, 43)), "station": list(range(43, 49))}
+    )
+    d["track"] = {
+        "boxes": 10,
+        "leds_per_box": 3,
+        "segments": [
+            {"boxes": [0, 4], "start": 0},
+            {"boxes": [5, 9], "start": 15, "reverse": True},
+        ],
+    }
     d["pyramid"] = [[30, 31, 32, 33, 34][::-1], [49, 50, 51, 52], [53, 54, 55], [56, 57]]
     return layout_from_dict(d)
 
@@ -71,8 +78,9 @@ def expected_boxes(v: dict, layout: Layout) -> dict[int, list]:
     for key, stack in v["track"].items():
         for pos, p in enumerate(stack):
             entries.setdefault(int(key) % layout.boxes, []).append((int(key), pos, p))
-    return {b: [p for _, _, p in sorted(entries.get(b, []), reverse=True)]
-            for b in range(layout.boxes)}
+    return {
+        b: [p for _, _, p in sorted(entries.get(b, []), reverse=True)] for b in range(layout.boxes)
+    }
 
 
 def check_frame(v: dict, layout: Layout, colours: dict[str, str]) -> None:

@@ -27,10 +27,24 @@ def svg_labels() -> str:
 
 def test_wiring_diagram_shows_every_part_of_the_chain():
     labels = svg_labels()
-    for must in ("Raspberry Pi Pico", "SC0915", "GP0 (pin 1)", "74AHCT125", "1: 1OE",
-                 "14: VCC", "R1 330 Ω", "R2", "10 kΩ", "C1 1000 µF", "F1 6.3 A", "DIN",
-                 "power injection",
-                 "common ground", "Raspberry Pi", "USB"):
+    for must in (
+        "Raspberry Pi Pico",
+        "SC0915",
+        "GP0 (pin 1)",
+        "74AHCT125",
+        "1: 1OE",
+        "14: VCC",
+        "R1 330 Ω",
+        "R2",
+        "10 kΩ",
+        "C1 1000 µF",
+        "F1 6.3 A",
+        "DIN",
+        "power injection",
+        "common ground",
+        "Raspberry Pi",
+        "USB",
+    ):
         assert must in labels, must
 
 
@@ -59,8 +73,16 @@ def test_bom_and_readme_use_the_layout_counts():
     layout = load_layout()
     bom, readme = text("BOM.md"), text("README.md")
     assert f"**{layout.led_count} WS2812B LEDs**" in bom
-    for part in ("SC0915", "SN74AHCT125N", "1000 µF", "330 Ω", "10 kΩ", "GST60A05",
-                 "6.3 A slow-blow", "MicroPython v1.28.0"):
+    for part in (
+        "SC0915",
+        "SN74AHCT125N",
+        "1000 µF",
+        "330 Ω",
+        "10 kΩ",
+        "GST60A05",
+        "6.3 A slow-blow",
+        "MicroPython v1.28.0",
+    ):
         assert part in bom, part
     assert f"**{layout.led_count} LEDs**" in readme
     assert f"brightness cap of {layout.brightness_cap}" in readme
@@ -74,8 +96,7 @@ def test_pin_map_names_the_data_pins():
     assert "machine.bitstream" in pins and "R2 10 kΩ" in pins
 
 
-@pytest.mark.parametrize("name", ["README.md", "BOM.md", "PINMAP.md", "POWER.md",
-                                  "ASSEMBLY.md"])
+@pytest.mark.parametrize("name", ["README.md", "BOM.md", "PINMAP.md", "POWER.md", "ASSEMBLY.md"])
 def test_local_links_resolve(name):
     for target in re.findall(r"\]\(([^)#:]+)\)", text(name)):
         assert (HW / target).exists(), f"{name} links to missing {target}"

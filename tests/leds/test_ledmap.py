@@ -18,14 +18,18 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_committed_led_map_matches_the_default_layout():
     committed = (ROOT / "hardware" / "LED_MAP.md").read_text(encoding="utf-8")
     assert committed == ledmap_markdown(load_layout()), (
-        "hardware/LED_MAP.md is stale: run "
-        "`python -m companion.leds.ledmap > hardware/LED_MAP.md`"
+        "hardware/LED_MAP.md is stale: run `python -m companion.leds.ledmap > hardware/LED_MAP.md`"
     )
 
 
 def test_module_command_prints_the_map():
-    out = subprocess.run([sys.executable, "-m", "companion.leds.ledmap"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "companion.leds.ledmap"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out == ledmap_markdown(load_layout())
     assert "| **strip length (highest index + 1)** | **208** |" in out
     assert "| 59 | 177 | 178 | 179 |" in out

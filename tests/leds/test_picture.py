@@ -96,7 +96,10 @@ def test_a_shared_box_shows_every_marker_with_the_top_at_the_front(small):
 def test_three_markers_fill_a_three_led_box(small):
     buf = render(make_view({"0": ["ana", "ben", "cleo"]}), small, COLOURS)
     assert [pixel(buf, i) for i in small.box_leds[0]] == [
-        led_rgb(PC["orange"]), led_rgb(PC["sky"]), led_rgb(PC["green"])]
+        led_rgb(PC["orange"]),
+        led_rgb(PC["sky"]),
+        led_rgb(PC["green"]),
+    ]
     assert not needs_frames(make_view({"0": ["ana", "ben", "cleo"]}), small)
 
 
@@ -125,8 +128,7 @@ def test_an_uneven_last_page_shows_the_box_colour_in_the_spare_slot():
 
 
 def test_a_one_led_box_cycles_the_whole_stack_top_first():
-    d = small_dict(track={"boxes": 6, "leds_per_box": 1}, pyramid=[[6, 7], [8]],
-                   status={})
+    d = small_dict(track={"boxes": 6, "leds_per_box": 1}, pyramid=[[6, 7], [8]], status={})
     layout = layout_from_dict(d)
     view = make_view({"0": ["ana", "ben"], "3": ["cleo"]})
     shown = [pixel(render(view, layout, COLOURS, now=n * STACK_PAGE_S), 0) for n in range(3)]
@@ -136,10 +138,13 @@ def test_a_one_led_box_cycles_the_whole_stack_top_first():
 
 def dark_runs(view, layout, led, lap_start=0.0):
     """How many times LED ``led`` goes dark in one lap cycle, sampled at 20 fps."""
-    frames = [pixel(render(view, layout, COLOURS, now=lap_start + i / 20), led)
-              for i in range(int(LAP_PERIOD_S * 20))]
-    return sum(1 for a, b in zip([frames[-1], *frames], frames, strict=False)
-               if b == BLACK and a != BLACK)
+    frames = [
+        pixel(render(view, layout, COLOURS, now=lap_start + i / 20), led)
+        for i in range(int(LAP_PERIOD_S * 20))
+    ]
+    return sum(
+        1 for a, b in zip([frames[-1], *frames], frames, strict=False) if b == BLACK and a != BLACK
+    )
 
 
 def test_scores_past_the_end_wrap_around_and_show_their_lap(small):
@@ -156,8 +161,9 @@ def test_scores_past_the_end_wrap_around_and_show_their_lap(small):
 
 def test_lap_flashes_stop_at_the_maximum():
     assert [lap_visible(0, t / 20) for t in range(60)] == [True] * 60
-    runs = sum(1 for t in range(60) if not lap_visible(99, t / 20)
-               and lap_visible(99, (t - 1) / 20))
+    runs = sum(
+        1 for t in range(60) if not lap_visible(99, t / 20) and lap_visible(99, (t - 1) / 20)
+    )
     assert runs == MAX_LAP_FLASHES
 
 
@@ -174,8 +180,14 @@ def test_a_static_picture_needs_no_frames(small):
 
 
 def test_pyramid_cells_show_their_owners(small):
-    view = make_view(pyramid=[["ana", "ben", None, None, None], ["cleo", None, None, None],
-                              [None, None, None], [None, None]])
+    view = make_view(
+        pyramid=[
+            ["ana", "ben", None, None, None],
+            ["cleo", None, None, None],
+            [None, None, None],
+            [None, None],
+        ]
+    )
     buf = render(view, small, COLOURS)
     assert pixel(buf, 18) == led_rgb(PC["orange"])
     assert pixel(buf, 19) == led_rgb(PC["sky"])
@@ -188,8 +200,12 @@ def test_pyramid_cells_show_their_owners(small):
 
 def test_default_pyramid_cells_follow_the_serpentine_map():
     layout = load_layout()
-    rows = [["ana", None, None, None, "ben"], ["cleo", None, None, None], [None, None, None],
-            [None, "ana"]]
+    rows = [
+        ["ana", None, None, None, "ben"],
+        ["cleo", None, None, None],
+        [None, None, None],
+        [None, "ana"],
+    ]
     buf = render(make_view(pyramid=rows), layout, COLOURS)
     assert pixel(buf, 180) == led_rgb(PC["orange"], cap=layout.brightness_cap)
     assert pixel(buf, 184) == led_rgb(PC["sky"], cap=layout.brightness_cap)
@@ -204,8 +220,7 @@ def test_status_leds_show_mode_round_and_station(small):
     assert pixel(buf, 23) == (255, 255, 255)  # current round
     assert 0 < pixel(buf, 22)[0] < 100  # past round, dimmer
     assert pixel(buf, 24) == BLACK  # rounds to come
-    assert [pixel(buf, i) for i in range(25, 31)] == [BLACK] * 3 + [(255, 255, 255)] + \
-        [BLACK] * 2
+    assert [pixel(buf, i) for i in range(25, 31)] == [BLACK] * 3 + [(255, 255, 255)] + [BLACK] * 2
 
 
 def test_status_leds_before_the_game_and_past_the_last_round_led(small):
@@ -220,8 +235,10 @@ def test_status_leds_before_the_game_and_past_the_last_round_led(small):
 def test_row_animation_runs_then_stops(small):
     rows = [["ana", "ben"], ["ana"]]
     view = make_view(pyramid=rows)
-    events = [{"type": "scored", "player": "ana"},
-              {"type": "row_completed", "row": 0, "player": "ben", "bonus": 5}]
+    events = [
+        {"type": "scored", "player": "ana"},
+        {"type": "row_completed", "row": 0, "player": "ben", "bonus": 5},
+    ]
     anims = animations_from_events(events, now=10.0)
     assert anims == [Animation("row", 10.0, 0, ("ben",))]
     assert animation_active(anims, 10.0) and needs_frames(view, small, anims, 10.0)
@@ -243,21 +260,27 @@ def test_animations_from_view_changes(small):
     assert animations_between(after, after, 5.0) == []
     assert animations_between(None, after, 5.0) == []  # a restart replays nothing
     done = make_view(pyramid=[["ana", "ben"], [None]], finished=True, winners=["ben"])
-    assert animations_between(after, done, 6.0) == [Animation("winners", 6.0,
-                                                              players=("ben",))]
+    assert animations_between(after, done, 6.0) == [Animation("winners", 6.0, players=("ben",))]
     flash = render(after, small, COLOURS, 5.0, animations_between(before, after, 5.0))
     assert pixel(flash, 18) == pixel(flash, 19) == (255, 255, 255)  # scorer unknown: white
 
 
 def test_winner_animation_uses_only_winner_colours_then_stops(small):
-    view = make_view({"5": ["ana"], "3": ["ben"], "4": ["cleo"]}, finished=True,
-                     winners=["ana", "ben"])
+    view = make_view(
+        {"5": ["ana"], "3": ["ben"], "4": ["cleo"]}, finished=True, winners=["ana", "ben"]
+    )
     anims = animations_from_events([{"type": "game_over", "winners": ["ana", "ben"]}], 100.0)
     assert [a.kind for a in anims] == ["winners"] and anims[0].players == ("ana", "ben")
-    allowed_hues = {led_rgb(PC["orange"]), led_rgb(PC["sky"]),
-                    led_rgb(PC["orange"], 0.15), led_rgb(PC["sky"], 0.15)}
-    frames = [render(view, small, COLOURS, 100.0 + i / 20, anims)
-              for i in range(int(WINNER_ANIMATION_S * 20))]
+    allowed_hues = {
+        led_rgb(PC["orange"]),
+        led_rgb(PC["sky"]),
+        led_rgb(PC["orange"], 0.15),
+        led_rgb(PC["sky"], 0.15),
+    }
+    frames = [
+        render(view, small, COLOURS, 100.0 + i / 20, anims)
+        for i in range(int(WINNER_ANIMATION_S * 20))
+    ]
     track_leds = [i for box in small.box_leds for i in box]
     for buf in frames:
         assert {pixel(buf, i) for i in track_leds} <= allowed_hues
@@ -272,9 +295,14 @@ def test_brightness_cap_limits_every_channel_in_every_frame():
     layout = load_layout()
     limit = round(layout.brightness_cap * 255)
     players = ("ana", "ben", "cleo", "dev", "eli")
-    view = make_view({"0": list(players[:4]), "61": ["eli"]}, players=players, mode="gold",
-                     round=3, station=2, pyramid=[list(players), [None] * 4, [None] * 3,
-                                                  [None] * 2])
+    view = make_view(
+        {"0": list(players[:4]), "61": ["eli"]},
+        players=players,
+        mode="gold",
+        round=3,
+        station=2,
+        pyramid=[list(players), [None] * 4, [None] * 3, [None] * 2],
+    )
     anims = [Animation("row", 0.0, 0, ("dev",)), Animation("winners", 0.0, players=players)]
     peak = 0
     for i in range(0, 200, 3):
@@ -286,11 +314,10 @@ def test_brightness_cap_limits_every_channel_in_every_frame():
 
 
 def test_players_without_a_colour_get_free_ones_in_seat_order(small):
-    assert assign_colours(["ana", "ben", "cleo"], {"ben": "orange"},
-                          ["orange", "sky", "green"]) == {"ben": "orange", "ana": "sky",
-                                                          "cleo": "green"}
-    buf = render(make_view({"0": ["ana"], "1": ["ben"], "2": ["cleo"]}), small,
-                 {"ben": "purple"})
+    assert assign_colours(
+        ["ana", "ben", "cleo"], {"ben": "orange"}, ["orange", "sky", "green"]
+    ) == {"ben": "orange", "ana": "sky", "cleo": "green"}
+    buf = render(make_view({"0": ["ana"], "1": ["ben"], "2": ["cleo"]}), small, {"ben": "purple"})
     assert pixel(buf, front(small, 0)) == led_rgb(PC["orange"])
     assert pixel(buf, front(small, 1)) == led_rgb(PC["purple"])
     assert pixel(buf, front(small, 2)) == led_rgb(PC["sky"])
@@ -303,21 +330,19 @@ BAD_VIEWS = [
     ("negative score", make_view({"-2": ["ana"]}), {}, "never negative"),
     ("stack type", make_view({"0": "ana"}), {}, "not a list"),
     ("no track", {k: v for k, v in make_view().items() if k != "track"}, {}, "no track"),
-    ("no players", {k: v for k, v in make_view().items() if k != "players"}, {},
-     "no players"),
-    ("no pyramid", {k: v for k, v in make_view().items() if k != "pyramid"}, {},
-     "no pyramid"),
+    ("no players", {k: v for k, v in make_view().items() if k != "players"}, {}, "no players"),
+    ("no pyramid", {k: v for k, v in make_view().items() if k != "pyramid"}, {}, "no pyramid"),
     ("mode", make_view(mode="blue"), {}, "mode 'blue'"),
-    ("track colour", make_view(profile={"track_colors": ["red", "pink"]}), {},
-     "'pink' of box 1"),
+    ("track colour", make_view(profile={"track_colors": ["red", "pink"]}), {}, "'pink' of box 1"),
     ("no track colours", make_view(profile={}), {}, "track_colors is missing"),
     ("unknown player colour", make_view(), {"ana": "teal"}, "unknown colour 'teal'"),
     ("shared colour", make_view(), {"ana": "sky", "ben": "sky"}, "both have colour 'sky'"),
 ]
 
 
-@pytest.mark.parametrize(("view", "colours", "message"), [b[1:] for b in BAD_VIEWS],
-                         ids=[b[0] for b in BAD_VIEWS])
+@pytest.mark.parametrize(
+    ("view", "colours", "message"), [b[1:] for b in BAD_VIEWS], ids=[b[0] for b in BAD_VIEWS]
+)
 def test_views_that_cannot_be_drawn_are_refused(small, view, colours, message):
     with pytest.raises(PictureError, match=message) as info:
         render(view, small, colours)

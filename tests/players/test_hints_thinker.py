@@ -19,8 +19,14 @@ from tests.players.test_players import mid_game
 def test_every_reason_has_a_text_in_every_language() -> None:
     for lang in LANGUAGES:
         texts = catalogue(lang)
-        for key in (*hints.REASON_KEYS, "hint.button", "hint.on_display", "host.hints",
-                    "host.add_bot", "common.companion"):
+        for key in (
+            *hints.REASON_KEYS,
+            "hint.button",
+            "hint.on_display",
+            "host.hints",
+            "host.add_bot",
+            "common.companion",
+        ):
             assert texts.get(key), (lang, key)
 
 
@@ -55,8 +61,13 @@ def test_thinker_runs_in_another_lower_priority_process() -> None:
         seat = next(p for p in state["players"] if awaited(view(state, p), p))
         got: list = []
         ready = threading.Event()
-        pool.submit(thinker.decide, "good", view(state, seat), 7,
-                    done=lambda result, error: (got.append((result, error)), ready.set()))
+        pool.submit(
+            thinker.decide,
+            "good",
+            view(state, seat),
+            7,
+            done=lambda result, error: (got.append((result, error)), ready.set()),
+        )
         assert ready.wait(60)
         result, error = got[0]
         assert error is None

@@ -81,15 +81,21 @@ def hide_differently(state: dict[str, Any], seat: str, rng: random.Random) -> di
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), k=st.integers(3, 5), steps=st.integers(0, 160),
-       bot_seed=st.integers(0, 2**32))
-def test_hidden_information_never_changes_a_command(seed: int, k: int, steps: int,
-                                                    bot_seed: int) -> None:
+@given(
+    seed=st.integers(0, 10**6),
+    k=st.integers(3, 5),
+    steps=st.integers(0, 160),
+    bot_seed=st.integers(0, 2**32),
+)
+def test_hidden_information_never_changes_a_command(
+    seed: int, k: int, steps: int, bot_seed: int
+) -> None:
     state = mid_game(seed, k, steps)
     for seat in deciding_seats(state):
         alt = hide_differently(state, seat, random.Random(seed))
-        assert json.dumps(view(alt, seat), sort_keys=True) == json.dumps(view(state, seat),
-                                                                          sort_keys=True)
+        assert json.dumps(view(alt, seat), sort_keys=True) == json.dumps(
+            view(state, seat), sort_keys=True
+        )
         for kind, choose in choosers().items():
             mine = choose(view(state, seat), random.Random(bot_seed))
             other = choose(view(alt, seat), random.Random(bot_seed))
@@ -111,8 +117,9 @@ def test_hiding_changes_the_hidden_parts() -> None:
                     changed["sacrifice"] += a["sacrifice"] != b["sacrifice"]
                     changed["bids"] += a["bids"] != b["bids"]
                 window = state["dice_window"]
-                changed["dice"] += bool(window and window["choices"] != alt["dice_window"][
-                    "choices"])
+                changed["dice"] += bool(
+                    window and window["choices"] != alt["dice_window"]["choices"]
+                )
     assert all(n > 0 for n in changed.values()), changed
 
 

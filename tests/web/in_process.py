@@ -30,8 +30,9 @@ def in_process_client(data: Path, tables: int = 1, **settings: Any) -> Iterator[
     with its test client; the café and its store are closed afterwards."""
     Path(data).mkdir(parents=True, exist_ok=True)
     settings.setdefault("max_per_address", 1000)  # as live_server.py: every client is local
-    config = ServerConfig(host="127.0.0.1", port=PORT, data=Path(data),
-                          tables=tables_from_count(tables), **settings)
+    config = ServerConfig(
+        host="127.0.0.1", port=PORT, data=Path(data), tables=tables_from_count(tables), **settings
+    )
     app = create_app(config)
     try:
         yield app.test_client()
@@ -41,14 +42,14 @@ def in_process_client(data: Path, tables: int = 1, **settings: Any) -> Iterator[
         app.extensions["cafe"].store.close()
 
 
-def join(client: FlaskClient, table: str, name: str, colour: str,
-         secret: str | None = None) -> dict:
+def join(
+    client: FlaskClient, table: str, name: str, colour: str, secret: str | None = None
+) -> dict:
     """``POST /t/<table>/api/join`` as a phone's join form sends it; the answer with its
     status (as ``LiveServer.join``)."""
     if secret is None:
         secret = join_secret(client, table)
-    r = client.post(f"/t/{table}/api/join",
-                    json={"secret": secret, "name": name, "colour": colour})
+    r = client.post(f"/t/{table}/api/join", json={"secret": secret, "name": name, "colour": colour})
     body = r.get_json()
     body["status"] = r.status_code
     return body
@@ -67,8 +68,9 @@ class _MustNotStart:
         raise AssertionError("companion serve got past its start-up checks")
 
 
-def serve_in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                     *args: str) -> tuple[int, str]:
+def serve_in_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str]:
     """``companion serve ARGS`` run as a function up to where it would start serving:
     its exit status and what it printed on stderr (for starts that must be refused)."""
     monkeypatch.setattr(serve, "GunicornServer", _MustNotStart)

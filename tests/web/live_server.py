@@ -44,8 +44,13 @@ def free_port() -> int:
 class LiveServer:
     """``python -m companion serve`` as a child process; always stop it."""
 
-    def __init__(self, data: Path, tables: int = 1, extra: list[str] | None = None,
-                 host_name: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        data: Path,
+        tables: int = 1,
+        extra: list[str] | None = None,
+        host_name: str = "127.0.0.1",
+    ) -> None:
         self.data = Path(data)
         self.tables = tables
         self.extra = extra or []
@@ -75,9 +80,23 @@ class LiveServer:
     def start(self, timeout: float = 30) -> LiveServer:
         """Start (or start again, on the same port and data) and wait until the worker
         answers ``/healthz`` and the host links are printed."""
-        cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--data", str(self.data),
-               "--tables", str(self.tables), "--threads", "256", *self.extra]
+        cmd = [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--tables",
+            str(self.tables),
+            "--threads",
+            "256",
+            *self.extra,
+        ]
         if self.host_name != "127.0.0.1":
             cmd += ["--public-url", self.base, "--allow-origin", self.base]
         if "--max-per-address" not in self.extra:
@@ -88,19 +107,29 @@ class LiveServer:
         self.log_path = Path(self.data) / f"server-{self.port}.log"
         log = self.log_path.open("a")
         # Own process group: kill9 takes gunicorn's worker down with its master.
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                     text=True, env=env, start_new_session=True,
-                                     preexec_fn=die_with_parent)
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            start_new_session=True,
+            preexec_fn=die_with_parent,
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited early:\n" + self.log())
-            self.host_tokens = dict(re.findall(r"Table (\S+) host:\s+\S+/host\?token=(\S+)",
-                                               self.log()))
+            self.host_tokens = dict(
+                re.findall(r"Table (\S+) host:\s+\S+/host\?token=(\S+)", self.log())
+            )
             try:
-                if (len(self.host_tokens) >= self.tables
-                        and requests.get(self.local + "/healthz", timeout=1).ok):
+                if (
+                    len(self.host_tokens) >= self.tables
+                    and requests.get(self.local + "/healthz", timeout=1).ok
+                ):
                     return self
             except requests.RequestException:
                 # gunicorn listens before its worker is ready: refused connections and
@@ -158,8 +187,9 @@ class LiveServer:
                     return
                 except BlockingIOError:
                     if time.monotonic() > deadline:
-                        raise RuntimeError("the server's worker still holds the data "
-                                           "directory") from None
+                        raise RuntimeError(
+                            "the server's worker still holds the data directory"
+                        ) from None
                     time.sleep(0.02)
 
     def kill9(self) -> None:
@@ -176,15 +206,20 @@ class LiveServer:
 
     def worker_status(self) -> dict[str, int]:
         """The worker's thread count and resident memory (kB), from /proc."""
-        fields = dict(line.split(":", 1) for line in
-                      Path(f"/proc/{self.worker_pid()}/status").read_text().splitlines())
+        fields = dict(
+            line.split(":", 1)
+            for line in Path(f"/proc/{self.worker_pid()}/status").read_text().splitlines()
+        )
         return {"threads": int(fields["Threads"]), "rss_kb": int(fields["VmRSS"].split()[0])}
 
     def join(self, table: str, name: str, colour: str, secret: str | None = None) -> dict:
         if secret is None:
             secret = self.join_secret(table)
-        r = requests.post(f"{self.local}/t/{table}/api/join",
-                          json={"secret": secret, "name": name, "colour": colour}, timeout=5)
+        r = requests.post(
+            f"{self.local}/t/{table}/api/join",
+            json={"secret": secret, "name": name, "colour": colour},
+            timeout=5,
+        )
         body = r.json()
         body["status"] = r.status_code
         return body
@@ -247,8 +282,9 @@ class Peer:
                 return frame
             if self.closed:
                 raise ConnectionError(f"closed ({self.ws.close_reason}) while waiting")
-        raise TimeoutError("expected frame did not arrive; last frames: "
-                           + json.dumps(self.frames[-3:])[:2000])
+        raise TimeoutError(
+            "expected frame did not arrive; last frames: " + json.dumps(self.frames[-3:])[:2000]
+        )
 
     def close(self) -> None:
         try:
@@ -319,8 +355,7 @@ class Host(Peer):
         self.counter += 1
         msg_id = f"h{self.counter}"
         self.send({"type": kind, "token": self.token, "id": msg_id, **fields})
-        return self.until(lambda f: f.get("id") == msg_id and f["type"] in ("ok", "error",
-                                                                           "ack"))
+        return self.until(lambda f: f.get("id") == msg_id and f["type"] in ("ok", "error", "ack"))
 
     def command(self, command: dict[str, Any]) -> dict[str, Any]:
         return self.act("command", command=command)
@@ -345,7 +380,7 @@ def policy(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, 
         cards = free_cards(me)
         step = game["step"]
         if step == "all":
-            bids = {s: cards[2 * i:2 * i + 2] for i, s in enumerate(STATIONS)}
+            bids = {s: cards[2 * i : 2 * i + 2] for i, s in enumerate(STATIONS)}
         elif step in ("first", "second"):
             bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
         else:
@@ -364,8 +399,9 @@ def policy(view: dict[str, Any], seat: str, entry: dict[str, Any]) -> dict[str, 
     raise AssertionError(f"unexpected pending {entry}")
 
 
-def seat_phones(server: LiveServer, table: str, names: list[str],
-                first_colour: int = 0) -> list[Phone]:
+def seat_phones(
+    server: LiveServer, table: str, names: list[str], first_colour: int = 0
+) -> list[Phone]:
     colours = ["orange", "sky", "green", "yellow", "blue"][first_colour:]
     phones = []
     for name, colour in zip(names, colours, strict=False):
@@ -396,9 +432,15 @@ def settle(server: LiveServer, table: str, peers: list[Peer], timeout: float = 1
     drain(peers)
 
 
-def play(phones: list[Phone], watchers: list[Peer], host: Host | None = None,
-         host_inputs: bool = False, phones_roll: bool = True, max_steps: int | None = None,
-         timeout: float = 240.0) -> int:
+def play(
+    phones: list[Phone],
+    watchers: list[Peer],
+    host: Host | None = None,
+    host_inputs: bool = False,
+    phones_roll: bool = True,
+    max_steps: int | None = None,
+    timeout: float = 240.0,
+) -> int:
     """Drive the phones (and, with table dice, the host) until the game is over or
     ``max_steps`` commands were acknowledged. Returns the number of commands sent."""
     sent = 0
@@ -477,8 +519,10 @@ def next_to_move(phones: list[Phone]) -> Phone:
         ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
         if ready:
             return ready[0]
-    raise AssertionError("no phone has a move: " + repr([
-        (p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones]))
+    raise AssertionError(
+        "no phone has a move: "
+        + repr([(p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones])
+    )
 
 
 @contextlib.contextmanager
@@ -497,14 +541,18 @@ def disk_full(server: LiveServer) -> Iterator[None]:
 
 def refused(answer: dict[str, Any]) -> bool:
     """A ``storage_failed`` answer that says nothing was changed."""
-    return (answer.get("type") == "error" or "error" in answer) and (
-        answer.get("code", answer.get("error")) == "storage_failed") and "nothing" in (
-        answer["reason"])
+    return (
+        (answer.get("type") == "error" or "error" in answer)
+        and (answer.get("code", answer.get("error")) == "storage_failed")
+        and "nothing" in (answer["reason"])
+    )
 
 
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-SLOW_BODY = (b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-             b"\r\nContent-Length: 1000\r\n\r\n{")
+SLOW_BODY = (
+    b"POST /t/1/api/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b"\r\nContent-Length: 1000\r\n\r\n{"
+)
 
 
 def slow_client(port: int, source: str, payload: bytes) -> socket.socket:
@@ -531,9 +579,27 @@ def ended(s: socket.socket) -> bool:
 
 def serve_once(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
     """``companion serve`` run to its end (for servers that must refuse to start)."""
-    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
-                           "--port", str(port), "--data", str(data), "--board", "none",
-                           *extra], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            "--board",
+            "none",
+            *extra,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def settled_status(server: LiveServer, ok: Any, timeout: float = 20.0) -> dict[str, int]:

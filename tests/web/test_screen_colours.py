@@ -31,5 +31,6 @@ def test_purple_is_a_purple_and_the_warm_colours_are_further_apart_than_on_leds(
     _l, a, b = linear_to_lab(hex_to_linear(SCREEN_COLOURS["purple"]))
     assert 280 <= math.degrees(math.atan2(b, a)) % 360 <= 320  # pink sits near 345
     for x, y in (("orange", "yellow"), ("orange", "vermilion"), ("vermilion", "yellow")):
-        assert _de(SCREEN_COLOURS[x], SCREEN_COLOURS[y]) > _de(PLAYER_COLOURS[x],
-                                                               PLAYER_COLOURS[y]), (x, y)
+        assert _de(SCREEN_COLOURS[x], SCREEN_COLOURS[y]) > _de(
+            PLAYER_COLOURS[x], PLAYER_COLOURS[y]
+        ), (x, y)

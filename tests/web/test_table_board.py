@@ -71,8 +71,7 @@ def play(table: Table, rng: random.Random, commands: int) -> None:
         table.submit("seat:" + cmd["player"], f"c{rng.random()}-{n}", cmd)
 
 
-def test_the_board_shows_the_public_view_after_every_step(table: Table,
-                                                          board: TableBoard) -> None:
+def test_the_board_shows_the_public_view_after_every_step(table: Table, board: TableBoard) -> None:
     table.start("digital")
     rng = random.Random(5)
     for _ in range(6):
@@ -82,8 +81,9 @@ def test_the_board_shows_the_public_view_after_every_step(table: Table,
         assert wait_for(lambda w=want: board.service.simulated_pixels() == w)
 
 
-def test_the_display_gets_the_board_status_with_the_simulated_leds(table: Table,
-                                                                   board: TableBoard) -> None:
+def test_the_display_gets_the_board_status_with_the_simulated_leds(
+    table: Table, board: TableBoard
+) -> None:
     table.start("digital")
     play(table, random.Random(2), 8)
     want = expected_picture(table)
@@ -104,7 +104,8 @@ def test_the_display_gets_the_board_status_with_the_simulated_leds(table: Table,
 
 
 def test_unplugging_mid_game_loses_nothing_and_the_picture_comes_back(
-        table: Table, board: TableBoard) -> None:
+    table: Table, board: TableBoard
+) -> None:
     table.start("digital")
     rng = random.Random(9)
     play(table, rng, 6)
@@ -120,16 +121,22 @@ def test_unplugging_mid_game_loses_nothing_and_the_picture_comes_back(
     assert wait_for(lambda: (table.board_status or {}).get("connected") is True)
 
 
-def test_a_new_game_clears_the_board_back_to_the_empty_track(table: Table,
-                                                             board: TableBoard) -> None:
+def test_a_new_game_clears_the_board_back_to_the_empty_track(
+    table: Table, board: TableBoard
+) -> None:
     table.start("digital")
     play(table, random.Random(4), 6)
     assert wait_for(lambda: board.service.simulated_pixels() == expected_picture(table))
     table.end_game()
     table.new_game()
     assert table.game is None
-    empty = render(idle_view(DEFAULT_PROFILE["track_colors"], DEFAULT_PROFILE["pyramid_rows"]),
-                   LAYOUT, {}, 0.0, [])
+    empty = render(
+        idle_view(DEFAULT_PROFILE["track_colors"], DEFAULT_PROFILE["pyramid_rows"]),
+        LAYOUT,
+        {},
+        0.0,
+        [],
+    )
     assert any(empty)  # the empty track still shows its dimmed box colours
     assert wait_for(lambda: board.service.simulated_pixels() == empty)
 

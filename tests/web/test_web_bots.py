@@ -14,8 +14,9 @@ from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 from companion.engine import replay_document, view
 
 
-def test_two_people_finish_a_game_with_two_strong_companions(server: LiveServer,
-                                                             table: str) -> None:
+def test_two_people_finish_a_game_with_two_strong_companions(
+    server: LiveServer, table: str
+) -> None:
     phones = seat_phones(server, table, ["Ana", "Ben"])
     display = Peer(f"{server.ws_base}/t/{table}/ws/display")
     display.until(lambda f: f["type"] == "view")
@@ -36,8 +37,11 @@ def test_two_people_finish_a_game_with_two_strong_companions(server: LiveServer,
     assert final["finished"] and final["winners"]
     # Every companion command went through the engine, the store and the log.
     game_id = display.view["game"]["id"]
-    doc = requests.get(f"{server.base}/t/{table}/games/{game_id}/log.json",
-                       params={"token": server.host_tokens[table]}, timeout=5).json()
+    doc = requests.get(
+        f"{server.base}/t/{table}/games/{game_id}/log.json",
+        params={"token": server.host_tokens[table]},
+        timeout=5,
+    ).json()
     state, _ = replay_document(doc)
     assert view(state, None)["track"] == final["track"]
     for bot in bots:
@@ -46,12 +50,12 @@ def test_two_people_finish_a_game_with_two_strong_companions(server: LiveServer,
         assert {"sacrifice", "bid"} <= kinds
     # The log says which seats companion players played (SCENARIO.md meta).
     assert {p: s.get("companion") for p, s in doc["meta"]["seats"].items()} == {
-        s["id"]: ("strong" if s in bots else None) for s in seats}
+        s["id"]: ("strong" if s in bots else None) for s in seats
+    }
     assert host.act("new_game")["type"] == "ok"
 
 
-def test_a_left_seat_goes_to_a_companion_and_comes_back(server: LiveServer,
-                                                        table: str) -> None:
+def test_a_left_seat_goes_to_a_companion_and_comes_back(server: LiveServer, table: str) -> None:
     phones = seat_phones(server, table, ["Ana", "Ben", "Cleo", "Dan"])
     host = Host(server, table)
     host.hello()
@@ -61,8 +65,9 @@ def test_a_left_seat_goes_to_a_companion_and_comes_back(server: LiveServer,
     assert host.act("hand_to_bot", seat=dan.seat, level="bogus")["type"] == "error"
     assert host.act("hand_to_bot", seat=dan.seat, level="good")["type"] == "ok"
     # The seats broadcast comes before the host's ok.
-    assert any(s["id"] == dan.seat and s["level"] == "good" and s["companion"]
-               for s in host.view["seats"])
+    assert any(
+        s["id"] == dan.seat and s["level"] == "good" and s["companion"] for s in host.view["seats"]
+    )
     # Dan's phone may still watch, but the companion plays the seat now.
     drain([dan], 0.2)
     dan.command({"type": "dice", "count": 0})
@@ -71,14 +76,18 @@ def test_a_left_seat_goes_to_a_companion_and_comes_back(server: LiveServer,
     dan.errors.clear()
     play(phones[:3], [dan], host, max_steps=30)
     assert host.act("resume_seat", seat=dan.seat)["type"] == "ok"
-    assert any(s["id"] == dan.seat and s["state"] == "phone" and not s["companion"]
-               for s in host.view["seats"])
+    assert any(
+        s["id"] == dan.seat and s["state"] == "phone" and not s["companion"]
+        for s in host.view["seats"]
+    )
     play(phones, [], host, timeout=300)
     drain([host, *phones], 0.2)
     assert phones[0].view["game"]["view"]["finished"]
     doc = requests.get(
         f"{server.base}/t/{table}/games/{phones[0].view['game']['id']}/log.json",
-        params={"token": server.host_tokens[table]}, timeout=5).json()
+        params={"token": server.host_tokens[table]},
+        timeout=5,
+    ).json()
     replay_document(doc)
     assert any(c.get("player") == dan.seat for c in doc["commands"][-40:])
     assert doc["meta"]["seats"][dan.seat]["companion"] == "good"  # it played for a while

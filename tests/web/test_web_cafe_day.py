@@ -62,9 +62,12 @@ def _guess(port: int, table: str, secret: str) -> int:
         s.settimeout(30)
         s.bind((GUESSER, 0))
         s.connect(("127.0.0.1", port))
-        s.sendall(f"POST /t/{table}/api/join HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-                  "Connection: close\r\n\r\n".encode() + body)
+        s.sendall(
+            f"POST /t/{table}/api/join HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            "Connection: close\r\n\r\n".encode()
+            + body
+        )
         head = b""
         while b"\r\n" not in head:
             chunk = s.recv(256)
@@ -107,18 +110,23 @@ class Cafe:
         """File the acks received so far under the table's current game."""
         game = self.acked[self.games[t][-1]]
         for p in self.every[t]:
-            frames = p.frames[self.booked.get(id(p), 0):]
+            frames = p.frames[self.booked.get(id(p), 0) :]
             self.booked[id(p)] = len(p.frames)
-            game += [(f["seq"], {**p.sent[f["id"]], "player": p.seat})
-                     for f in frames if f["type"] == "ack"]
+            game += [
+                (f["seq"], {**p.sent[f["id"]], "player": p.seat})
+                for f in frames
+                if f["type"] == "ack"
+            ]
 
     def playing(self, t: str) -> None:
         """A finished game is followed by the next one, with the same seats."""
         game = _api_state(self.server, t)["game"]
         if game["status"] != "playing":
-            wait_for(lambda: all(p.ready() for p in self.phones[t])
-                     or drain(self.phones[t], 0.05), timeout=60,
-                     what=f"table {t} settled")
+            wait_for(
+                lambda: all(p.ready() for p in self.phones[t]) or drain(self.phones[t], 0.05),
+                timeout=60,
+                what=f"table {t} settled",
+            )
             self.book(t)
             assert self.hosts[t].act("new_game")["type"] == "ok"
             self._start(t)
@@ -165,8 +173,9 @@ def test_cafe_day(tmp_path: Path) -> None:
 
         # Hostile clients: 120 requests cut short, from six addresses, held open.
         for i in range(120):
-            hostile.append(slow_client(server.port, f"127.0.0.{2 + i % 6}",
-                                       HALF_HEAD if i % 2 else SLOW_BODY))
+            hostile.append(
+                slow_client(server.port, f"127.0.0.{2 + i % 6}", HALF_HEAD if i % 2 else SLOW_BODY)
+            )
         assert sum(not ended(s) for s in hostile) == len(hostile)
         # A newcomer while the hostile clients are held: a fresh display, the pad, and a
         # released seat taken over mid-game (Cleo went home) with a move played.
@@ -252,8 +261,9 @@ def test_cafe_day(tmp_path: Path) -> None:
         hostile.clear()
 
         def flat(s: dict[str, int]) -> bool:
-            return (s["threads"] <= start["threads"] + 10
-                    and s["rss_kb"] <= start["rss_kb"] + 30 * 1024)
+            return (
+                s["threads"] <= start["threads"] + 10 and s["rss_kb"] <= start["rss_kb"] + 30 * 1024
+            )
 
         end = settled_status(server, flat, timeout=30)
         assert flat(end), (start, end)
@@ -262,8 +272,11 @@ def test_cafe_day(tmp_path: Path) -> None:
         before: dict[str, Any] = {}
         for t in TABLES:
             phones = cafe.phones[t]
-            wait_for(lambda ps=phones: all(p.ready() for p in ps) or drain(ps, 0.05),
-                     timeout=60, what=f"table {t} settled")
+            wait_for(
+                lambda ps=phones: all(p.ready() for p in ps) or drain(ps, 0.05),
+                timeout=60,
+                what=f"table {t} settled",
+            )
             cafe.book(t)
             before[t] = (_api_state(server, t)["seq"], _seats(server, t))
         cafe.close()
@@ -285,8 +298,11 @@ def test_cafe_day(tmp_path: Path) -> None:
                 assert host.act("end_game")["type"] == "ok"
                 host.close()
             for game_id in cafe.games[t]:
-                log = requests.get(f"{server.local}/t/{t}/games/{game_id}/log.json",
-                                   params={"token": server.host_tokens[t]}, timeout=30).json()
+                log = requests.get(
+                    f"{server.local}/t/{t}/games/{game_id}/log.json",
+                    params={"token": server.host_tokens[t]},
+                    timeout=30,
+                ).json()
                 acked = cafe.acked[game_id]
                 assert acked and max(at for at, _ in acked) <= len(log["commands"]), (t, log)
                 for at, command in acked:

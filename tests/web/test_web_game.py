@@ -27,8 +27,7 @@ def test_whole_game_with_digital_dice(server: LiveServer, table: str, players: i
     assert display.view["game"]["status"] == "finished"
     kinds = {e["type"] for e in _events(display)}
     # The dealer rolled and drew (R2.2), the stations were ranked and the game scored (R7).
-    assert {"harvest_dice", "improvement_cards", "ranking", "final_scoring",
-            "game_over"} <= kinds
+    assert {"harvest_dice", "improvement_cards", "ranking", "final_scoring", "game_over"} <= kinds
     # Every phone ends on the same public result as the display.
     for phone in phones:
         assert phone.view["game"]["view"]["winners"] == final["winners"]
@@ -39,8 +38,11 @@ def test_whole_game_with_digital_dice(server: LiveServer, table: str, players: i
     from companion.engine import replay_document, view
 
     game_id = display.view["game"]["id"]
-    doc = requests.get(f"{server.base}/t/{table}/games/{game_id}/log.json",
-                       params={"token": server.host_tokens[table]}, timeout=5).json()
+    doc = requests.get(
+        f"{server.base}/t/{table}/games/{game_id}/log.json",
+        params={"token": server.host_tokens[table]},
+        timeout=5,
+    ).json()
     state, _ = replay_document(doc)
     assert view(state, None)["track"] == final["track"]
     assert len(doc["players"]) == players
@@ -71,11 +73,19 @@ def test_each_bidding_mode(server: LiveServer, table: str, mode: str) -> None:
     assert host.act("start", dice="digital")["type"] == "ok"
     play(phones, [], host)
     settle(server, table, [host, *phones])
-    rounds = [e for f in host.frames if f["type"] == "view" for e in f["events"]
-              if e["type"] == "round_started"]
+    rounds = [
+        e
+        for f in host.frames
+        if f["type"] == "view"
+        for e in f["events"]
+        if e["type"] == "round_started"
+    ]
     assert rounds and {e["mode"] for e in rounds} == {mode}
-    steps = {f["game"]["view"]["step"] for f in phones[0].frames
-             if f["type"] == "view" and f["game"] and f["game"]["view"]["phase"] == "bid"}
+    steps = {
+        f["game"]["view"]["step"]
+        for f in phones[0].frames
+        if f["type"] == "view" and f["game"] and f["game"]["view"]["phase"] == "bid"
+    }
     expected = {"red": {"all"}, "green": {"first", "second"}, "gold": {1, 2, 3, 4, 5, 6}}
     assert steps == expected[mode]
     assert host.view["game"]["view"]["finished"]

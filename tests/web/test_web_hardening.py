@@ -27,7 +27,8 @@ def _display(server: LiveServer, table: str) -> Peer:
 
 @pytest.mark.parametrize("kind", ["display", "seat"])
 def test_deep_nesting_and_huge_numbers_get_an_error_and_the_handler_lives(
-        server: LiveServer, table: str, kind: str) -> None:
+    server: LiveServer, table: str, kind: str
+) -> None:
     """2,000 nested ``[`` (RecursionError in the parser) and a ping with ``t`` = 2**70
     (unserialisable) each get an error frame; the same connection still answers pings."""
     token: dict[str, str] = {}
@@ -88,14 +89,15 @@ def test_host_header_must_name_this_machine(app_client: FlaskClient) -> None:
     assert app_client.get(url, base_url=f"http://localhost:{PORT}").status_code == 200
 
 
-def test_websocket_upgrade_with_a_foreign_host_is_refused(server: LiveServer,
-                                                          table: str) -> None:
+def test_websocket_upgrade_with_a_foreign_host_is_refused(server: LiveServer, table: str) -> None:
     """DNS rebinding over the websocket upgrade (sent by hand: the client library sets its
     own Host)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
-        s.sendall(f"GET /t/{table}/ws/display HTTP/1.1\r\nHost: evil.example:{server.port}\r\n"
-                  "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+        s.sendall(
+            f"GET /t/{table}/ws/display HTTP/1.1\r\nHost: evil.example:{server.port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode()
+        )
         assert s.recv(100).startswith(b"HTTP/1.1 403"), "upgrade with a foreign Host"
 
 
@@ -109,15 +111,15 @@ def test_second_server_on_the_same_data_exits_naming_the_first(tmp_path: Path) -
         assert str(data.resolve()) in second.stderr and f"PID {live.proc.pid}" in second.stderr
         assert "Traceback" not in second.stderr
         # The first one still serves, under its allowed extra name too.
-        state = requests.get(f"{live.base}/t/1/api/state",
-                             headers={"Host": f"cafe.lan:{live.port}"}, timeout=5)
+        state = requests.get(
+            f"{live.base}/t/1/api/state", headers={"Host": f"cafe.lan:{live.port}"}, timeout=5
+        )
         assert state.ok
 
         # Guessing the join secret: a few wrong ones are answered, then every attempt from
         # this address is refused unchecked for a while, even the right secret.
         secret = live.join_secret("1")
-        codes = [live.join("1", "Eve", "orange", secret=f"guess{i}")["status"]
-                 for i in range(14)]
+        codes = [live.join("1", "Eve", "orange", secret=f"guess{i}")["status"] for i in range(14)]
         assert codes[0] == 403 and codes[-1] == 429, codes
         assert live.join("1", "Ana", "orange", secret=secret)["status"] == 429
         page = requests.get(f"{live.base}/t/1/host?token={live.host_tokens['1']}", timeout=5)
@@ -134,8 +136,11 @@ def test_second_server_on_the_same_data_exits_naming_the_first(tmp_path: Path) -
 
 @pytest.mark.parametrize("problem", ["corrupt", "data_is_file", "db_is_dir"])
 def test_database_problems_at_start_are_one_sentence_and_exit_2(
-        tmp_path: Path, problem: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    problem: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = tmp_path / "data"
     if problem == "data_is_file":
         data.write_text("not a directory")
@@ -146,11 +151,24 @@ def test_database_problems_at_start_are_one_sentence_and_exit_2(
         else:
             (data / "companion.sqlite3").mkdir()
     # Run as the function behind ``companion serve``: an escaping exception fails the test.
-    code, stderr = serve_in_process(monkeypatch, capsys, "--host", "127.0.0.1", "--port",
-                                    str(PORT), "--data", str(data), "--board", "none")
+    code, stderr = serve_in_process(
+        monkeypatch,
+        capsys,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(PORT),
+        "--data",
+        str(data),
+        "--board",
+        "none",
+    )
     assert code == 2, stderr
     assert "Traceback" not in stderr and stderr.startswith("companion serve: ")
     assert len(stderr.strip().splitlines()) == 1, stderr
-    expected = {"corrupt": "not a SQLite database", "data_is_file": "is a file",
-                "db_is_dir": "cannot use the database"}[problem]
+    expected = {
+        "corrupt": "not a SQLite database",
+        "data_is_file": "is a file",
+        "db_is_dir": "cannot use the database",
+    }[problem]
     assert expected in stderr, stderr

@@ -51,8 +51,7 @@ def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) ->
     assert host.view["host"]["undo"]["possible"]
     assert host.act("undo")["type"] == "ok"
     view = a.until(lambda f: f["type"] == "view" and f["reason"] == "undo")
-    assert view["seq"] == 0 and view["you"]["pending"] == [{"type": "sacrifice",
-                                                            "player": "ana"}]
+    assert view["seq"] == 0 and view["you"]["pending"] == [{"type": "sacrifice", "player": "ana"}]
     assert view["game"]["view"]["players"]["ana"]["sacrifice"] is None
     # Nothing left to undo.
     assert host.act("undo")["code"] == "cannot_undo"
@@ -107,8 +106,13 @@ def test_skip_and_replace_a_player_who_left(server: LiveServer, table: str) -> N
     play([*phones[:3], new], [], host)
     settle(server, table, [host])
     assert host.view["game"]["view"]["finished"]
-    auto = [e for f in host.frames if f["type"] == "view" for e in f["events"]
-            if e.get("player") == "dan" and e["type"] == "bid_placed"]
+    auto = [
+        e
+        for f in host.frames
+        if f["type"] == "view"
+        for e in f["events"]
+        if e.get("player") == "dan" and e["type"] == "bid_placed"
+    ]
     assert auto  # dan's seat kept bidding while skipped and after the takeover
 
 
@@ -133,12 +137,20 @@ def test_end_game_log_download_and_replay(server: LiveServer, table: str, tmp_pa
     # meta (SCENARIO.md): the table, the date and the seats' names and colours.
     assert log["meta"]["table"] == table and log["meta"]["date"].endswith("Z")
     assert {s: v["name"] for s, v in log["meta"]["seats"].items()} == {
-        "ana": "Ana", "ben": "Ben", "cleo": "Cleo"}
+        "ana": "Ana",
+        "ben": "Ben",
+        "cleo": "Cleo",
+    }
     assert sorted(log["stack"]) == sorted(log["players"]) == ["ana", "ben", "cleo"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(log))
-    out = subprocess.run([sys.executable, "-m", "companion", "replay", str(path)], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     state = json.loads(out.stdout)
     assert state["track"] == seen["track"] and state["round"] == seen["round"]
@@ -147,11 +159,9 @@ def test_end_game_log_download_and_replay(server: LiveServer, table: str, tmp_pa
     assert host.act("new_game")["type"] == "ok"
     lobby = host.view  # the views go out before the ok
     assert lobby["reason"] == "game"
-    assert lobby["game"] is None and [s["id"] for s in lobby["seats"]] == ["ana", "ben",
-                                                                          "cleo"]
+    assert lobby["game"] is None and [s["id"] for s in lobby["seats"]] == ["ana", "ben", "cleo"]
     assert host.act("start", dice="digital")["type"] == "ok"
-    assert any(g["id"] == game_id and g["status"] == "ended"
-               for g in host.view["host"]["games"])
+    assert any(g["id"] == game_id and g["status"] == "ended" for g in host.view["host"]["games"])
     assert host.view["game"]["id"] != game_id
 
 
@@ -165,14 +175,19 @@ def test_rotate_join_secret_and_language(server: LiveServer, table: str) -> None
     assert requests.get(f"{server.base}/t/{table}/join/{old}", timeout=5).status_code == 403
     assert host.act("set_language", lang="de")["type"] == "ok"
     assert host.act("set_language", lang="xx")["code"] == "bad_message"
-    assert requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][
-        int(table) - 1]["lang"] == "de"
+    assert (
+        requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][int(table) - 1][
+            "lang"
+        ]
+        == "de"
+    )
     bad_colours = host.act("set_track_colors", colors=["red", "blue"])
     assert bad_colours["code"] == "bad_message" and "track_colors" in bad_colours["reason"]
 
 
-def test_a_new_game_gives_skipped_seats_back_to_their_phones(server: LiveServer,
-                                                               table: str) -> None:
+def test_a_new_game_gives_skipped_seats_back_to_their_phones(
+    server: LiveServer, table: str
+) -> None:
     """A player the companion played for in one game is asked again in the next: after
     "New game" a skipped seat is a phone seat again (the host skips again whoever left)."""
     host = Host(server, table)
@@ -184,7 +199,10 @@ def test_a_new_game_gives_skipped_seats_back_to_their_phones(server: LiveServer,
     assert host.act("end_game")["type"] == "ok"
     assert host.act("new_game")["type"] == "ok"
     assert {s["id"]: s["state"] for s in host.view["seats"]} == {
-        "ana": "phone", "ben": "phone", "cleo": "phone"}
+        "ana": "phone",
+        "ben": "phone",
+        "cleo": "phone",
+    }
     assert host.act("start", dice="digital")["type"] == "ok"
     # Cleo's phone is asked for its sacrifice again; the companion does not answer for it
     # (the views go out before the ok, so host.view is the started game).

@@ -65,8 +65,11 @@ def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
         play(phones, [], host)
         settle(server, table, [host, *phones])
         assert host.view["game"]["view"]["finished"]
-        doc = requests.get(f"{server.base}/t/{table}/games/{game_id}/log.json",
-                           params={"token": server.host_tokens[table]}, timeout=5).json()
+        doc = requests.get(
+            f"{server.base}/t/{table}/games/{game_id}/log.json",
+            params={"token": server.host_tokens[table]},
+            timeout=5,
+        ).json()
     finally:
         for p in all_phones:
             p.close()

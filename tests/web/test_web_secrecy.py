@@ -21,8 +21,9 @@ def _events(frame: dict[str, Any]) -> list[dict[str, Any]]:
     return frame.get("events", []) + frame.get("history", [])
 
 
-def check_frame(frame: dict[str, Any], me: str | None, others_tokens: list[str],
-                host_token: str | None) -> None:
+def check_frame(
+    frame: dict[str, Any], me: str | None, others_tokens: list[str], host_token: str | None
+) -> None:
     text = json.dumps(frame)
     for token in others_tokens:
         assert token not in text, "another seat's token leaked"
@@ -60,8 +61,9 @@ def check_frame(frame: dict[str, Any], me: str | None, others_tokens: list[str],
 
 
 @pytest.mark.parametrize("players, dice", [(5, "digital"), (3, "table")])
-def test_no_frame_carries_another_seats_secret(server: LiveServer, table: str, players: int,
-                                               dice: str) -> None:
+def test_no_frame_carries_another_seats_secret(
+    server: LiveServer, table: str, players: int, dice: str
+) -> None:
     phones = seat_phones(server, table, NAMES[:players])
     display = Peer(f"{server.ws_base}/t/{table}/ws/display")
     host = Host(server, table)

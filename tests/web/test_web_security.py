@@ -100,15 +100,43 @@ def test_malformed_oversized_and_too_many_messages(server: LiveServer, table: st
         ("{not json", "bad_json"),
         ("[1, 2]", "bad_message"),
         (json.dumps({"type": "dance", "token": phone.token}), "unknown_type"),
-        (json.dumps({"type": "command", "token": phone.token, "command": {"type": "bid"}}),
-         "bad_message"),
-        (json.dumps({"type": "command", "token": phone.token, "id": "x1",
-                     "command": {"type": "harvest", "dice": [1, 2, 3]}}), "not_allowed"),
-        (json.dumps({"type": "command", "token": phone.token, "id": "x2",
-                     "command": {"type": "sacrifice", "player": "ben", "card": 1}}),
-         "not_allowed"),
-        (json.dumps({"type": "command", "token": phone.token, "id": "x3",
-                     "command": {"type": "sacrifice", "card": 99}}), "illegal"),
+        (
+            json.dumps({"type": "command", "token": phone.token, "command": {"type": "bid"}}),
+            "bad_message",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "command",
+                    "token": phone.token,
+                    "id": "x1",
+                    "command": {"type": "harvest", "dice": [1, 2, 3]},
+                }
+            ),
+            "not_allowed",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "command",
+                    "token": phone.token,
+                    "id": "x2",
+                    "command": {"type": "sacrifice", "player": "ben", "card": 1},
+                }
+            ),
+            "not_allowed",
+        ),
+        (
+            json.dumps(
+                {
+                    "type": "command",
+                    "token": phone.token,
+                    "id": "x3",
+                    "command": {"type": "sacrifice", "card": 99},
+                }
+            ),
+            "illegal",
+        ),
         (json.dumps({"type": "ping", "token": phone.token, "pad": "x" * 5000}), "too_large"),
     ]
     for raw, code in cases:
@@ -159,8 +187,11 @@ def test_reconnect_in_the_middle_of_a_bid(server: LiveServer, table: str) -> Non
     a.command(policy(a.view, a.seat, a.view["you"]["pending"][0]))
     a.until(lambda f: f["type"] == "ack")
     b.close()
-    host.until(lambda f: f["type"] == "view" and not next(
-        s for s in f["seats"] if s["id"] == "ben")["connected"])
+    host.until(
+        lambda f: (
+            f["type"] == "view" and not next(s for s in f["seats"] if s["id"] == "ben")["connected"]
+        )
+    )
     # Ben comes back with his token: the whole view, his pending bid and who has bid.
     b2 = Phone(server, table, {"seat": b.seat, "token": b.token})
     view = b2.hello()

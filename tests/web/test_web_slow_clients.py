@@ -23,8 +23,9 @@ from live_server import (
 
 
 def test_slow_clients_do_not_lock_out_a_new_phone(tmp_path: Path) -> None:
-    server = LiveServer(tmp_path / "data",
-                        extra=["--board", "none", "--max-per-address", "64"]).start()
+    server = LiveServer(
+        tmp_path / "data", extra=["--board", "none", "--max-per-address", "64"]
+    ).start()
     slow: list[socket.socket] = []
     try:
         phones = seat_phones(server, "1", ["Ana", "Ben", "Cleo"])
@@ -79,8 +80,9 @@ def test_hundreds_of_open_websockets_still_serve_a_newcomer(tmp_path: Path) -> N
     view and the page loads; the worker stays far under 200 MB. All clients here come from
     127.0.0.1, so this server lets one address hold them."""
 
-    server = LiveServer(tmp_path / "data", tables=10,
-                        extra=["--board", "none", "--max-per-address", "400"]).start()
+    server = LiveServer(
+        tmp_path / "data", tables=10, extra=["--board", "none", "--max-per-address", "400"]
+    ).start()
     peers: list[Peer] = []
     try:
         for t in range(1, 11):

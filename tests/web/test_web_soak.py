@@ -30,8 +30,9 @@ def _cycles(server: LiveServer, seat: dict, count: int) -> None:
 
 
 @pytest.mark.parametrize(("worker", "cycles"), [("gthread", 450), ("gevent", 900)])
-def test_connect_close_cycles_leave_threads_and_memory_flat(tmp_path: Path, worker: str,
-                                                            cycles: int) -> None:
+def test_connect_close_cycles_leave_threads_and_memory_flat(
+    tmp_path: Path, worker: str, cycles: int
+) -> None:
     server = LiveServer(tmp_path / "data", extra=["--board", "none", "--worker", worker])
     server.start()
     try:
@@ -39,8 +40,12 @@ def test_connect_close_cycles_leave_threads_and_memory_flat(tmp_path: Path, work
         _cycles(server, seat, 60)  # warm up: pools, caches, the first frames
         start = settled_status(server, lambda s: True)
         _cycles(server, seat, cycles)
-        end = settled_status(server, lambda s: s["threads"] <= start["threads"] + 10
-                       and s["rss_kb"] <= start["rss_kb"] + 15 * 1024)
+        end = settled_status(
+            server,
+            lambda s: (
+                s["threads"] <= start["threads"] + 10 and s["rss_kb"] <= start["rss_kb"] + 15 * 1024
+            ),
+        )
         assert end["threads"] <= start["threads"] + 10, (start, end)
         assert end["rss_kb"] <= start["rss_kb"] + 15 * 1024, (start, end)
     finally:

@@ -17,8 +17,14 @@ def test_pragmas_and_append_survive_reopening(tmp_path) -> None:
     assert store._read("PRAGMA synchronous")[0][0] == 2  # FULL
     store.create_table("1", "secret", "host", {"dice": "digital"})
     gid = store.create_game("1", {"players": ["a", "b", "c"]}, [], [[1], [2]], "digital")
-    store.append(gid, 0, [({"type": "sacrifice", "player": "a", "card": 1}, "seat:a", "c1"),
-                          ({"type": "harvest", "dice": [1, 2, 3]}, "dealer", None)])
+    store.append(
+        gid,
+        0,
+        [
+            ({"type": "sacrifice", "player": "a", "card": 1}, "seat:a", "c1"),
+            ({"type": "harvest", "dice": [1, 2, 3]}, "dealer", None),
+        ],
+    )
     store.close()
     again = Store(path)
     assert again.table("1")["current_game"] == gid
@@ -37,6 +43,7 @@ def test_a_refused_write_changes_nothing_and_others_commit(tmp_path) -> None:
         store.append(gid, 0, [({"type": "y"}, "host", "h2")], status="finished")
     assert [c.command["type"] for c in store.commands(gid)] == ["x"]
     assert store.game(gid).status == "playing"
+
     # Many threads appending at once (group commit): every write is there exactly once.
     def worker(k: int) -> None:
         for i in range(20):
@@ -102,8 +109,9 @@ print(json.dumps({"results": results, "hung": hung, "later_hung": done.is_alive(
 
 
 @pytest.mark.parametrize("failure", ["efbig", "commit_raises"])
-def test_a_failed_group_commit_fails_every_writer_and_frees_the_store(tmp_path,
-                                                                       failure: str) -> None:
+def test_a_failed_group_commit_fails_every_writer_and_frees_the_store(
+    tmp_path, failure: str
+) -> None:
     """The leader's commit fails (the kernel refuses the WAL write, or the commit raises
     outright): the batched followers raise too instead of returning success, nothing is
     stored, and later writes go through instead of waiting for a leader that is gone
@@ -112,9 +120,12 @@ def test_a_failed_group_commit_fails_every_writer_and_frees_the_store(tmp_path,
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-c", GROUP_FAILURE, str(tmp_path / "db.sqlite3"),
-                          failure],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", GROUP_FAILURE, str(tmp_path / "db.sqlite3"), failure],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert not got["hung"] and not got["later_hung"], got

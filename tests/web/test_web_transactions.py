@@ -47,8 +47,10 @@ def test_every_action_fails_whole_on_a_full_disk_and_works_after(tmp_path: Path)
             answer = server.join("1", "Ana", "orange")
             assert answer["status"] == 503 and refused(answer), answer
             assert state(server) == before
-        seats = [server.join("1", n, c) for n, c in
-                 [("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"), ("Dan", "yellow")]]
+        seats = [
+            server.join("1", n, c)
+            for n, c in [("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"), ("Dan", "yellow")]
+        ]
         phones = [Phone(server, "1", s) for s in seats]
         for p in phones:
             p.hello()

@@ -45,9 +45,14 @@ def settle(page: Page) -> None:
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def sweep(page: Page, kind: str, label: str, sizes: Iterable[tuple[int, int]] | None = None,
-          shots: Path | None = None, rerender: Callable[[Page], None] | None = None
-          ) -> list[str]:
+def sweep(
+    page: Page,
+    kind: str,
+    label: str,
+    sizes: Iterable[tuple[int, int]] | None = None,
+    shots: Path | None = None,
+    rerender: Callable[[Page], None] | None = None,
+) -> list[str]:
     """Check one screen at every size by resizing the page; returns the problems, each
     prefixed with the screen and the size. Screenshots go to ``shots`` when given."""
     sizes = tuple(sizes or (DISPLAY_SIZES if kind == "display" else PHONE_SIZES))

@@ -127,16 +127,19 @@ class Player:
 class HostPage:
     """The host page: start, dice source, typed-in dice and cards, skip/resume."""
 
-    def __init__(self, page: Page, harvest: tuple[int, int, int] = (6, 3, 1),
-                 cards: tuple[int, int] = (11, 10)) -> None:
+    def __init__(
+        self,
+        page: Page,
+        harvest: tuple[int, int, int] = (6, 3, 1),
+        cards: tuple[int, int] = (11, 10),
+    ) -> None:
         self.page = page
         self.harvest = harvest
         self.cards = cards
 
     def start(self, dice: str = "digital") -> None:
         self.page.locator(tid(f"dice-{dice}")).check()
-        self.page.wait_for_function(
-            f"window.__host.frame()?.table?.dice === '{dice}'")
+        self.page.wait_for_function(f"window.__host.frame()?.table?.dice === '{dice}'")
         self.page.locator(tid("start")).click()
 
     def track_colours(self, colours: list[str]) -> None:
@@ -151,13 +154,16 @@ class HostPage:
         page.locator("#track-save").click()
         page.wait_for_function(
             "JSON.stringify(window.__host.frame()?.host?.profile?.saved) === "
-            + repr(__import__("json").dumps(colours, separators=(",", ":"))))
+            + repr(__import__("json").dumps(colours, separators=(",", ":")))
+        )
 
     def type_in(self) -> bool:
         """Fill in the first form the host is asked for; True if one was sent."""
         # Players roll their own black dice on their phones; the host types the round's setup.
-        form = self.page.locator("#host-inputs:not([hidden]) form.host-input"
-                                 ":is([data-kind=harvest], [data-kind=improvements])").first
+        form = self.page.locator(
+            "#host-inputs:not([hidden]) form.host-input"
+            ":is([data-kind=harvest], [data-kind=improvements])"
+        ).first
         if not form.count():
             return False
         kind = form.get_attribute("data-kind")
@@ -173,12 +179,18 @@ class HostPage:
         form.locator("button[type=submit]").click()
         # Until the table has it: the page must not be read again before its next view.
         self.page.wait_for_function(
-            "k => !(window.__host.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind)
+            "k => !(window.__host.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind
+        )
         return True
 
 
-def play(players: list[Player], host: HostPage | None, until: Callable[[], bool],
-         on_screen: Callable[[Player, str], None] | None = None, timeout: float = 240) -> None:
+def play(
+    players: list[Player],
+    host: HostPage | None,
+    until: Callable[[], bool],
+    on_screen: Callable[[Player, str], None] | None = None,
+    timeout: float = 240,
+) -> None:
     """Tap through the game until ``until()`` holds. ``on_screen(player, kind)`` runs before a
     player answers (to check that screen; it decides itself what it has seen already)."""
     deadline = time.monotonic() + timeout

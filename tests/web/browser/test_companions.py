@@ -26,11 +26,15 @@ def test_host_adds_companions_and_a_pad_shows_a_hint(server, browser, artifacts)
         host.click("#host-bots button")
         host.wait_for_selector("#host-message >> text=Done.")
     host.wait_for_function("document.querySelectorAll('#host-seats li').length === 4")
-    assert host.locator("#host-seats .seat-kind").all_inner_texts().count(
-        "companion player · Strong") == 2
+    assert (
+        host.locator("#host-seats .seat-kind").all_inner_texts().count("companion player · Strong")
+        == 2
+    )
     display.wait_for_function("document.querySelectorAll('#seats li.companion').length === 2")
-    assert display.locator("#seats li.companion .conn-text").first.inner_text() == \
-        "companion player · Strong"
+    assert (
+        display.locator("#seats li.companion .conn-text").first.inner_text()
+        == "companion player · Strong"
+    )
     assert display.locator("#seats li.companion .companion-mark").count() == 2
     assert display.locator("#hints-on").is_hidden()  # off by default
 

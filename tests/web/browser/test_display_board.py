@@ -19,7 +19,9 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
     # shaken hands); its LEDs are drawn from the real frames.
     display.wait_for_function(
         "n => { const b = window.__display.frame()?.board;"
-        " return b && b.connected === true && (b.pixels || []).length === n; }", arg=count)
+        " return b && b.connected === true && (b.pixels || []).length === n; }",
+        arg=count,
+    )
     display.wait_for_selector("#leds-panel:not([hidden])")
     assert display.locator("#leds .led").count() == count
     # Then a frame injected into the page checks the drawing LED by LED. The real board keeps
@@ -30,8 +32,13 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
         pixels[led] = "#e69f00"  # box 0 lit in orange
     for led in layout["pyramid"][0]:
         pixels[led] = "#56b4e9"
-    status = {"mode": "simulated", "connected": True, "detail": "simulated",
-              "pixels": pixels, "layout": layout}
+    status = {
+        "mode": "simulated",
+        "connected": True,
+        "detail": "simulated",
+        "pixels": pixels,
+        "layout": layout,
+    }
     drawn = display.evaluate(
         """b => { const f = structuredClone(window.__display.frame());
           f.board = b; f.events = []; delete f.history; window.__display.inject(f);
@@ -42,7 +49,9 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
                      e => getComputedStyle(e).backgroundColor),
                    colours: Object.fromEntries([...document.querySelectorAll('#leds .led')].map(
                      e => [e.dataset.led, getComputedStyle(e).backgroundColor])),
-                   status: document.getElementById('board-status').innerText }; }""", status)
+                   status: document.getElementById('board-status').innerText }; }""",
+        status,
+    )
     assert not drawn["hidden"]
     assert drawn["count"] == count
     assert drawn["box"] == ["rgb(230, 159, 0)"] * len(layout["track"][0])
@@ -59,5 +68,6 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
         " f.board = {mode: 'serial', connected: false, detail: 'unplugged'};"
         " f.events = []; window.__display.inject(f);"
         " return { hidden: document.getElementById('leds-panel').hidden,"
-        "          state: document.getElementById('board-status').dataset.state }; }")
+        "          state: document.getElementById('board-status').dataset.state }; }"
+    )
     assert unplugged == {"hidden": True, "state": "disconnected"}

@@ -25,8 +25,11 @@ def test_both_copies_of_a_value_can_be_bid_and_survive_a_closed_tab(server, brow
         join_by_taps(page, url, name, colour)
         contexts.append(ctx)
         players.append(Player(page, name))
-    host = HostPage(browser.new_context(viewport={"width": 1280, "height": 900}).new_page(),
-                    harvest=(6, 3, 1), cards=(11, 10))
+    host = HostPage(
+        browser.new_context(viewport={"width": 1280, "height": 900}).new_page(),
+        harvest=(6, 3, 1),
+        cards=(11, 10),
+    )
     host.page.goto(server.host_url())
     host.page.wait_for_selector(tid("start") + ":not([disabled])")
     host.start("table")

@@ -40,8 +40,9 @@ def test_a_whole_game_ends_in_the_final_scoring(server, browser, artifacts):
             steps_seen.add(label)
         if not kind:
             time.sleep(0.15)
-        if display.evaluate("window.__display.frame()?.game?.view?.round || 0") >= 2 and \
-                "display-mid.png" not in [p.name for p in artifacts.iterdir()]:
+        if display.evaluate(
+            "window.__display.frame()?.game?.view?.round || 0"
+        ) >= 2 and "display-mid.png" not in [p.name for p in artifacts.iterdir()]:
             display.screenshot(path=str(artifacts / "display-mid.png"))
     assert ana.locator("#screen-final").is_visible(), "the game did not finish in time"
     assert "all" in steps_seen  # round 1 is red (box 0, R2.3)

@@ -43,7 +43,8 @@ def test_translations_keep_placeholders_and_are_not_empty(lang):
     for key, text in english.items():
         assert other[key].strip(), f"{lang}:{key} is empty"
         assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (
-            f"{lang}:{key} has other placeholders than English: {other[key]!r} vs {text!r}")
+            f"{lang}:{key} has other placeholders than English: {other[key]!r} vs {text!r}"
+        )
 
 
 def test_translations_are_translated():
@@ -102,14 +103,26 @@ def test_every_dynamic_key_family_is_complete():
         "conn": ("connecting", "reconnecting", "closed", "replaced", "released"),
         "cafe.status": ("lobby", "playing", "finished"),
         "host.game_status": ("playing", "finished", "ended"),
-        "pad.err": ("bad_name", "bad_colour", "colour_taken", "table_full", "game_running",
-                    "bad_secret", "illegal", "rate_limited"),
+        "pad.err": (
+            "bad_name",
+            "bad_colour",
+            "colour_taken",
+            "table_full",
+            "game_running",
+            "bad_secret",
+            "illegal",
+            "rate_limited",
+        ),
         "board": ("connected", "simulated", "disconnected", "none"),
         "host.delivery": ("pending", "delivered", "failed"),
         "admin.done": ("close", "rotate"),
     }
-    missing = [f"{prefix}.{v}" for prefix, values in families.items() for v in values
-               if f"{prefix}.{v}" not in english]
+    missing = [
+        f"{prefix}.{v}"
+        for prefix, values in families.items()
+        for v in values
+        if f"{prefix}.{v}" not in english
+    ]
     assert not missing, missing
 
 
@@ -155,12 +168,37 @@ def _render(path: Path) -> str:
 
     env = Environment(loader=FileSystemLoader(str(WEB / "templates")), autoescape=True)
     env.globals["url_for"] = lambda endpoint, **kw: "/" + kw.get("filename", endpoint)
-    urls = {k: "/1" for k in ("display", "join", "qr", "join_api", "ws_display", "ws_seat",
-                              "ws_host", "state", "seat_page")}
-    table = {"name": "1", "title": "1", "status": "lobby", "lang": "en", "seats_filled": 1,
-             "seats_max": 5, "urls": urls}
-    context = {"table": table, "urls": urls, "tables": [table], "join_secret": "1",
-               "host_token": "1", "colours": [["1", "#000000"], ["2", "#ffffff"]]}
+    urls = {
+        k: "/1"
+        for k in (
+            "display",
+            "join",
+            "qr",
+            "join_api",
+            "ws_display",
+            "ws_seat",
+            "ws_host",
+            "state",
+            "seat_page",
+        )
+    }
+    table = {
+        "name": "1",
+        "title": "1",
+        "status": "lobby",
+        "lang": "en",
+        "seats_filled": 1,
+        "seats_max": 5,
+        "urls": urls,
+    }
+    context = {
+        "table": table,
+        "urls": urls,
+        "tables": [table],
+        "join_secret": "1",
+        "host_token": "1",
+        "colours": [["1", "#000000"], ["2", "#ffffff"]],
+    }
     return env.get_template(path.name).render(**context)
 
 

@@ -17,11 +17,20 @@ MODULES = sorted(STATIC.glob("*.js"))
 def test_module_parses(path, tmp_path):
     copy = tmp_path / (path.stem + ".mjs")
     copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-    result = subprocess.run(["node", "--check", str(copy)], capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        ["node", "--check", str(copy)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
 
 
 def test_all_modules_are_checked():
-    assert {p.name for p in MODULES} >= {"connection.js", "i18n.js", "display.js", "pad.js",
-                                         "host.js", "format.js", "wake.js", "dom.js"}
+    assert {p.name for p in MODULES} >= {
+        "connection.js",
+        "i18n.js",
+        "display.js",
+        "pad.js",
+        "host.js",
+        "format.js",
+        "wake.js",
+        "dom.js",
+    }

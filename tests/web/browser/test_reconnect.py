@@ -90,7 +90,8 @@ def test_second_device_takes_the_seat_and_the_first_can_take_it_back(server, bro
     other.goto(f"{server.base}/t/1/seat")
     other.evaluate(
         "s => { for (const [k, v] of Object.entries(JSON.parse(s))) localStorage.setItem(k, v) }",
-        stored)
+        stored,
+    )
     other.reload()
     other.wait_for_function("document.body.dataset.task === 'sacrifice'")
     cleo.wait_for_selector("#screen-status[data-kind=replaced]:not([hidden])")
@@ -106,8 +107,10 @@ def test_table_closed_is_its_own_screen(server, browser, artifacts):
     ana = phones[0]
     server.interrupt()  # Ctrl-C: the server tells every page the table is closed (4410)
     ana.wait_for_function(
-        "['closed', 'reconnecting'].includes(document.body.dataset.conn)", timeout=30000)
+        "['closed', 'reconnecting'].includes(document.body.dataset.conn)", timeout=30000
+    )
     ana.screenshot(path=str(artifacts / "phone-closed.png"))
     assert ana.evaluate("document.body.dataset.conn") == "closed", (
-        "a clean server stop should reach the phone as 'table closed' (close code 4410)")
+        "a clean server stop should reach the phone as 'table closed' (close code 4410)"
+    )
     assert ana.locator("#screen-status[data-kind=closed]").is_visible()

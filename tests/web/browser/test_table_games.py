@@ -29,8 +29,15 @@ DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 class Table:
     """Phones, host page and display of one game, and the layout problems seen so far."""
 
-    def __init__(self, server, browser, artifacts: Path, prefix: str,
-                 players: list[tuple[str, str, str]], display_lang: str) -> None:
+    def __init__(
+        self,
+        server,
+        browser,
+        artifacts: Path,
+        prefix: str,
+        players: list[tuple[str, str, str]],
+        display_lang: str,
+    ) -> None:
         self.shots = artifacts
         self.prefix = prefix
         self.problems: list[str] = []
@@ -51,8 +58,11 @@ class Table:
             self.players.append(Player(page, name))
         self.check_phone(self.players[0].page, "lobby")
         self.check_display("lobby")
-        self.host = HostPage(browser.new_context(viewport={"width": 1280, "height": 900})
-                             .new_page(), harvest=(5, 3, 2), cards=(12, 10))
+        self.host = HostPage(
+            browser.new_context(viewport={"width": 1280, "height": 900}).new_page(),
+            harvest=(5, 3, 2),
+            cards=(12, 10),
+        )
         self.host.page.goto(server.host_url())
         self.host.page.wait_for_selector(tid("start") + ":not([disabled])")
         self.host.page.select_option("#display-lang", display_lang)
@@ -71,14 +81,16 @@ class Table:
                 "(() => { const v = window.__display.frame()?.game?.view; const c ="
                 " document.body.classList; return v ? [v.phase, v.step || '',"
                 " c.contains('revealing') ? 'reveal' : '', c.contains('finished') ? 'end' : '']"
-                ".filter(Boolean).join('-') : 'lobby'; })()")
+                ".filter(Boolean).join('-') : 'lobby'; })()"
+            )
             label = state
         key = f"display:{label}"
         if key in self.seen:
             return
         self.seen.add(key)
-        self.problems += sweep(self.display, "display", f"{self.prefix}-display-{label}",
-                               shots=self.shots)
+        self.problems += sweep(
+            self.display, "display", f"{self.prefix}-display-{label}", shots=self.shots
+        )
 
     def on_screen(self, player: Player, kind: str) -> None:
         view = player.view() or {}
@@ -109,18 +121,26 @@ def _final_checks(table: Table) -> None:
         cards = pl.page.locator(f"{tid('final-scoring')} {tid('final-total')}")
         assert cards.count() == len(table.players)
         assert sorted(int(x) for x in cards.all_inner_texts()) == sorted(
-            view["players"][p]["final"]["total"] for p in view["seats"])
+            view["players"][p]["final"]["total"] for p in view["seats"]
+        )
         assert pl.page.locator(".pad-round .badge.last").count() == 0
     for i, pl in enumerate(table.players):
         table.check_phone(pl.page, f"final-{i}")
 
 
 def test_three_phones_table_dice_every_decision_skip_resume_reload(server, browser, artifacts):
-    table = Table(server, browser, artifacts, "t3", [
-        ("Ana", "orange", "en-GB"),
-        ("Bartholomewmaximilia", "purple", "de-DE"),
-        ("Cleo", "green", "nl-NL"),
-    ], display_lang="it")
+    table = Table(
+        server,
+        browser,
+        artifacts,
+        "t3",
+        [
+            ("Ana", "orange", "en-GB"),
+            ("Bartholomewmaximilia", "purple", "de-DE"),
+            ("Cleo", "green", "nl-NL"),
+        ],
+        display_lang="it",
+    )
     ana, bart, cleo = table.players
     # Different tastes, so every decision kind comes up.
     ana.city, bart.city, cleo.city = "die", "hut", "die"
@@ -131,8 +151,9 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     assert table.host.page.locator(tid("dice-table")).is_checked()
 
     # Round 1: a reload mid-bid keeps the cards already placed.
-    play(table.players, table.host, until=lambda: task(ana.page) == "bid",
-         on_screen=table.on_screen)
+    play(
+        table.players, table.host, until=lambda: task(ana.page) == "bid", on_screen=table.on_screen
+    )
     ana.wait_for_card()
     ana.page.locator(tid("card", ":not([disabled])")).first.tap()
     placed = ana.page.locator(tid("slot")).first.inner_text()
@@ -141,8 +162,12 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     assert ana.page.locator(tid("slot")).first.inner_text() == placed
 
     # Round 2: the host hands Cleo to the companion; everybody sees it; then gives her back.
-    play(table.players, table.host, on_screen=table.on_screen,
-         until=lambda: (ana.view() or {}).get("round", 0) >= 2)
+    play(
+        table.players,
+        table.host,
+        on_screen=table.on_screen,
+        until=lambda: (ana.view() or {}).get("round", 0) >= 2,
+    )
     host = table.host.page
     host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('skip')}").click()
     cleo.page.wait_for_selector(tid("auto-note"))
@@ -150,13 +175,18 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     table.check_display("skipped")
     table.check_phone(cleo.page, "skipped")
     # Until the next round (or the end, should the game be over that soon).
-    play(table.players, table.host, on_screen=table.on_screen,
-         until=lambda: (ana.view() or {}).get("round", 0) >= 3 or table.finished())
+    play(
+        table.players,
+        table.host,
+        on_screen=table.on_screen,
+        until=lambda: (ana.view() or {}).get("round", 0) >= 3 or table.finished(),
+    )
     if table.finished():
         pytest.fail("the game ended before the seat could be given back")
     host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('resume')}").click()
-    table.display.wait_for_selector(f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}",
-                                    state="detached")
+    table.display.wait_for_selector(
+        f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}", state="detached"
+    )
     cleo.page.wait_for_selector(tid("auto-note"), state="detached")
 
     play(table.players, table.host, on_screen=table.on_screen, until=table.finished)
@@ -168,13 +198,20 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
 
 
 def test_five_phones_long_names_digital_dice(server, browser, artifacts):
-    table = Table(server, browser, artifacts, "t5", [
-        ("Evangelina Fortunata", "orange", "en-US"),
-        ("Annabellarosalindeee", "sky", "de-AT"),
-        ("Dragomirovichenko", "yellow", "nl-BE"),
-        ("Giuseppina-Mariella", "vermilion", "it-IT"),
-        ("Bo", "blue", "en-GB"),
-    ], display_lang="de")
+    table = Table(
+        server,
+        browser,
+        artifacts,
+        "t5",
+        [
+            ("Evangelina Fortunata", "orange", "en-US"),
+            ("Annabellarosalindeee", "sky", "de-AT"),
+            ("Dragomirovichenko", "yellow", "nl-BE"),
+            ("Giuseppina-Mariella", "vermilion", "it-IT"),
+            ("Bo", "blue", "en-GB"),
+        ],
+        display_lang="de",
+    )
     for pl in table.players[1:3]:
         pl.dice = "none"
     table.players[0].pyramid = "other"
