@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.history import History, games_csv
-from companion.outbox import Outbox
-from companion.randomplay import random_document
+from companion.cafe.history import History, games_csv
+from companion.cafe.outbox import Outbox
+from companion.players.randomplay import random_document
 from companion.store import Store
 from companion.web.admin import replay_frames
 

@@ -19,10 +19,10 @@ import argparse
 import random
 import time
 
-from companion import arena
+from companion.commands import arena
 from companion.engine import apply_in_place, new_game, view
 from companion.players import strong
-from companion.randomplay import random_command
+from companion.players.randomplay import random_command
 
 MATCHES = ("strong,random,random,random", "good,random,random,random", "strong,good,good,good")
 

@@ -2,7 +2,7 @@
 process (start-up excluded). The goal is 1,000 games per second or more (under 1 ms a game).
 
 Run: ``.venv/bin/python benchmarks/bench_replay.py [--games N]``. It writes random finished
-games to a temporary folder, then times ``companion.replay.run`` over all of them, output
+games to a temporary folder, then times ``companion.commands.replay.run`` over all of them, output
 included (to /dev/null), best of several repeats.
 """
 
@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion import replay
-from companion.randomplay import random_document
+from companion.commands import replay
+from companion.players.randomplay import random_document
 
 
 def main() -> None:

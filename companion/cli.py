@@ -12,9 +12,18 @@ import sys
 
 # name -> (module, help). Each module defines ``configure(parser)`` and ``run(args) -> int``.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("companion.replay", "apply game logs and print the resulting states as JSON"),
-    "simulate": ("companion.simulate", "play random legal games (engine fuzzer and benchmark)"),
-    "arena": ("companion.arena", "play companion players against each other and measure them"),
+    "replay": (
+        "companion.commands.replay",
+        "apply game logs and print the resulting states as JSON",
+    ),
+    "simulate": (
+        "companion.commands.simulate",
+        "play random legal games (engine fuzzer and benchmark)",
+    ),
+    "arena": (
+        "companion.commands.arena",
+        "play companion players against each other and measure them",
+    ),
     "serve": ("companion.web.serve", "start the table server (display, phone pads, LED board)"),
     "flash": ("companion.board.flash", "copy the MicroPython firmware to a board with mpremote"),
 }

@@ -111,3 +111,11 @@ def station_values(view: View, seat: str) -> dict[int, tuple[float, float, float
         second[6] = max(0.0, imp[1] - low) * 0.22 * later
     lowest[6] = 0.0
     return {s: (values[s], second[s], lowest[s]) for s in range(1, 7)}
+
+
+def decision_key(state: dict[str, Any], seat: str) -> tuple[Any, ...] | None:
+    """What the engine awaits from ``seat`` now; the same key means the same decision."""
+    kind = awaited({"me": seat, "pending": state["pending"]}, seat)
+    if kind is None:
+        return None
+    return (kind, state["round"], state["phase"], state["step"], state["station"])

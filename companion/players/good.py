@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.engine.stations import place_cube
 from companion.players.common import (
     Command,
     View,
@@ -166,7 +167,6 @@ def city_choice(view: View, seat: str) -> str:
 
 def pyramid_first(view: View, seat: str) -> str:
     """R5.4: place first or second, whichever scores more for the seat (row bonuses)."""
-    from companion.engine.stations import place_cube
 
     decision = view["decision"]
     a, b = decision["first"], decision["second"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from companion.autopilot import move
+from companion.players.autopilot import move
 from companion.players.common import Command, View
 
 

@@ -18,12 +18,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion import autopilot, dealer
-from companion.engine import DEFAULT_PROFILE, IllegalCommand, apply, make_profile, new_game
+from companion.engine import DEFAULT_PROFILE, IllegalCommand, apply, make_profile, new_game, view
 from companion.engine.colours import PLAYER_COLOURS
-from companion.results import TRACK_COLORS
+from companion.players import LEVELS, autopilot
+from companion.players.common import decision_key
+from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store, token_hash
-from companion.table import policy
+from companion.store.results import TRACK_COLORS, engine_log, meta
+from companion.table import dealer, policy
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import (
     DICE_MODES,
@@ -54,7 +56,7 @@ UNDOABLE_EVENTS = {
 BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
 BOT_RETRY_S = 1.0  # a companion move the store refused is asked for again after this
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
-# TRACK_COLORS (from companion.results): the table's own logged command (R2.3), not an
+# TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
 # engine one.
 
 Observer = Callable[["Table", dict[str, Any], list[dict[str, Any]]], None]
@@ -97,7 +99,7 @@ class Table:
         self.board_status: dict[str, Any] | None = None
         self.observers: list[Observer] = []  # the LED board: (table, state, new events)
         self.listeners: list[Listener] = []  # the web hub: every outcome
-        self.bots: Any = None  # the café's companion players (companion.bots), if any
+        self.bots: Any = None  # the café's companion players (companion.table.companions), if any
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
@@ -645,8 +647,6 @@ class Table:
 
     def add_bot(self, level: Any, name: Any = None) -> Outcome:
         """Seat a companion player of ``level`` in the lobby (R1.1: 3 to 5 players)."""
-        from companion.players import LEVELS
-
         if level not in LEVELS:
             raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
         with self.lock:
@@ -673,8 +673,6 @@ class Table:
     def hand_to_bot(self, seat_id: Any, level: Any) -> Outcome:
         """A companion player of ``level`` takes the seat of a player who left; the player's
         token stays valid so the host can give the seat back (``resume_seat``)."""
-        from companion.players import LEVELS
-
         if level not in LEVELS:
             raise TableError("bad_message", f"level must be one of {', '.join(LEVELS)}")
         with self.lock:
@@ -694,8 +692,6 @@ class Table:
         (source ``bot:<seat>:<level>``) if the same decision is still awaited from that companion
         seat, else dropped (the game moved on). A refused answer falls back to the plain
         autopilot's move."""
-        from companion.bots import decision_key
-
         with self.lock:
             g = self.game
             seat = self._seat(seat_id)
@@ -731,7 +727,6 @@ class Table:
 
     def set_hints(self, level: Any) -> Outcome:
         """Learning mode (off by default): ``None`` or the level whose suggestions pads show."""
-        from companion.players.hints import HINT_LEVELS
 
         if level is not None and level not in HINT_LEVELS:
             raise TableError("bad_message", "hints must be off (null), 'good' or 'strong'")
@@ -744,7 +739,6 @@ class Table:
     def hint_request(self, seat_id: str) -> tuple[str, dict[str, Any], int]:
         """What a hint needs: the level, this seat's own view (taken under the lock, the
         thinking happens elsewhere) and the sequence number it answers."""
-        from companion.engine import view
 
         with self.lock:
             level = self.settings.get("hints")
@@ -848,7 +842,6 @@ class Table:
                     "the game is still running: its log holds "
                     "unrevealed bids and sacrifices; end it first",
                 )
-            from companion.results import engine_log, meta  # where, when, who (SCENARIO.md)
 
             stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])

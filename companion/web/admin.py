@@ -23,10 +23,10 @@ from flask import (
 )
 from simple_websocket import ConnectionClosed
 
+from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
 from companion.engine import apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
-from companion.history import History, PeriodError, games_csv, leaderboard_csv, period
-from companion.results import engine_log, meta
+from companion.store.results import engine_log, meta
 from companion.table import SEATS_MAX, TableError
 from companion.web.guard import RateLimit, Refused, parse, pong
 from companion.web.hub import WsConnection

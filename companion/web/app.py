@@ -9,9 +9,10 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
-from companion.history import admin_token
-from companion.outbox import Outbox
+from companion.cafe.history import admin_token
+from companion.cafe.outbox import Outbox
 from companion.store import Store
+from companion.web import admin, cafe_pages, pages, sockets
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.hub import Hub
@@ -22,8 +23,6 @@ from companion.web.netaddr import public_base
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     """A ready app. The café (tables, store, replayed games) is built here unless given."""
-    from companion.web import admin, cafe_pages, pages, sockets
-
     app = Flask(__name__)
     base = base_url(config)
     if cafe is None:

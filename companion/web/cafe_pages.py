@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from companion.outbox import Outbox
-from companion.results import iso
+from companion.cafe.outbox import Outbox
+from companion.store.results import iso
 from companion.table import Table
 
 bp = Blueprint("cafe", __name__)

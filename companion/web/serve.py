@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion import datadir
+from companion.store import datadir
 from companion.table import TableError
 from companion.web.config import (
     ConfigError,
@@ -224,7 +224,7 @@ def announce(config: ServerConfig) -> list[str]:
     """The lines printed at start-up: display, host and overview URLs per table. Creates the
     tables' secrets in the database if this is its first start."""
     from companion.cafe import Cafe
-    from companion.history import admin_token
+    from companion.cafe.history import admin_token
     from companion.store import Store
     from companion.web.app import base_url
 

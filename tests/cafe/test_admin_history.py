@@ -17,10 +17,10 @@ import pytest
 import requests
 from live_server import Host, LiveServer, Peer, play, seat_phones
 
+from companion.cafe.history import History, leaderboard_csv
+from companion.cafe.outbox import Outbox
 from companion.engine import replay_document
-from companion.history import History, leaderboard_csv
-from companion.outbox import Outbox
-from companion.randomplay import random_document
+from companion.players.randomplay import random_document
 from companion.store import Store
 
 from .browser_check import with_chromium

@@ -15,9 +15,9 @@ import pytest
 import requests
 import responses
 
+from companion.cafe.outbox import Outbox, backoff, body_of
 from companion.engine import apply_in_place, new_game
-from companion.outbox import Outbox, backoff, body_of
-from companion.randomplay import random_command, random_document
+from companion.players.randomplay import random_command, random_document
 from companion.store import Store
 
 URL = "https://cafe.example/chocolatl"

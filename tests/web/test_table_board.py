@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from companion.board.follow import TableBoard, idle_view
 from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import assign_colours, load_layout, render
 from companion.leds.vision import screen_hex
-from companion.randomplay import random_command
+from companion.players.randomplay import random_command
 from companion.store import Store
 from companion.table import Table
-from companion.tableboard import TableBoard, idle_view
 
 LAYOUT = load_layout()
 

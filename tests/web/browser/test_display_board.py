@@ -3,8 +3,8 @@ out like the real board (track boxes, pyramid rows, status lights)."""
 
 from __future__ import annotations
 
+from companion.board.follow import layout_summary
 from companion.leds import load_layout
-from companion.tableboard import layout_summary
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 

@@ -6,9 +6,10 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from companion.bots import BotDriver
+from companion.board.follow import TableBoard
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
+from companion.table.companions import BotDriver
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,6 @@ class Cafe:
 def _board_for(table: Table, port: str) -> Any:
     """The table's LED board (one port per table; ``sim`` runs the simulated board). A board
     that cannot start never stops the table: its status says why."""
-    from companion.tableboard import TableBoard
 
     try:
         return TableBoard(table, port).start()

@@ -19,21 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import view
 from companion.players import thinker as thinking
-from companion.players.common import awaited
+from companion.players.common import decision_key
 
 if TYPE_CHECKING:
     from companion.table import Table
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()
-
-
-def decision_key(state: dict[str, Any], seat: str) -> tuple[Any, ...] | None:
-    """What the engine awaits from ``seat`` now; the same key means the same decision."""
-    kind = awaited({"me": seat, "pending": state["pending"]}, seat)
-    if kind is None:
-        return None
-    return (kind, state["round"], state["phase"], state["step"], state["station"])
 
 
 class BotDriver:

@@ -210,7 +210,8 @@ class Store:
         self._write(
             [
                 (
-                    "INSERT INTO tables (name, join_secret, host_token, settings) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO tables (name, join_secret, host_token, settings)"
+                    " VALUES (?, ?, ?, ?)",
                     (name, join_secret, host_token, json.dumps(settings)),
                 )
             ]
@@ -255,7 +256,8 @@ class Store:
         for pos, s in enumerate(seats):
             stmts.append(
                 (
-                    "INSERT INTO seats (table_name, seat, position, name, colour, token_hash, state)"
+                    "INSERT INTO seats"
+                    " (table_name, seat, position, name, colour, token_hash, state)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (
                         table_name,

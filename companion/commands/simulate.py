@@ -13,7 +13,7 @@ import time
 from collections import Counter
 
 from companion.engine import apply_in_place, new_game
-from companion.randomplay import random_command, random_players
+from companion.players.randomplay import random_command, random_players
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,6 @@
 """Results leave the table: a durable outbox of webhook deliveries in the server's SQLite file.
 
-When a game is over (finished, or ended by the host) its result (companion.results) is written
+When a game is over (finished, or ended by the host) its result (companion.store.results) is written
 to the ``results`` table and one ``outbox`` row per webhook URL, in one transaction. A sender
 thread posts each due row with ``requests``, signed with ``X-Chocolatl-Signature: sha256=<hex
 HMAC-SHA256 of the body>``, and retries failures with exponential backoff and full jitter
@@ -29,7 +29,7 @@ from typing import Any
 
 import requests
 
-from companion.results import build_result
+from companion.store.results import build_result
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+from companion.board.service import BoardService
 from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import (
     FRAME_RATE,
@@ -75,8 +76,6 @@ class TableBoard:
         self.table = table
         self.layout = layout or load_layout()
         if service is None:
-            from companion.board.service import BoardService
-
             service = BoardService(None if port in (None, "sim") else port, self.layout.led_count)
         self.service = service
         self.simulated = port in (None, "sim")

@@ -1,6 +1,6 @@
 """The café's memory: finished games of every table, a leaderboard by player name over a
 period, CSV exports, and a retention limit. Read from the ``results`` the outbox records
-(companion.outbox), so history, leaderboard and webhooks always agree."""
+(companion.cafe.outbox), so history, leaderboard and webhooks always agree."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from companion.results import iso
+from companion.store.results import iso
 
 DATE_FORMAT = "%Y-%m-%d"
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import orjson
 
-from companion import dealer
 from companion.engine import apply_in_place, new_game, view
 from companion.players import KINDS, chooser
-from companion.randomplay import random_players
+from companion.players.randomplay import random_players
+from companion.table import dealer
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine import State
+from companion.engine import State, apply_in_place, new_game
 from companion.engine.state import STATIONS
 
 
@@ -56,7 +56,6 @@ def random_players(k: int) -> list[str]:
 
 def random_document(rng: random.Random, k: int, max_commands: int = 10_000) -> dict[str, Any]:
     """A whole random game as a SCENARIO.md document, played to the end."""
-    from companion.engine import apply_in_place, new_game
 
     players = random_players(k)
     stack = list(players)
