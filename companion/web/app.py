@@ -12,6 +12,7 @@ from companion.cafe import Cafe
 from companion.cafe.history import admin_token
 from companion.cafe.outbox import Outbox
 from companion.store import Store
+from companion.table import Outcome
 from companion.web import admin, cafe_pages, pages, sockets
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
@@ -124,12 +125,12 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
         delete_games=cafe.store.delete_games,
     )
 
-    def on_commit(table: object, state: dict, events: list[dict]) -> None:
-        if state.get("finished"):
+    def on_commit(_table: object, outcome: Outcome) -> None:
+        if outcome.state is not None and outcome.state.get("finished"):
             outbox.notify()
 
     for table in cafe.tables.values():
-        table.observers.append(on_commit)
+        table.subscribe(on_commit)
     return outbox
 
 

@@ -1,6 +1,6 @@
 """The live connections of one table: who is connected, and frames out to them.
 
-A :class:`Hub` listens to its table. After each committed change it renders the frames of the
+A :class:`Hub` subscribes to its table. After each committed change it renders the frames of the
 audiences connected right now (``companion.table.frames``), serialises each once, and hands the
 text to every connection of that audience. Each connection has its own writer thread, so a
 phone that stops reading never holds up the table; the writer ends when its socket's handler
@@ -191,7 +191,7 @@ class Hub:
             "ws_host": self._path("sockets.host_socket"),
             "state": self._path("pages.state_json"),
         }
-        table.listeners.append(self._on_outcome)
+        table.subscribe(self._on_outcome)
 
     def _path(self, endpoint: str, **values: Any) -> str:
         """The path (and query) of ``endpoint`` for this table: pages resolve it against the
