@@ -62,6 +62,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, 
 Statements = list[tuple[str, tuple[Any, ...]]]
 
 
+SQLITE_INT_MIN, SQLITE_INT_MAX = -(2**63), 2**63 - 1  # an INTEGER column's range
+
+
 def token_hash(token: str) -> str:
     """Seat tokens are stored hashed: a copied database file does not hand out seats."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -434,6 +437,28 @@ class Store:
         if stmts:
             self._write(stmts)
         return ids
+
+    # -- the café admin -----------------------------------------------------------------
+    def finished_game(self, game_id: int) -> StoredGame | None:
+        """A game that is over, or None: none with that id (ids past SQLite's 64-bit
+        integers included: they name no row), or still running (its log would give away
+        unrevealed bids and sacrifices)."""
+        if not SQLITE_INT_MIN <= game_id <= SQLITE_INT_MAX:
+            return None
+        stored = self.game(game_id)
+        return stored if stored is not None and stored.status != "playing" else None
+
+    def last_command_at(self, game_id: int) -> float | None:
+        """When the game's last command was stored (undone ones count: someone acted), else
+        when the game was created; None for no such game."""
+        if not SQLITE_INT_MIN <= game_id <= SQLITE_INT_MAX:
+            return None
+        rows = self._read(
+            "SELECT COALESCE((SELECT MAX(at) FROM commands WHERE game_id = ?), created) AS at"
+            " FROM games WHERE id = ?",
+            (game_id, game_id),
+        )
+        return float(rows[0]["at"]) if rows and rows[0]["at"] is not None else None
 
 
 class _Write:

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.cafe.outbox import Outbox
 from companion.store.results import iso
 from companion.table import Table
+from companion.web.services import cafe_of, outbox_of
 
 bp = Blueprint("cafe", __name__)
 
 
 def _outbox() -> Outbox:
-    return current_app.extensions["outbox"]
+    return outbox_of()
 
 
 def _table(name: str) -> Table:
-    table = current_app.extensions["cafe"].get(name)
+    table = cafe_of().get(name)
     if table is None:
         abort(404, description=f"no table {name!r} here")
     return table

@@ -211,6 +211,11 @@ class Hub:
             lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
         )
 
+    def connected_seats(self) -> set[str]:
+        """The seats whose phone is connected now."""
+        with self.table.lock:
+            return set(self.seat_conns)
+
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> dict[str, Any]:
         return render.summary(self.table.snapshot(), self.links(), with_join)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
 from companion.table import TableError
 from companion.web import i18n
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
+from companion.web.services import config_of, guesses_of, hub_of, hubs_of
 
 bp = Blueprint("pages", __name__)
 
@@ -27,7 +28,7 @@ HTTP_STATUS = {
 
 
 def _hub(name: str) -> Hub:
-    hub = current_app.extensions["hubs"].get(name)
+    hub = hub_of(name)
     if hub is None:
         abort(404, description=f"no table {name!r} here")
     return hub
@@ -39,7 +40,7 @@ def _refuse(code: str, reason: str, status: int | None = None) -> tuple[Response
 
 def _throttled() -> tuple[Response, int] | None:
     """The 429 answer while this address has used up its wrong guesses (guard.GuessThrottle)."""
-    wait = current_app.extensions["guesses"].wait(request.remote_addr or "?")
+    wait = guesses_of().wait(request.remote_addr or "?")
     if wait > 0:
         response = jsonify(
             {
@@ -54,11 +55,11 @@ def _throttled() -> tuple[Response, int] | None:
 
 
 def _wrong_guess() -> None:
-    current_app.extensions["guesses"].failed(request.remote_addr or "?")
+    guesses_of().failed(request.remote_addr or "?")
 
 
 def _summaries() -> list[dict[str, Any]]:
-    return [hub.summary() for hub in current_app.extensions["hubs"].values()]
+    return [hub.summary() for hub in hubs_of().values()]
 
 
 def _colours() -> list[list[str]]:
@@ -103,7 +104,7 @@ def catalogue(lang: str) -> Response:
 @bp.get("/t/<name>/")
 def display_page(name: str) -> str:
     summary = _hub(name).summary(with_join=True)
-    wifi = current_app.config["COMPANION"].wifi
+    wifi = config_of().wifi
     return render_template(
         "display.html",
         table=summary,
@@ -169,7 +170,7 @@ def host_page(name: str) -> Response | tuple[str, int]:
                 urls=summary["urls"],
                 host_token=token,
                 colours=_colours(),
-                webhooks=len(current_app.config["COMPANION"].webhooks),
+                webhooks=len(config_of().webhooks),
             )
         )
     )
@@ -184,7 +185,7 @@ def qr_image(name: str) -> Response:
 def wifi_qr() -> Response:
     """The ``WIFI:`` QR code of ``--wifi`` (shown in the lobby, so phones join the network
     before they scan the table's join code)."""
-    wifi = current_app.config["COMPANION"].wifi
+    wifi = config_of().wifi
     if wifi is None:
         abort(404, description="no Wi-Fi network is configured (companion serve --wifi)")
     return _no_store(Response(qr_svg(wifi.uri()), mimetype="image/svg+xml"))

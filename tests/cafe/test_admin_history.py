@@ -115,6 +115,16 @@ def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     assert get(live, f"/admin/games/{running}/log.json", token).status_code == 404
 
 
+def test_game_ids_no_game_can_have_answer_404(cafe: Any) -> None:
+    """An id past SQLite's 64-bit integers names no game: 404 like any unknown id, not a
+    server error (the database refuses to bind it)."""
+    live, *_ = cafe
+    token = admin_token(live)
+    for gid in ("99999999999999999999999", str(2**63), "123456"):
+        for path in (f"/admin/games/{gid}/log.json", f"/admin/games/{gid}/replay"):
+            assert get(live, path, token).status_code == 404, path
+
+
 def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     live, final, seats, _ = cafe
     token = admin_token(live)
@@ -297,7 +307,7 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
     """One frame per event; the view changes only with a command's last event, and every
     frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
     from companion.engine import apply, new_game, view, visible_events
-    from companion.web.admin import replay_frames
+    from companion.table.frames import replay_frames
 
     doc = random_document(random.Random(4), 3)
     seats = [
