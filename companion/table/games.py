@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import IllegalCommand, apply, make_profile, new_game
+from companion.store.database import SQLITE_INT_MAX, SQLITE_INT_MIN
 from companion.store.results import TRACK_COLORS, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
@@ -193,7 +194,9 @@ class Games(Commands):
         give away unrevealed bids and sacrifices). Track-colour corrections are folded into
         the profile: they came before round 1, so the engine commands replay the same."""
         with self.lock:
-            stored = self.store.game(game_id)
+            # An id past SQLite's integers names no game (the database refuses to bind it).
+            known = SQLITE_INT_MIN <= game_id <= SQLITE_INT_MAX
+            stored = self.store.game(game_id) if known else None
             if stored is None or stored.table_name != self.name:
                 raise TableError("no_game", f"no game {game_id} at this table")
             if stored.status == "playing":
