@@ -12,6 +12,7 @@ Connections are the web layer's (``companion.web.hub``); the hub, the LED board 
 companion players are subscribers.
 """
 
+from companion.table.core import Subscriber
 from companion.table.model import (
     DICE_MODES,
     SEATS_MAX,
@@ -32,6 +33,7 @@ __all__ = [
     "Game",
     "Outcome",
     "Seat",
+    "Subscriber",
     "Table",
     "TableError",
 ]
