@@ -30,6 +30,9 @@ class TableCore:
     """The state and the lock of one table; the mixins of ``companion.table`` change it."""
 
     name: str
+    title: str
+    join_secret: str
+    host_token: str
     store: Store
     lock: threading.RLock
     settings: dict[str, Any]

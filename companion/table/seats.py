@@ -26,6 +26,9 @@ from companion.table.model import (
 class Seats(Games):
     """Who sits at the table, and with what (a phone, the autopilot, nobody)."""
 
+    def check_join(self, secret: Any) -> bool:
+        return isinstance(secret, str) and hmac.compare_digest(secret, self.join_secret)
+
     def check_seat(self, seat: Any, token: Any) -> bool:
         if not isinstance(seat, str) or not isinstance(token, str):
             return False

@@ -66,9 +66,6 @@ class Table(Bots):
     def check_host(self, token: Any) -> bool:
         return isinstance(token, str) and hmac.compare_digest(token, self.host_token)
 
-    def check_join(self, secret: Any) -> bool:
-        return isinstance(secret, str) and hmac.compare_digest(secret, self.join_secret)
-
     def snapshot(self, with_host: bool = False) -> Snapshot:
         """Everything a frame may show, taken under the lock (frames.py renders it)."""
         with self.lock:
