@@ -1,7 +1,8 @@
 """``companion serve`` as it runs in a café (gevent worker) delivers a result to an HTTPS
 endpoint (127.0.0.1, a certificate made here and trusted through ``REQUESTS_CA_BUNDLE``), and
 its start and stop print no MonkeyPatchWarning (ssl imported before gevent patched it) and no
-traceback."""
+traceback (closing the tables on SIGTERM ran in gevent's event loop and its waits for the
+thinking pool raised BlockingSwitchOutError)."""
 
 from __future__ import annotations
 
@@ -96,7 +97,15 @@ def test_https_webhook_under_gevent_with_a_quiet_start_and_stop(
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
         host = Host(live, "1")
         host.hello()
+        # A companion player too: stopping must also close its thinking process.
+        assert host.act("add_bot", level="good")["type"] == "ok"
         assert host.act("start", dice="digital")["type"] == "ok"
+        worker = live.worker_pid()
+        wait_for(
+            lambda: Path(f"/proc/{worker}/task/{worker}/children").read_text().split(),
+            "the companion player's thinking process",
+            60,
+        )
         assert host.act("end_game")["type"] == "ok"
         wait_for(lambda: receiver.posts, "the result at the HTTPS endpoint", 30)
         post = receiver.posts[0]
