@@ -150,12 +150,20 @@ def check_file(path: Path) -> None:
         except sqlite3.DatabaseError as exc:
             raise DatabaseRefused(path, f"the database file is damaged ({exc})") from None
         if problems != ["ok"]:
-            raise DatabaseRefused(
-                path, f"the database file is damaged (quick_check: {problems[0]})"
-            )
+            raise DatabaseRefused(path, f"the database file is damaged ({_first(problems)})")
         _check_tables(db, path, version, found)
     finally:
         db.close()
+
+
+def _first(problems: list[str]) -> str:
+    """The first problem quick_check found, on one line (the refusal is one sentence).
+
+    >>> _first(["*** in database main ***\\nOn tree page 13 cell 0: Offset out of range", "x"])
+    'quick_check: On tree page 13 cell 0: Offset out of range'
+    """
+    text = " ".join(problems[0].replace("*** in database main ***", " ").split())
+    return f"quick_check: {text[:160]}"
 
 
 def _check_tables(db: sqlite3.Connection, path: Path, version: int, found: set[str]) -> None:
