@@ -35,7 +35,7 @@ def real_cafe(data: Path) -> Path:
     )
     store.append(gid, 0, [(c, "host", None) for c in doc["commands"]], "finished")
     store.set_current_game("1", None)
-    outbox = Outbox(store)
+    outbox = Outbox(path)
     assert outbox.reconcile() == 1
     outbox.close()
     store.close()
