@@ -340,6 +340,7 @@ class Outbox:
             error = type(exc).__name__
         now = self.clock()
         attempts = row["attempts"] + 1
+        update: tuple[str, tuple[Any, ...]]
         if error is None:
             update = (
                 "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"

@@ -31,6 +31,7 @@ from companion.engine.explain import describe
 from companion.engine.flow import apply_in_place
 from companion.engine.jsondata import clone
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
+from companion.engine.scoring import final_total
 from companion.engine.state import new_game
 from companion.engine.types import Command, Event, Pending, State, View
 from companion.engine.views import projection, view, views, visible_events
@@ -52,6 +53,7 @@ __all__ = [
     "apply_in_place",
     "copy_state",
     "describe",
+    "final_total",
     "game_from_document",
     "make_profile",
     "new_game",

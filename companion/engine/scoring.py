@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.engine.types import Event, FinalLine, State
+from companion.engine.types import Event, FinalLine, PlayerState, State
 
 LINES = (
     "track",
@@ -59,6 +59,14 @@ def score_lines(
             "total": total,  # the sum of the known lines
         }
     return lines
+
+
+def final_total(player: PlayerState) -> int:
+    """A player's final score (R7); only a finished game has one."""
+    final = player["final"]
+    if final is None:
+        raise ValueError("the game is not finished: no final scores yet")
+    return final["total"]
 
 
 def final_scoring(state: State, rolls: dict[str, int], events: list[Event]) -> None:

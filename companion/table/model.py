@@ -7,6 +7,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine import State
+
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
@@ -72,7 +74,7 @@ class Game:
     document: dict[str, Any]
     decks: list[list[int]]
     dice: str
-    state: dict[str, Any]
+    state: State
     commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
     events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone

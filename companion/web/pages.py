@@ -114,7 +114,7 @@ def display_page(name: str) -> str:
 
 
 @bp.get("/t/<name>/join/<secret>")
-def join_page(name: str, secret: str) -> Response | tuple[str, int]:
+def join_page(name: str, secret: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     if (busy := _throttled()) is not None:
         return busy
@@ -152,7 +152,7 @@ def seat_page(name: str) -> Response:
 
 
 @bp.get("/t/<name>/host")
-def host_page(name: str) -> Response | tuple[str, int]:
+def host_page(name: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     token = request.args.get("token")
     if (busy := _throttled()) is not None:

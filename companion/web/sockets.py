@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -169,7 +170,7 @@ def seat_socket(ws: Any, name: str) -> None:
                 conn.close(CLOSE_BAD_TOKEN, "bad token")
                 return
             msg_id = msg.get("id")
-            _answer(conn, table, kind, msg_id, lambda m=msg: _seat_message(hub, conn, m))
+            _answer(conn, table, kind, msg_id, partial(_seat_message, hub, conn, msg))
 
     _serve(ws, name, "seat", handle)
 
@@ -273,7 +274,7 @@ def host_socket(ws: Any, name: str) -> None:
                 hub.attach(conn)
                 attached = True
                 continue
-            _answer(conn, table, kind, msg.get("id"), lambda m=msg: _host_message(hub, conn, m))
+            _answer(conn, table, kind, msg.get("id"), partial(_host_message, hub, conn, msg))
 
     _serve(ws, name, "host", handle)
 
