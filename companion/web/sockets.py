@@ -18,7 +18,14 @@ from simple_websocket import ConnectionClosed
 from companion.table import Outcome, Table, TableError, policy
 from companion.web import i18n
 from companion.web.config import ServerConfig
-from companion.web.guard import RateLimit, Refused, origin_allowed, parse, pong
+from companion.web.guard import (
+    RateLimit,
+    Refused,
+    command_request,
+    origin_allowed,
+    parse,
+    pong,
+)
 from companion.web.hub import Connection, Hub, WsConnection
 
 log = logging.getLogger(__name__)
@@ -178,7 +185,8 @@ def seat_socket(ws: Any, name: str) -> None:
 def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
     kind, msg_id, table = msg["type"], msg.get("id"), hub.table
     if kind == "command":
-        table.submit(f"seat:{conn.seat}", msg_id, msg.get("command"), reply=_ack(conn))
+        request = command_request(msg)  # exact keys: nothing unread is stored with the game
+        table.submit(f"seat:{conn.seat}", msg_id, request["command"], reply=_ack(conn))
     elif kind == "ping":
         conn.send(pong(msg))
     elif kind == "leave":
@@ -282,7 +290,8 @@ def host_socket(ws: Any, name: str) -> None:
 def _host_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
     kind, msg_id, table = msg["type"], msg.get("id"), hub.table
     if kind == "command":
-        table.submit("host", msg_id, msg.get("command"), reply=_ack(conn))
+        request = command_request(msg)  # exact keys: nothing unread is stored with the game
+        table.submit("host", msg_id, request["command"], reply=_ack(conn))
     elif kind == "ping":
         conn.send(pong(msg))
     elif kind == "hello":
