@@ -44,8 +44,10 @@ from companion.table.model import (
     Game,
     Outcome,
     Seat,
+    SeatState,
     TableError,
     clean_name,
+    game_status,
     seat_id_for,
     storage_error,
 )
@@ -133,7 +135,7 @@ class Table:
             raise TableError("no_game", f"table {self.name}: game {game_id} is missing")
         doc = stored.document
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
-        game = Game(stored.id, stored.status, doc, stored.decks, stored.dice, state)
+        game = Game(stored.id, game_status(stored.status), doc, stored.decks, stored.dice, state)
         for c in self.store.commands(game_id, include_undone=True):
             game.next_n = c.n + 1
             if c.cmd_id is not None:
@@ -673,7 +675,8 @@ class Table:
             name = clean_name(
                 name if name is not None else next(n for n in BOT_NAMES if n not in names)
             )
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             seat = Seat(
                 seat_id_for(name, {s.seat for s in self.seats}), name, colour, None, state, kind
             )
@@ -688,7 +691,8 @@ class Table:
             seat = self._need_seat(seat_id)
             if seat.state == "vacant":
                 raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             outcome = self._seat_change(
                 [replace(s, state=state, level=kind) if s is seat else s for s in self.seats]
             )

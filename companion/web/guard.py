@@ -8,17 +8,32 @@ import socket
 import threading
 import time
 from functools import lru_cache
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import urlsplit
 
 from companion.engine.flow import unknown_field
 from companion.engine.types import COMMAND_FIELDS
 
+# Error frame codes of the socket edge itself (PROTOCOL.md 3.4); a table adds its own
+# (companion.table.model.ErrorCode).
+RefusalCode = Literal[
+    "bad_json",
+    "bad_message",
+    "bad_token",
+    "no_table",
+    "not_hello",
+    "rate_limited",
+    "server_error",
+    "too_large",
+    "too_many_guesses",
+    "unknown_type",
+]
+
 
 class Refused(ValueError):
     """A message refused before it reaches a table; ``code`` goes into the error frame."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: RefusalCode, reason: str) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason

@@ -16,10 +16,12 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from companion.table import Outcome, Table, TableError, policy
+from companion.table.model import ErrorCode, Role
 from companion.web import i18n
 from companion.web.config import ServerConfig
 from companion.web.guard import (
     RateLimit,
+    RefusalCode,
     Refused,
     command_request,
     origin_allowed,
@@ -54,7 +56,9 @@ def _check_origin() -> Response | None:
     return None
 
 
-def _error(conn: Connection, code: str, reason: str, msg_id: Any = None) -> None:
+def _error(
+    conn: Connection, code: RefusalCode | ErrorCode, reason: str, msg_id: Any = None
+) -> None:
     frame: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
     if isinstance(msg_id, str):
         frame["id"] = msg_id
@@ -88,7 +92,7 @@ def _hub_or_close(conn: WsConnection, name: str) -> Hub | None:
     return hub
 
 
-def _serve(ws: Any, name: str, role: str, handle: Callable[[Hub, WsConnection], None]) -> None:
+def _serve(ws: Any, name: str, role: Role, handle: Callable[[Hub, WsConnection], None]) -> None:
     """Run one socket's handler; its writer always ends with it."""
     conn = WsConnection(ws, role)
     try:
