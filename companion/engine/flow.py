@@ -18,8 +18,6 @@ from companion.engine.state import leader_box
 from companion.engine.types import (
     COMMAND_FIELDS,
     CommandType,
-    Decision,
-    DiceWindow,
     Event,
     Pending,
     State,
@@ -68,7 +66,7 @@ def _int_list(command: RawCommand, field: str, length: int, low: int, high: int)
     for v in values:
         if not _is_int(v) or not low <= v <= high:
             raise RuleViolation(f"{v!r} is not a value from {low} to {high}")
-    return cast(list[int], values)
+    return values  # a list[Any] checked value by value above
 
 
 # --- round flow -------------------------------------------------------------------------
@@ -142,7 +140,8 @@ def _reveal(state: State, station: int, events: list[Event]) -> None:
 
 
 def _resolve(state: State, events: list[Event]) -> None:
-    station = _current_station(state)
+    station = state["station"]
+    assert station is not None, "a station is being ranked"
     window = state["dice_window"]
     rolls: dict[str, list[int]] = window["rolls"] if window is not None else {}
     for p, values in rolls.items():
@@ -180,26 +179,9 @@ def _resolve(state: State, events: list[Event]) -> None:
     _next_station(state, events)
 
 
-def _current_station(state: State) -> int:
-    station = state["station"]
-    assert station is not None, "a station is being played"
-    return station
-
-
-def _window(state: State) -> DiceWindow:
-    window = state["dice_window"]
-    assert window is not None, "a dice window is open"
-    return window
-
-
-def _decision(state: State) -> Decision:
-    decision = state["decision"]
-    assert decision is not None, "a decision is awaited"
-    return decision
-
-
 def _next_station(state: State, events: list[Event]) -> None:
-    station = _current_station(state)
+    station = state["station"]
+    assert station is not None, "a station was just played"
     state["decision"] = None
     if station == 6:
         _end_round(state, events)
@@ -262,6 +244,14 @@ def _improvements(state: State, command: RawCommand, events: list[Event]) -> Non
         _begin_bidding(state)
 
 
+# The bid shapes of every step, worked out once (asks.bid_shape, R2.4-R2.6).
+_SHAPES: dict[Step, tuple[list[str], int]] = {
+    step: (shape["stations"], shape["cards"])
+    for step in ("all", "first", "second", 1, 2, 3, 4, 5, 6)
+    for shape in [bid_shape(step)]
+}
+
+
 def _bad_bid_shape(state: State) -> RuleViolation:
     step = state["step"]
     if step == "all":
@@ -277,8 +267,7 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
     bids = command.get("bids")
     step = state["step"]
     assert step is not None, "a bid step is open"
-    shape = bid_shape(step)
-    keys, per_station = shape["stations"], shape["cards"]
+    keys, per_station = _SHAPES[step]
     if type(bids) is not dict or len(bids) != len(keys):
         raise _bad_bid_shape(state)
     ps = state["players"][player]
@@ -299,7 +288,7 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
                 raise RuleViolation(f"card {card} is already used this round")  # R2.7
             taken.append(card)
     own_bids = ps["bids"]
-    checked = cast(dict[str, list[int]], bids)
+    checked: dict[str, list[int]] = bids  # checked card by card above
     for k in keys:
         earlier = own_bids.get(k)
         own_bids[k] = list(checked[k]) if earlier is None else earlier + checked[k]
@@ -336,7 +325,8 @@ def _dice(state: State, command: RawCommand, events: list[Event]) -> None:
     held = state["players"][player]["dice"]
     if not _is_int(count) or not 0 <= count <= held:
         raise RuleViolation(f"you can use 0 to {held} bonus dice, not {count!r}")
-    window = _window(state)
+    window = state["dice_window"]
+    assert window is not None, "a dice window is open"
     window["choices"][player] = count
     del state["pending"][i]
     events.append({"type": "dice_decided", "player": player, "count": count, "private": ["count"]})
@@ -355,7 +345,8 @@ def _dice(state: State, command: RawCommand, events: list[Event]) -> None:
 def _roll(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "roll", player)
-    window = _window(state)
+    window = state["dice_window"]
+    assert window is not None, "a dice window is open"
     final = state["phase"] == "final_roll"
     count = 1 if final else window["choices"][player]
     values = _int_list(command, "values", count, 1, 6)
@@ -377,7 +368,8 @@ def _city(state: State, command: RawCommand, events: list[Event]) -> None:
     choice = command.get("choice")
     if choice != "hut" and choice != "die":
         raise RuleViolation(f"the city choice is 'hut' or 'die', not {choice!r}")
-    decision = _decision(state)
+    decision = state["decision"]
+    assert decision is not None, "a decision is awaited"
     del state["pending"][i]
     events.append({"type": "city_choice", "player": player, "choice": choice})
     stations.city(state, decision["first"], decision["second"], choice, events)
@@ -387,7 +379,8 @@ def _city(state: State, command: RawCommand, events: list[Event]) -> None:
 def _pyramid(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "pyramid", player)
-    decision = _decision(state)
+    decision = state["decision"]
+    assert decision is not None, "a decision is awaited"
     pair = (decision["first"], decision["second"])
     first = command.get("first")
     if first != pair[0] and first != pair[1]:
@@ -399,6 +392,7 @@ def _pyramid(state: State, command: RawCommand, events: list[Event]) -> None:
     _next_station(state, events)
 
 
+_FIELD_COUNT = {kind: len(fields) for kind, fields in COMMAND_FIELDS.items()}
 Handler = Callable[[State, RawCommand, list[Event]], None]
 HANDLERS: dict[str, Handler] = {
     "sacrifice": _sacrifice,
@@ -429,13 +423,15 @@ def apply_in_place(state: State, command: object) -> list[Event]:
     if not isinstance(command, dict):
         raise MalformedCommand("a command must be an object with a type")
     kind = command.get("type")
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None or not isinstance(kind, str):
+    if type(kind) is not str or (handler := HANDLERS.get(kind)) is None:
         raise MalformedCommand(f"unknown command type {command.get('type')!r}")
-    fields = COMMAND_FIELDS[kind]
-    for key in command:
-        if key not in fields:
-            raise MalformedCommand(unknown_field(kind, key))
+    # Every field of a command is required, so a command with as many keys as its type has
+    # fields either has exactly those or lacks one, which its handler refuses by name.
+    if len(command) != _FIELD_COUNT[kind]:
+        fields = COMMAND_FIELDS[kind]
+        for key in command:
+            if key not in fields:
+                raise MalformedCommand(unknown_field(kind, key))
     events: list[Event] = []
     handler(state, command, events)
     return events
