@@ -14,7 +14,6 @@ from companion.engine.profile import make_profile
 from companion.engine.types import Event, LastRoundReason, PlayerState, ScoreReason, State
 
 PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,15}")
-STATIONS = ("1", "2", "3", "4", "5", "6")
 FULL_DECK = tuple(range(13))  # R1.1: cards 0..12
 
 
