@@ -440,7 +440,6 @@ class Outbox:
             error = type(exc).__name__
         now = self.clock()
         attempts = row["attempts"] + 1
-        update: tuple[str, tuple[Any, ...]]
         if error is None:
             self._mark_delivered(row["id"], attempts, now)
         elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
