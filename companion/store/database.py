@@ -524,12 +524,16 @@ class Store:
             for r in self._read("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         ]
 
-    def due_deliveries(self, now: float, limit: int = 50) -> list[dict[str, Any]]:
-        """Pending deliveries due by ``now`` with their result document and its end."""
+    def due_deliveries(
+        self, now: float, url: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Pending deliveries due by ``now`` (to ``url`` only, when given) with their result
+        document and its end."""
         rows = self._read(
             "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
-            " WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.next_at LIMIT ?",
-            (now, limit),
+            " WHERE o.state = 'pending' AND o.next_at <= ? AND (? IS NULL OR o.url = ?)"
+            " ORDER BY o.next_at LIMIT ?",
+            (now, url, url, limit),
         )
         return [dict(r) for r in rows]
 

@@ -24,7 +24,7 @@ from flask import (
 from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
-from companion.engine import apply, new_game, views, visible_events
+from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.store.results import engine_log, meta
 from companion.table import SEATS_MAX, TableError
@@ -339,7 +339,7 @@ def replay_frames(
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
-    def frame(shown: dict[str, Any], over: bool) -> dict[str, Any]:
+    def frame(shown: State, over: bool) -> dict[str, Any]:
         summary = {
             "name": table,
             "title": title,
