@@ -29,7 +29,7 @@ from typing import Any
 
 import requests
 
-from companion.store.results import build_result
+from companion.store.results import build_result, companion_levels
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,8 @@ class Outbox:
         now = self.clock()
         with self._lock:
             cmds = self._db.execute(
-                "SELECT command, at FROM commands WHERE game_id = ? AND undone = 0 ORDER BY n",
+                "SELECT command, source, at FROM commands"
+                " WHERE game_id = ? AND undone = 0 ORDER BY n",
                 (game["id"],),
             ).fetchall()
             since = self._since()
@@ -193,6 +194,7 @@ class Outbox:
             document=json.loads(game["document"]),
             seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds],
+            companions=companion_levels((json.loads(c["command"]), c["source"]) for c in cmds),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []
