@@ -809,6 +809,16 @@ class Table:
             self.settings = settings
             return self._publish(Outcome("settings"))
 
+    def set_board_drawing(self, shown: Any) -> Outcome:
+        """Whether the display draws the LED board (the host's choice, kept in the settings)."""
+        if not isinstance(shown, bool):
+            raise TableError("bad_message", "shown must be true or false")
+        with self.lock:
+            settings = {**self.settings, "board_drawing": shown}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
     def rotate_join(self) -> Outcome:
         with self.lock:
             secret = secrets.token_urlsafe(16)

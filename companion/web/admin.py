@@ -30,7 +30,7 @@ from companion.store.results import companion_levels, engine_log, meta
 from companion.table import SEATS_MAX, TableError
 from companion.web.guard import RateLimit, Refused, parse, pong
 from companion.web.hub import WsConnection
-from companion.web.replay import step_view
+from companion.web.replay import chapters, step_view
 from companion.web.sockets import sock
 
 bp = Blueprint("admin", __name__)
@@ -435,6 +435,7 @@ def replay_page(game_id: int) -> Any:
                 wifi_ssid=None,
                 admin_token=_token(),
                 steps=len(frames),
+                chapters=chapters(frames),
             )
         )
     )

@@ -77,3 +77,34 @@ def _move_marker(view: dict[str, Any], player: str, old: int, new: int) -> None:
         if not stack:
             track.pop(str(old), None)
     track.setdefault(str(new), []).append(player)
+
+
+def chapters(frames: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Where each round and each station of a round starts in a replay's frames, for the jump
+    controls: ``{"round": r, "station": s or None, "step": k}`` (the first step of each).
+
+    A station starts at the first step that names it: its reveal, its ranking, or the view's
+    station.
+
+    >>> def f(rnd, station=None, ev=None):
+    ...     return {"game": {"view": {"round": rnd, "station": station}},
+    ...             "history": [ev] if ev else []}
+    >>> chapters([f(0), f(1), f(1, ev={"type": "revealed", "station": 1}), f(1, 1), f(1, 2)])
+    [{'round': 1, 'station': None, 'step': 1}, {'round': 1, 'station': 1, 'step': 2}, \
+{'round': 1, 'station': 2, 'step': 4}]
+    """
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[int, int | None]] = set()
+    for step, frame in enumerate(frames):
+        view = (frame.get("game") or {}).get("view") or {}
+        rnd = view.get("round") or 0
+        if not rnd:
+            continue
+        history = frame.get("history") or []
+        newest = history[-1] if history else {}
+        station = newest.get("station") or view.get("station")
+        for key in [(rnd, None), *([(rnd, station)] if station else [])]:
+            if key not in seen:
+                seen.add(key)
+                out.append({"round": key[0], "station": key[1], "step": step})
+    return out

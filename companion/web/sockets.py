@@ -133,8 +133,19 @@ def display_socket(ws: Any, name: str) -> None:
         for msg in _messages(conn):
             try:
                 if msg["type"] not in policy.DISPLAY_MESSAGES:
-                    raise Refused("unknown_type", "the display only sends ping")
-                conn.send(pong(msg))
+                    raise Refused("unknown_type", "the display only sends ping and set_language")
+                if msg["type"] == "set_language":
+                    # The display's own picker: the same setting as the host's (phones keep
+                    # their own language); the new views are the answer.
+                    _answer(
+                        conn,
+                        hub.table,
+                        "set_language",
+                        msg.get("id"),
+                        lambda m=msg: hub.table.set_language(_language(m.get("lang"))),
+                    )
+                else:
+                    conn.send(pong(msg))
             except Refused as exc:
                 _error(conn, exc.code, exc.reason)
 
@@ -233,6 +244,7 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),
     "hand_to_bot": lambda t, m: t.hand_to_bot(m.get("seat"), m.get("level")),
     "set_hints": lambda t, m: t.set_hints(m.get("level")),
+    "set_board_drawing": lambda t, m: t.set_board_drawing(m.get("shown")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
     "end_game": lambda t, m: t.end_game(),
