@@ -671,7 +671,8 @@ function boardDrawing(layout, dot) {
       cells.push(
         h(
           "span",
-          { class: "led-box-no", dataset: { boxNo: b }, style: { gridRow: String(at.labelRow), gridColumn: String(at.labelCol) } },
+          // Numbers beside the left and right sides lean inwards, clear of the boxes.
+          { class: `led-box-no${at.labelCol === 2 ? " lean-right" : at.labelCol === perSide ? " lean-left" : ""}`, dataset: { boxNo: b }, style: { gridRow: String(at.labelRow), gridColumn: String(at.labelCol) } },
           String(b),
         ),
       );
@@ -700,7 +701,7 @@ function boardDrawing(layout, dot) {
       "div",
       { class: "led-status", title: t("board.status_lights") },
       st.mode !== undefined && st.mode !== null
-        ? h("div", { class: "led-status-row", dataset: { status: "mode" } }, h("span", { class: "led-label" }, t("board.mode_led")), dot(st.mode))
+        ? h("div", { class: "led-status-row", dataset: { status: "mode" } }, h("span", { class: "led-label" }, t("board.mode_led")), h("span", { class: "led-numbered" }, h("span", { class: "led-cell" }, dot(st.mode))))
         : null,
       st.round?.length
         ? h("div", { class: "led-status-row", dataset: { status: "round" } }, h("span", { class: "led-label" }, t("board.round_leds")), numbered(st.round, "round"))
