@@ -27,7 +27,8 @@ NAMES = [
 ]
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 
-TITLE = """() => { const e = document.getElementById('table-title'); const r = e.getBoundingClientRect();
+TITLE = """() => { const e = document.getElementById('table-title');
+  const r = e.getBoundingClientRect();
   return {text: e.textContent, cut: e.scrollWidth > e.clientWidth + 1,
           inside: r.left >= 0 && r.right <= innerWidth + 0.5}; }"""
 
