@@ -629,8 +629,9 @@ function renderBoard() {
   fill("leds", boardDrawing(board.layout, dot));
 }
 
-/** Where box ``b`` of a track of ``boxes`` sits on the board: four sides, box 0 in the top
- * left corner, in the direction of play clockwise (hardware/ASSEMBLY.md: four sides of 15). */
+/** Where box ``b`` sits on a board of four sides of ``perSide`` boxes (hardware/ASSEMBLY.md:
+ * four sides of 15), box 0 in the top left corner, clockwise in the direction of play; and the
+ * cell just inside it for its number. */
 function boxPlace(b, perSide) {
   const side = Math.floor(b / perSide);
   const i = b % perSide;
@@ -641,7 +642,8 @@ function boxPlace(b, perSide) {
     { row: last, col: last - i, inward: [-1, 0] },
     { row: last - i, col: 1, inward: [0, 1] },
   ][side];
-  // A corner box's number goes diagonally inwards (the cells beside it are boxes).
+  // A corner box's number goes diagonally inwards (the cells beside it are boxes): also
+  // inwards from the side that ends in that corner.
   const before = [[0, 1], [1, 0], [0, -1], [-1, 0]][side];
   const [dr, dc] = i === 0 ? [place.inward[0] + before[0], place.inward[1] + before[1]] : place.inward;
   return { side, row: place.row, col: place.col, labelRow: place.row + dr, labelCol: place.col + dc };
