@@ -132,6 +132,7 @@ def test_phone_join_form_says_the_limit_and_refuses_longer_names(server, browser
     phone.wait_for_selector("#screen-join:not([hidden])")
     hint = phone.locator("#name-hint")
     assert hint.is_visible() and hint.inner_text() == "Höchstens 24 Zeichen."
+    assert phone.locator("#screen-join .table-name").inner_text() == "Tisch 1"
     long_name = NAMES[1] + "xy"
     phone.fill("input[name=name]", long_name)
     assert phone.input_value("input[name=name]") == long_name, "typing is never cut"
