@@ -182,4 +182,6 @@ def test_the_host_hides_and_shows_the_board_drawing(server, browser, artifacts):
     page.wait_for_function("!document.getElementById('board-drawing').checked")
     toggle.check()
     display.wait_for_selector("#leds-panel:not([hidden]) .led-board")
+    page.locator("#board-drawing").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "host-board-drawing.png"))
     host.close()

@@ -66,6 +66,9 @@ def test_language_picker_on_the_display_and_the_title_whole(server, browser, art
     host = Host(server, "1")
     assert host.hello()["table"]["lang"] == "de"
     host.close()
+    host_page = browser.new_context(**TV).new_page()
+    host_page.goto(server.host_url("1"))
+    host_page.wait_for_function("document.getElementById('display-lang').value === 'de'")
     display.reload()
     display.wait_for_function("window.__display && window.__display.frame()")
     display.wait_for_function("document.documentElement.lang === 'de'")

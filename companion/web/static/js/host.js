@@ -328,10 +328,13 @@ function bind() {
   drawing.addEventListener("change", () => send("set_board_drawing", { shown: drawing.checked }));
 }
 
-/** The LED board's drawing on the display: shown unless the host hid it (table settings). */
+/** The display's settings as the table keeps them: the LED board's drawing (shown unless the
+ * host hid it) and the language (the display's own picker may have changed it). */
 function renderBoardDrawing() {
   const drawing = document.getElementById("board-drawing");
   if (drawing && frame?.table) drawing.checked = frame.table.board_drawing !== false;
+  const displayLang = document.getElementById("display-lang");
+  if (displayLang && frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = frame.table.lang;
 }
 
 async function main() {
