@@ -164,3 +164,48 @@ def test_log_and_cards_agree_at_every_step_of_the_replay(browser, finished):
     assert problems == []
     # The walk met every kind of event the cards speak of.
     assert {"bid_placed", "sacrificed", "scored", "figure", "old_man"} <= kinds
+
+
+def test_replay_language_stays_on_the_replay_page(browser, finished):
+    page = _open(browser, finished)
+    _at(page, 0)
+    page.locator("#display-lang").select_option("de")
+    page.wait_for_function("document.documentElement.lang === 'de'")
+    page.keyboard.press("ArrowRight")
+    _at(page, 1)
+    page.keyboard.press("ArrowRight")
+    _at(page, 2)
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert page.locator("#table-title").inner_text() == "Tisch 1"
+
+
+def test_admin_leaderboard_marks_the_companion_and_leaves_it_out(browser, finished, artifacts):
+    live, _, bot = finished
+    page = browser.new_context(**TV).new_page()
+    page.goto(f"{live.base}/admin?token={_admin_token(live)}")
+    page.wait_for_selector("body[data-loaded='1']")
+    rows = page.locator("#admin-leaderboard tr")
+    if rows.count() < 3:  # the result is recorded by its own thread: reload until it is there
+        page.wait_for_function(
+            "() => fetch('/admin/api/leaderboard', {headers: {'X-Admin-Token':"
+            " new URLSearchParams(location.search).get('token')}})"
+            ".then(r => r.json()).then(b => b.players.length === 3)"
+        )
+        page.reload()
+        page.wait_for_selector("body[data-loaded='1']")
+    marks = page.evaluate(
+        "() => [...document.querySelectorAll('#admin-leaderboard tr')].map(r => [r.dataset.name,"
+        " r.dataset.companion, r.querySelector('.companion-mark')?.textContent || ''])"
+    )
+    companions = [m for m in marks if m[1] == "1"]
+    assert len(marks) == 3 and len(companions) == 1 and companions[0][2].strip() == "⚙"
+    assert {m[0] for m in marks if m[1] == "0"} == {"Ana", "Ben"}
+    page.screenshot(path=str(artifacts / "admin-leaderboard-companion.png"), full_page=True)
+    page.locator("#people-only").check()
+    page.wait_for_function("document.querySelectorAll('#admin-leaderboard tr').length === 2")
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('#admin-leaderboard tr')].map(r => r.dataset.name)"
+    )
+    assert sorted(names) == ["Ana", "Ben"]
+    assert "people_only=1" in page.locator("#export-leaderboard").get_attribute("href")
+    assert bot not in names
