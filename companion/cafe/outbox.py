@@ -39,7 +39,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from companion.store import Store
 from companion.store.database import StoredGame
-from companion.store.results import build_result
+from companion.store.results import build_result, companion_levels
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +265,7 @@ class Outbox:
             document=game.document,
             seats=game.seats,
             commands=[c.command for c in cmds],
+            companions=companion_levels((c.command, c.source) for c in cmds),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []

@@ -158,12 +158,25 @@ def seat_id_for(name: str, taken: set[str]) -> str:
     raise TableError("bad_name", "no free seat id for that name")  # pragma: no cover
 
 
+NAME_MAX = 24  # characters of a player's name, kept whole on every screen and in the logs
+
+
 def clean_name(name: Any) -> str:
+    """A player's name with its spaces collapsed; a longer one is refused, never cut.
+
+    >>> clean_name("  Anna   von Hohenberg ")
+    'Anna von Hohenberg'
+    """
     if not isinstance(name, str):
         raise TableError("bad_name", "the name must be text")
     name = " ".join(name.split())
-    if not 1 <= len(name) <= 20:
-        raise TableError("bad_name", "the name must have 1 to 20 characters")
+    if not name:
+        raise TableError("bad_name", f"the name must have 1 to {NAME_MAX} characters")
+    if len(name) > NAME_MAX:
+        raise TableError(
+            "bad_name",
+            f"the name has {len(name)} characters; at most {NAME_MAX} are allowed",
+        )
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise TableError("bad_name", "the name must not contain control characters")
     return name

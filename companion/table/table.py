@@ -33,7 +33,7 @@ from companion.players import LEVELS, autopilot
 from companion.players.common import decision_key
 from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store, token_hash
-from companion.store.results import TRACK_COLORS, engine_log, meta
+from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer, policy
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import (
@@ -220,7 +220,8 @@ class Table:
                     {
                         "id": sg.id,
                         "status": sg.status,
-                        "players": sg.document["players"],
+                        # Names as the players typed them (the seat ids are lower-cased).
+                        "players": [s["name"] for s in sg.seats] or sg.document["players"],
                         "created": sg.created,
                     }
                     for sg in self.store.games(self.name)
@@ -821,6 +822,16 @@ class Table:
             self.settings = settings
             return self._publish(Outcome("settings"))
 
+    def set_board_drawing(self, shown: Any) -> Outcome:
+        """Whether the display draws the LED board (the host's choice, kept in the settings)."""
+        if not isinstance(shown, bool):
+            raise TableError("bad_message", "shown must be true or false")
+        with self.lock:
+            settings = {**self.settings, "board_drawing": shown}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
     def rotate_join(self) -> Outcome:
         with self.lock:
             secret = secrets.token_urlsafe(16)
@@ -858,12 +869,6 @@ class Table:
 
             stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])
-            about = meta(self.name, stored.created, stored.seats)
-            # Which seats companion players played, at which level (the last one, if the
-            # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
-            for c in stored_commands:
-                player = c.command.get("player")
-                if player in about["seats"] and (c.source == "auto" or c.source.startswith("bot:")):
-                    level = "plain" if c.source == "auto" else c.source.split(":")[2]
-                    about["seats"][player]["companion"] = level
+            levels = companion_levels((c.command, c.source) for c in stored_commands)
+            about = meta(self.name, stored.created, stored.seats, levels)
             return {**document, "meta": about, "commands": commands}

@@ -145,8 +145,19 @@ def display_socket(ws: Any, name: str) -> None:
         for msg in _messages(conn):
             try:
                 if msg["type"] not in policy.DISPLAY_MESSAGES:
-                    raise Refused("unknown_type", "the display only sends ping")
-                conn.send(pong(msg))
+                    raise Refused("unknown_type", "the display only sends ping and set_language")
+                if msg["type"] == "set_language":
+                    # The display's own picker: the same setting as the host's (phones keep
+                    # their own language); the new views are the answer.
+                    _answer(
+                        conn,
+                        hub.table,
+                        "set_language",
+                        msg.get("id"),
+                        partial(_set_display_language, hub.table, msg),
+                    )
+                else:
+                    conn.send(pong(msg))
             except Refused as exc:
                 _error(conn, exc.code, exc.reason)
 
@@ -229,6 +240,11 @@ def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
     bots.hint(level, seen, done)
 
 
+def _set_display_language(table: Table, msg: dict[str, Any]) -> Outcome:
+    """The display's own language picker: checked here, inside the answer's error handling."""
+    return table.set_language(_language(msg.get("lang")))
+
+
 def _language(lang: Any) -> str:
     if lang not in i18n.LANGUAGES:
         raise TableError("bad_message", f"lang must be one of {', '.join(i18n.LANGUAGES)}")
@@ -246,6 +262,7 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),
     "hand_to_bot": lambda t, m: t.hand_to_bot(m.get("seat"), m.get("level")),
     "set_hints": lambda t, m: t.set_hints(m.get("level")),
+    "set_board_drawing": lambda t, m: t.set_board_drawing(m.get("shown")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
     "end_game": lambda t, m: t.end_game(),

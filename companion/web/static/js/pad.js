@@ -108,7 +108,11 @@ async function join(event) {
   const colour = form.querySelector('input[name="colour"]:checked')?.value;
   const error = document.getElementById("join-error");
   error.textContent = "";
-  if (!name || name.length > 20) return void (error.textContent = t("pad.err.bad_name"));
+  // Names are refused when too long, never cut (the server counts characters the same way).
+  const max = Number(form.elements.name.dataset.nameMax) || 24;
+  const length = [...name.split(/\s+/).join(" ")].length;
+  if (!name) return void (error.textContent = t("pad.err.bad_name"));
+  if (length > max) return void (error.textContent = t("pad.err.name_too_long", { n: length, max }));
   if (!colour) return void (error.textContent = t("pad.err.bad_colour"));
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
