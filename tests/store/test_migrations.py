@@ -36,14 +36,16 @@ def release_db(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_fixture_is_a_release_database() -> None:
-    """What the migration test starts from: no version, no ``games.ended``, real rows."""
-    assert raw(FIXTURE, "PRAGMA user_version")[0]["user_version"] == 0
-    assert "ended" not in {r["name"] for r in raw(FIXTURE, "PRAGMA table_info(games)")}
-    assert len(raw(FIXTURE, "SELECT * FROM seats")) == 4
-    assert {r["status"] for r in raw(FIXTURE, "SELECT status FROM games")} == {"finished", "ended"}
-    assert len(raw(FIXTURE, "SELECT * FROM results")) == 2
-    assert len(raw(FIXTURE, "SELECT * FROM outbox")) == 2
+def test_the_fixture_is_a_release_database(release_db: Path) -> None:
+    """What the migration test starts from: no version, no ``games.ended``, real rows. (Read
+    from a copy: even a read-only open of a WAL file leaves ``-shm`` beside it.)"""
+    assert raw(release_db, "PRAGMA user_version")[0]["user_version"] == 0
+    assert "ended" not in {r["name"] for r in raw(release_db, "PRAGMA table_info(games)")}
+    assert len(raw(release_db, "SELECT * FROM seats")) == 4
+    statuses = {r["status"] for r in raw(release_db, "SELECT status FROM games")}
+    assert statuses == {"finished", "ended"}
+    assert len(raw(release_db, "SELECT * FROM results")) == 2
+    assert len(raw(release_db, "SELECT * FROM outbox")) == 2
 
 
 def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Path) -> None:
