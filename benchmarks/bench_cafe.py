@@ -20,7 +20,7 @@ from companion.cafe.history import History, games_csv
 from companion.cafe.outbox import Outbox
 from companion.players.randomplay import random_document
 from companion.store import Store
-from companion.table.frames import replay_frames
+from companion.web.admin import replay_frames
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu"]
 
@@ -66,7 +66,7 @@ def main() -> None:
         t = time.perf_counter()
         recorded = outbox.reconcile()
         record_s = time.perf_counter() - t
-        history = History(outbox.read)
+        history = History(store)
         games_s = best_of(lambda: history.games(limit=100_000), args.repeats)
         board_s = best_of(history.leaderboard, args.repeats)
         rows = history.games(limit=100_000)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.board.service import BoardService
@@ -38,7 +39,7 @@ STATUS_EVERY_S = 1.0
 STABLE_LINK_KEYS = ("state", "port", "firmware", "version", "last_error")
 
 
-def idle_view(track_colors: list[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
+def idle_view(track_colors: Sequence[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
     """The public view of a table with no game yet: an empty track and pyramid."""
     return {
         "round": 0,
@@ -82,7 +83,7 @@ class TableBoard:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._view: dict[str, Any] = self._idle()
+        self._view: Mapping[str, Any] = self._idle()
         self._colours: dict[str, str] = {}
         self._animations: list[Animation] = []
         self._dirty = True

@@ -15,6 +15,7 @@ companion players are subscribers.
 from companion.table.core import Subscriber
 from companion.table.model import (
     DICE_MODES,
+    NAME_MAX,
     SEATS_MAX,
     SEATS_MIN,
     TABLE_NAME,
@@ -27,6 +28,7 @@ from companion.table.table import Table
 
 __all__ = [
     "DICE_MODES",
+    "NAME_MAX",
     "SEATS_MAX",
     "SEATS_MIN",
     "TABLE_NAME",

@@ -11,12 +11,20 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from companion.engine import view
+from companion.engine import View, view
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players import LEVELS, autopilot
 from companion.players.common import decision_key
 from companion.players.hints import HINT_LEVELS
-from companion.table.model import SEATS_MAX, Outcome, Seat, TableError, clean_name, seat_id_for
+from companion.table.model import (
+    SEATS_MAX,
+    Outcome,
+    Seat,
+    SeatState,
+    TableError,
+    clean_name,
+    seat_id_for,
+)
 from companion.table.seats import Seats
 
 log = logging.getLogger(__name__)
@@ -52,7 +60,8 @@ class Bots(Seats):
             name = clean_name(
                 name if name is not None else next(n for n in BOT_NAMES if n not in names)
             )
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             seat = Seat(
                 seat_id_for(name, {s.seat for s in self.seats}), name, colour, None, state, kind
             )
@@ -67,7 +76,8 @@ class Bots(Seats):
             seat = self._need_seat(seat_id)
             if seat.state == "vacant":
                 raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             # During a game a thinking companion player is asked now (``ask``).
             return self._seat_change(
                 [replace(s, state=state, level=kind) if s is seat else s for s in self.seats],
@@ -124,7 +134,7 @@ class Bots(Seats):
             self.settings = settings
             return self._publish(Outcome("settings"))
 
-    def hint_request(self, seat_id: str) -> tuple[str, dict[str, Any], int]:
+    def hint_request(self, seat_id: str) -> tuple[str, View, int]:
         """What a hint needs: the level, this seat's own view (taken under the lock, the
         thinking happens elsewhere) and the sequence number it answers."""
 

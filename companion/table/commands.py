@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion.engine import IllegalCommand, apply, new_game
+from companion.engine import IllegalCommand, State, apply, new_game
 from companion.players import autopilot
 from companion.store import Statements
 from companion.store.results import TRACK_COLORS
@@ -41,7 +41,7 @@ Applied = list[tuple[dict[str, Any], str, str | None, list[dict[str, Any]]]]
 
 def recoloured(
     document: dict[str, Any], commands: list[dict[str, Any]], colors: list[str]
-) -> dict[str, Any]:
+) -> State:
     """The game's state had it been set up with track ``colors`` (R2.3): the engine commands so
     far replayed on the corrected profile (only allowed before round 1, so nothing scored)."""
     profile = {**document["profile"], "track_colors": list(colors)}
@@ -84,11 +84,11 @@ class Commands(TableCore):
     def _plan(
         self,
         g: Game,
-        state: dict[str, Any],
+        state: State,
         batch: list[tuple[dict[str, Any], str, str | None]],
         seats: list[Seat],
         dice: str | None = None,
-    ) -> tuple[dict[str, Any], Applied]:
+    ) -> tuple[State, Applied]:
         """``batch`` and every follow-up of the dealer and autopilot, applied to a copy:
         nothing changes here. Raises TableError if ``batch`` is refused."""
         applied: Applied = []
@@ -116,7 +116,7 @@ class Commands(TableCore):
         return state, applied
 
     def _follow_up(
-        self, state: dict[str, Any], g: Game, draws: int, seats: list[Seat], dice: str
+        self, state: State, g: Game, draws: int, seats: list[Seat], dice: str
     ) -> tuple[dict[str, Any], str] | None:
         if dice == "digital":
             cmd = dealer.deal(state, g.decks, draws)
@@ -129,7 +129,7 @@ class Commands(TableCore):
                     return cmd, "auto"
         return None
 
-    def _append_stmts(self, g: Game, state: dict[str, Any], applied: Applied) -> Statements:
+    def _append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:
         if not applied:
             return []
         status = "finished" if state["finished"] else None
@@ -137,7 +137,7 @@ class Commands(TableCore):
             g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
         )
 
-    def _apply(self, g: Game, state: dict[str, Any], applied: Applied) -> list[dict[str, Any]]:
+    def _apply(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
         """Committed: record ``applied`` in memory. Returns their events in order."""
         first_n = g.next_n
         all_events: list[dict[str, Any]] = []
@@ -156,7 +156,7 @@ class Commands(TableCore):
     def _commit_commands(
         self,
         g: Game,
-        state: dict[str, Any],
+        state: State,
         applied: Applied,
         extra: Statements | None = None,
         reply: Reply | None = None,

@@ -17,7 +17,7 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import view
+from companion.engine import View, view
 from companion.players import thinker as thinking
 from companion.players.common import decision_key
 
@@ -79,7 +79,7 @@ class BotDriver:
 
             self.thinker.submit(thinking.decide, level, seen, _SEEDS.getrandbits(32), done=done)
 
-    def hint(self, level: str, seen: dict[str, Any], done: Any) -> None:
+    def hint(self, level: str, seen: View, done: Any) -> None:
         """A learning-mode suggestion for a seat's view, answered through ``done``."""
         self.thinker.submit(thinking.hint, level, seen, _SEEDS.getrandbits(32), done=done)
 

@@ -10,11 +10,11 @@ frame holds the engine view for that seat, display and host frames the public vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import apply, new_game, views, visible_events
+from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.table.model import SEATS_MAX, Game, Seat
 
@@ -76,6 +76,8 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
         "urls": {**links.paths, "join": links.join if with_join else None},
         "lang": snap.settings.get("lang", "en"),
         "hints": snap.settings.get("hints"),
+        # The host may hide the LED board's drawing on the display (shown by default).
+        "board_drawing": snap.settings.get("board_drawing", True) is not False,
     }
 
 
@@ -235,11 +237,13 @@ def replay_frames(
     commands: list[dict[str, Any]],
     status: str,
     urls: dict[str, str | None] | None = None,
+    step: Callable[[Mapping[str, Any], list[Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The display's view frames of a finished game, one per event: the start, then each
     event of each command in turn. The board (the view) moves on with the command's last event,
-    so no step shows what a later event of the same command reveals. ``urls`` are the web
-    layer's (the display page's path)."""
+    so no step shows what a later event of the same command reveals; ``step(view, events so
+    far)`` may mark on a mid-command view what those events already announced. ``urls`` are
+    the web layer's (the display page's path); a seat's ``companion`` is its level, if any."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
     seats_info = [
         {
@@ -249,6 +253,8 @@ def replay_frames(
             "hex": PLAYER_COLOURS.get(s["colour"]),
             "connected": True,
             "state": "phone",
+            "companion": bool(s.get("companion")),  # as at the live table
+            "level": s.get("companion"),
         }
         for s in seats
     ]
@@ -256,7 +262,8 @@ def replay_frames(
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
-    def frame(shown: dict[str, Any], over: bool) -> dict[str, Any]:
+    def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
+        seen = views(shown, [None])[None]
         summary = {
             "name": table,
             "title": title,
@@ -280,7 +287,7 @@ def replay_frames(
                 "id": game_id,
                 "status": status if over else "playing",
                 "dice": "digital",
-                "view": views(shown, [None])[None],
+                "view": step(seen, done) if step is not None and done else seen,
             },
             "events": [],
             "history": visible_events(list(round_events), None),
@@ -299,5 +306,5 @@ def replay_frames(
                 round_events = []
             round_events.append(e)
             done = j == len(events) - 1
-            frames.append(frame(state if done else before, last and done))
+            frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
     return frames

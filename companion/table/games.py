@@ -8,11 +8,18 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import IllegalCommand, apply, make_profile, new_game
-from companion.store.database import SQLITE_INT_MAX, SQLITE_INT_MIN
-from companion.store.results import TRACK_COLORS, engine_log, meta
+from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
-from companion.table.model import DICE_MODES, SEATS_MAX, SEATS_MIN, Game, Outcome, TableError
+from companion.table.model import (
+    DICE_MODES,
+    SEATS_MAX,
+    SEATS_MIN,
+    Game,
+    Outcome,
+    TableError,
+    game_status,
+)
 
 
 class Games(Commands):
@@ -26,7 +33,7 @@ class Games(Commands):
             raise TableError("no_game", f"table {self.name}: game {game_id} is missing")
         doc = stored.document
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
-        game = Game(stored.id, stored.status, doc, stored.decks, stored.dice, state)
+        game = Game(stored.id, game_status(stored.status), doc, stored.decks, stored.dice, state)
         for c in self.store.commands(game_id, include_undone=True):
             game.next_n = c.n + 1
             if c.cmd_id is not None:
@@ -194,9 +201,7 @@ class Games(Commands):
         give away unrevealed bids and sacrifices). Track-colour corrections are folded into
         the profile: they came before round 1, so the engine commands replay the same."""
         with self.lock:
-            # An id past SQLite's integers names no game (the database refuses to bind it).
-            known = SQLITE_INT_MIN <= game_id <= SQLITE_INT_MAX
-            stored = self.store.game(game_id) if known else None
+            stored = self.store.game(game_id)  # None too for ids past SQLite's integers
             if stored is None or stored.table_name != self.name:
                 raise TableError("no_game", f"no game {game_id} at this table")
             if stored.status == "playing":
@@ -208,12 +213,6 @@ class Games(Commands):
 
             stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])
-            about = meta(self.name, stored.created, stored.seats)
-            # Which seats companion players played, at which level (the last one, if the
-            # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
-            for c in stored_commands:
-                player = c.command.get("player")
-                if player in about["seats"] and (c.source == "auto" or c.source.startswith("bot:")):
-                    level = "plain" if c.source == "auto" else c.source.split(":")[2]
-                    about["seats"][player]["companion"] = level
+            levels = companion_levels((c.command, c.source) for c in stored_commands)
+            about = meta(self.name, stored.created, stored.seats, levels)
             return {**document, "meta": about, "commands": commands}

@@ -89,7 +89,8 @@ class Table(Bots):
                     {
                         "id": sg.id,
                         "status": sg.status,
-                        "players": sg.document["players"],
+                        # Names as the players typed them (the seat ids are lower-cased).
+                        "players": [s["name"] for s in sg.seats] or sg.document["players"],
                         "created": sg.created,
                     }
                     for sg in self.store.games(self.name)
@@ -117,6 +118,16 @@ class Table(Bots):
         """The display's language, the host's choice (checked by the web layer)."""
         with self.lock:
             settings = {**self.settings, "lang": lang}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
+    def set_board_drawing(self, shown: Any) -> Outcome:
+        """Whether the display draws the LED board (the host's choice, kept in the settings)."""
+        if not isinstance(shown, bool):
+            raise TableError("bad_message", "shown must be true or false")
+        with self.lock:
+            settings = {**self.settings, "board_drawing": shown}
             self._commit(self.store.settings_stmts(self.name, settings))
             self.settings = settings
             return self._publish(Outcome("settings"))

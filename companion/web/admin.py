@@ -26,12 +26,13 @@ from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
 from companion.store.database import StoredGame
-from companion.store.results import engine_log, meta
+from companion.store.results import companion_levels, engine_log, meta
 from companion.table import TableError
 from companion.table import frames as render
 from companion.web.guard import pong
 from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
+from companion.web.replay import chapters, step_view
 from companion.web.services import (
     admin_token_of,
     cafe_of,
@@ -110,7 +111,10 @@ def tables_json() -> Any:
         row = render.admin_summary(table.snapshot(), hub.connected_seats())
         row["host_url"] = url_for("pages.host_page", name=table.name, token=table.host_token)
         row["display_url"] = url_for("pages.display_page", name=table.name)
-        last = store.last_command_at(row["game_id"]) if row["game_id"] is not None else None
+        last = None
+        if (gid := row["game_id"]) is not None:  # no command yet: since the game began
+            stored = store.game(gid)
+            last = store.last_command_at(gid) or (stored.created if stored else None)
         row["last_command_at"] = last
         row["seconds_since_command"] = round(now - last, 1) if last else None
         out.append(row)
@@ -173,7 +177,8 @@ def leaderboard_json() -> Any:
         since, until = _period()
     except PeriodError as exc:
         return _bad_period(exc)
-    return _no_store(jsonify({"players": _history().leaderboard(since, until)}))
+    people_only = request.args.get("people_only") == "1"  # leave companion players out
+    return _no_store(jsonify({"players": _history().leaderboard(since, until, people_only)}))
 
 
 @bp.get("/admin/export/<kind>.csv")
@@ -188,7 +193,9 @@ def export_csv(kind: str) -> Any:
     text = (
         games_csv(history.games(since, until, limit=100_000))
         if kind == "games"
-        else leaderboard_csv(history.leaderboard(since, until))
+        else leaderboard_csv(
+            history.leaderboard(since, until, request.args.get("people_only") == "1")
+        )
     )
     response = _no_store(Response(text, mimetype="text/csv"))
     response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}.csv"'
@@ -228,21 +235,27 @@ def game_log(game_id: int) -> Any:
 
 
 # -- replay on the display --------------------------------------------------------------------
+def replay_frames(**game: Any) -> list[dict[str, Any]]:
+    """A finished game's display frames (frames.replay_frames), each mid-command step with
+    the cards its events already announced (replay.step_view)."""
+    return render.replay_frames(**game, step=step_view)
+
+
 @bp.get("/admin/games/<int:game_id>/replay")
 def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
     cafe = cafe_of()
     table = cafe.get(stored.table_name)
-    document, commands = engine_log(
-        stored.document, [c.command for c in cafe.store.commands(game_id)]
-    )
-    frames = render.replay_frames(
+    logged = cafe.store.commands(game_id)
+    levels = companion_levels((c.command, c.source) for c in logged)
+    document, commands = engine_log(stored.document, [c.command for c in logged])
+    frames = replay_frames(
         table=stored.table_name,
         title=table.title if table else f"Table {stored.table_name}",
         lang=table.settings.get("lang", "en") if table else "en",
         game_id=game_id,
         document=document,
-        seats=stored.seats,
+        seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
         status=stored.status,
         commands=commands,
         urls={"display": url_for("pages.display_page", name=stored.table_name)},
@@ -265,6 +278,7 @@ def replay_page(game_id: int) -> Any:
                 wifi_ssid=None,
                 admin_token=_token(),
                 steps=len(frames),
+                chapters=chapters(frames),
             )
         )
     )

@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
-from companion.cafe.history import admin_token
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.table import Outcome
@@ -40,7 +39,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         app,
         cafe=cafe,
         outbox=_outbox(config, cafe),
-        admin_token=admin_token(config.database),
+        admin_token=cafe.store.admin_token(),
         guesses=GuessThrottle(),
         replays=Replays(),
     )

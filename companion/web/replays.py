@@ -21,7 +21,7 @@ class Replay:
 
     def __init__(self, frames: list[dict[str, Any]]) -> None:
         self.frames = frames
-        self.step = len(frames) - 1
+        self.step = 0  # a replay starts at the beginning
         self.conns: list[WsConnection] = []
         self.lock = threading.Lock()
         self.used = time.monotonic()
