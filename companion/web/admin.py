@@ -33,6 +33,7 @@ from companion.web.guard import pong
 from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
 from companion.web.replay import chapters, step_view
+from companion.web.replays import Replay as Replay  # one replay (kept by the app's Replays)
 from companion.web.services import (
     admin_token_of,
     cafe_of,
