@@ -5,7 +5,7 @@ reloads into the same state. All against a live server process and real Chromium
 from __future__ import annotations
 
 from tests.web.browser.conftest import PHONE
-from tests.web.browser.pads import act, join
+from tests.web.browser.pads import act, join, record, wait_task
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 PLAYERS = (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"))
@@ -23,7 +23,7 @@ def seat_three(server, browser):
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
     for page in phones:
-        page.wait_for_function("document.body.dataset.task === 'sacrifice'")
+        wait_task(page, "sacrifice")
     return phones, host
 
 
@@ -87,18 +87,19 @@ def test_second_device_takes_the_seat_and_the_first_can_take_it_back(server, bro
     cleo = phones[2]
     stored = cleo.evaluate("JSON.stringify(localStorage)")
     other = browser.new_context(**PHONE).new_page()
+    record(other)
     other.goto(f"{server.base}/t/1/seat")
     other.evaluate(
         "s => { for (const [k, v] of Object.entries(JSON.parse(s))) localStorage.setItem(k, v) }",
         stored,
     )
     other.reload()
-    other.wait_for_function("document.body.dataset.task === 'sacrifice'")
+    wait_task(other, "sacrifice")
     cleo.wait_for_selector("#screen-status[data-kind=replaced]:not([hidden])")
     assert cleo.locator("#take-back").is_visible()
     cleo.screenshot(path=str(artifacts / "phone-replaced.png"))
     cleo.locator("#take-back").tap()
-    cleo.wait_for_function("document.body.dataset.task === 'sacrifice'")
+    wait_task(cleo, "sacrifice")
     other.wait_for_selector("#screen-status[data-kind=replaced]:not([hidden])")
 
 
