@@ -62,6 +62,36 @@ class Connection:
         self.alive = False
 
 
+class WholeWrites:
+    """A websocket's socket whose every write goes out whole.
+
+    simple-websocket writes each frame (and its own pings, pongs and close) with one
+    ``socket.send`` and ignores the count it returns. Under the server's gevent worker that
+    send is non-blocking underneath: when the kernel buffer has less room than the frame (a
+    phone on weak Wi-Fi, a browser busy for a moment, a large ``hello`` view), only a part
+    goes out and the rest is lost, and after a wait for room it may even send nothing and say
+    0. The phone's stream is then broken in the middle of a frame: its browser waits for bytes
+    that never come and shows nothing new until its heartbeat gives the socket up (25 s), or
+    fails the connection. Here every write is ``sendall``, and one at a time, so the writer
+    thread's frames and the library's own control frames never interleave.
+    """
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._lock = threading.Lock()
+
+    def send(self, data: bytes, flags: int = 0) -> int:
+        with self._lock:
+            self._sock.sendall(data, flags)
+        return len(data)
+
+    def sendall(self, data: bytes, flags: int = 0) -> None:
+        self.send(data, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
 class WsConnection(Connection):
     """A hub's view of one flask-sock websocket.
 
@@ -77,6 +107,9 @@ class WsConnection(Connection):
     def __init__(self, ws: Any, role: Role, seat: str | None = None) -> None:
         super().__init__(role, seat)
         self.ws = ws
+        sock_ = getattr(ws, "sock", None)
+        if sock_ is not None and not isinstance(sock_, WholeWrites):
+            ws.sock = WholeWrites(sock_)  # every frame whole (see WholeWrites)
         self._outbox: deque[tuple[float, str | tuple[int, str]]] = deque()
         self._ready = threading.Condition()
         self._writer: threading.Thread | None = None
