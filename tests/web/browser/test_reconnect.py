@@ -5,7 +5,7 @@ reloads into the same state. All against a live server process and real Chromium
 from __future__ import annotations
 
 from tests.web.browser.conftest import PHONE
-from tests.web.browser.pads import act, join, record, wait_task
+from tests.web.browser.pads import act, describe, join, record, wait_task
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 PLAYERS = (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"))
@@ -19,11 +19,17 @@ def seat_three(server, browser):
         join(page, url, name, colour)
         phones.append(page)
     host = browser.new_context().new_page()
+    record(host)
     host.goto(server.host_url())
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
     for page in phones:
-        wait_task(page, "sacrifice")
+        try:
+            wait_task(page, "sacrifice")
+        except AssertionError as exc:
+            # Did the start reach the server, and the other phones? Their logs say.
+            others = "\n".join(f"-- another phone:\n{describe(p)}" for p in phones if p is not page)
+            raise AssertionError(f"{exc}\n-- the host page:\n{describe(host)}\n{others}") from None
     return phones, host
 
 
