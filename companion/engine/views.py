@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.bonusdice import outlook
 from companion.engine.explain import describe
 from companion.engine.jsondata import clone
 from companion.engine.scoring import score_lines
@@ -71,6 +72,8 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
     )
     window = state["dice_window"]
     dice_open = window is not None and state["phase"] in ("dice", "roll")
+    # Effective bids before dice and what a roll could change: public facts only (R3.3).
+    bids = outlook(state, window["station"]) if dice_open else None
     public_projection = None if over else projection(state, None)
     out: dict[str | None, dict[str, Any]] = {}
     for seat in seats:
@@ -83,7 +86,7 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, dict[str, A
                 **public_players,
                 seat: _player_view(state["players"][seat], True, own=True),
             }
-        v["dice_window"] = _dice_view(state, seat) if dice_open else None
+        v["dice_window"] = _dice_view(state, seat, bids) if dice_open else None
         v["projection"] = public_projection if seat is None or over else projection(state, seat)
         out[seat] = v
     return out
@@ -105,7 +108,7 @@ def _player_view(ps: dict[str, Any], visible: bool, own: bool = False) -> dict[s
     }
 
 
-def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
+def _dice_view(state: State, seat: str | None, bids: Any) -> dict[str, Any]:
     window = state["dice_window"]
     decided = window["choices"]
     players = state["players"]
@@ -117,6 +120,7 @@ def _dice_view(state: State, seat: str | None) -> dict[str, Any]:
         if state["phase"] == "roll"
         else ({seat: decided[seat]} if seat in decided else {}),
         "rolls": clone(window["rolls"]),
+        "bids": bids,
     }
 
 

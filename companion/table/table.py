@@ -26,8 +26,9 @@ from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store, token_hash
 from companion.store.results import TRACK_COLORS, engine_log, meta
 from companion.table import dealer, policy
-from companion.table.frames import HostInfo, Snapshot
+from companion.table.frames import HostInfo, Snapshot, undo_check, undone_notice
 from companion.table.model import (
+    COMPANION_DICE,
     DICE_MODES,
     SEATS_MAX,
     SEATS_MIN,
@@ -43,16 +44,6 @@ from companion.table.model import (
 
 log = logging.getLogger(__name__)
 
-# Events a command may cause and still be undone: nothing secret or scored came out of it.
-UNDOABLE_EVENTS = {
-    "sacrificed",
-    "bid_placed",
-    "dice_decided",
-    "harvest_dice",
-    "improvement_cards",
-    "rolled",
-    "round_started",
-}
 BOT_NAMES = ("Xochi", "Tlaloc", "Itzel", "Nahui", "Citlali", "Yaretzi")  # companion players
 BOT_RETRY_S = 1.0  # a companion move the store refused is asked for again after this
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
@@ -319,7 +310,7 @@ class Table:
             seats = [s for s in self.seats if s.seat != seat_id]
             self._commit(self.store.seats_stmts(self.name, [s.row() for s in seats]))
             self.seats = seats
-            return self._publish(Outcome("seats", kicked=[seat_id]), reply=reply)
+            return self._publish(Outcome("seats", kicked=[seat_id], kicked_by="self"), reply=reply)
 
     # -- commands -----------------------------------------------------------------------
     def submit(
@@ -391,6 +382,14 @@ class Table:
             cmd = dealer.deal(state, g.decks, draws)
             if cmd is not None:
                 return cmd, "dealer"
+        elif self.settings.get("companion_dice", "digital") == "digital":
+            # Real dice at the table: companion players still roll their own black dice.
+            cmd = dealer.roll_for(state, {s.seat for s in seats if s.companion})
+            if cmd is not None:
+                return cmd, "dealer"
+        answer = dealer.no_dice(state)  # R3.2: nobody is asked what no roll can change
+        if answer is not None:
+            return answer, dealer.NO_DICE
         for s in seats:
             if s.state == "auto":
                 cmd = autopilot.move(state, s.seat)
@@ -520,6 +519,32 @@ class Table:
             self.settings = settings
             return self._publish(Outcome("settings"))
 
+    def set_companion_dice(self, who: Any) -> Outcome:
+        """With real dice (``dice`` = ``table``): ``digital`` (default) lets companion players
+        roll their own black dice on the server, ``host`` has the host type them in too."""
+        if who not in COMPANION_DICE:
+            raise TableError("bad_message", "companion dice must be 'digital' or 'host'")
+        with self.lock:
+            settings = {**self.settings, "companion_dice": who}
+            stmts = self.store.settings_stmts(self.name, settings)
+            g = self.game
+            if g is not None and g.status == "playing":
+                old, self.settings = self.settings, settings  # _plan reads the new choice
+                try:
+                    state, applied = self._plan(g, g.state, [], self.seats)
+                    self._commit([*stmts, *self._append_stmts(g, state, applied)])
+                except TableError:
+                    self.settings = old
+                    raise
+                events = self._apply(g, state, applied)
+                outcomes = [Outcome("command", events)] if applied else []
+                return self._publish(
+                    *outcomes, Outcome("settings"), events_for_board=events if applied else None
+                )
+            self._commit(stmts)
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
     def set_track_colors(self, colors: Any) -> Outcome:
         """Correct the board profile's track colours (R2.3): saved for every later game, and
         while the running game is before round 1 logged as its command (the stored setup is
@@ -548,25 +573,8 @@ class Table:
             return self._publish(Outcome("settings", history=True))
 
     def _undo_check(self) -> tuple[bool, str]:
-        g = self.game
-        if g is None or g.status != "playing":
-            return False, "no game is running"
-        if not g.commands:
-            return False, "nothing to undo"
-        _, command, source, _ = g.commands[-1]
-        if source == "dealer":
-            return False, "the last command was the companion's dice or cards draw"
-        if source == "auto" or source.startswith("bot:"):
-            return False, "the last command was a companion player's move"
-        revealing = [e["type"] for e in g.events[-1] if e["type"] not in UNDOABLE_EVENTS]
-        if revealing:
-            return False, (
-                f"the last command ({command['type']}) has already revealed or "
-                f"scored something ({', '.join(sorted(set(revealing)))})"
-            )
-        return True, f"undo {command['type']}" + (
-            f" from {command['player']}" if "player" in command else ""
-        )
+        check = undo_check(self.game)  # the rule and its words: frames.undo_check
+        return check.possible, check.text
 
     def undo(self) -> Outcome:
         """Take back the last command while it has revealed nothing (DESIGN.md)."""
@@ -576,7 +584,7 @@ class Table:
                 raise TableError("cannot_undo", why)
             g = self.game
             assert g is not None
-            n, _, source, cid = g.commands[-1]
+            n, undone, source, cid = g.commands[-1]
             earlier = [c for _, c, _, _ in g.commands[:-1]]
             colors = [c["colors"] for c in earlier if c["type"] == TRACK_COLORS]
             if colors:
@@ -593,7 +601,10 @@ class Table:
             if cid is not None:
                 g.cmd_ids[(source, cid)] = None
             g.state = state
-            return self._publish(Outcome("undo", history=True), events_for_board=[])
+            return self._publish(
+                Outcome("undo", history=True, notices=undone_notice(undone, state)),
+                events_for_board=[],
+            )
 
     def _seat_change(
         self, seats: list[Seat], reason: str = "seats", kicked: list[str] | None = None
