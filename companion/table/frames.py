@@ -222,6 +222,7 @@ def render(
                 "hex": PLAYER_COLOURS.get(s.colour) if s else None,
                 "pending": mine,
                 "companion_moves": companion_moves(g, seat) if g else [],
+                "not_asked": not_asked(g, seat) if g else [],
             }
             if notices and seat in notices:
                 frame["notice"] = notices[seat]
@@ -314,30 +315,50 @@ def undone_notice(command: dict[str, Any], state: dict[str, Any]) -> dict[str, d
     return {player: notice}
 
 
-def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
-    """What a companion player did for ``seat`` this round since the seat's phone last played
-    (its own moves only): the phone that gets its seat back is told what was bid for it."""
+def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
+    """This round's commands with their sources and the station revealed when each came."""
     start = 0
     for i in range(len(game.events) - 1, -1, -1):
         if any(e["type"] == "round_started" for e in game.events[i]):
             start = i + 1
             break
-    moves: list[dict[str, Any]] = []
+    out: list[tuple[dict[str, Any], str, int | None]] = []
     station = None
     for (_, command, source, _), events in zip(
         game.commands[start:], game.events[start:], strict=False
     ):
-        if command.get("player") == seat and source == f"seat:{seat}":
+        out.append((command, source, station))
+        for event in events:
+            if event["type"] == "revealed":
+                station = event["station"]
+    return out
+
+
+def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
+    """What a companion player did for ``seat`` this round since the seat's phone last played
+    (its own moves only): the phone that gets its seat back is told what was bid for it."""
+    moves: list[dict[str, Any]] = []
+    for command, source, station in _this_round(game):
+        if command.get("player") != seat:
+            continue
+        if source == f"seat:{seat}":
             moves = []  # the phone played again: earlier moves are its own news
-        elif command.get("player") == seat and source.startswith(COMPANION_SOURCES):
+        elif source.startswith(COMPANION_SOURCES):
             move = {k: v for k, v in command.items() if k != "player"}
             if command["type"] in ("dice", "roll") and station is not None:
                 move["station"] = station
             moves.append(move)
-        for event in events:
-            if event["type"] == "revealed":
-                station = event["station"]
     return moves
+
+
+def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
+    """The stations of this round whose bonus dice window the table answered "no dice" for
+    ``seat`` without asking (no roll could change its place, R3.2): the pad says why."""
+    return [
+        {"station": station}
+        for command, source, station in _this_round(game)
+        if source == NO_DICE and command.get("player") == seat
+    ]
 
 
 def standings(game: Game) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from companion.engine.bonusdice import nothing_to_decide
 from companion.store import Store
 from companion.table import Table
 from companion.table.dealer import NO_DICE
-from companion.table.frames import companion_moves, undo_check
+from companion.table.frames import companion_moves, not_asked, undo_check
 
 EVEN = {str(s): [s, 13 - s] for s in range(1, 7)}
 BEN = {"1": [5, 6], "2": [7, 8], "3": [9, 10], "4": [1, 2], "5": [3, 4], "6": [11, 12]}
@@ -72,6 +72,8 @@ def test_a_holder_whose_place_no_roll_changes_is_answered_no_dice(table: Table) 
     assert answers[0] == ({"type": "dice", "player": "ben", "count": 0}, NO_DICE)
     assert g.state["players"]["ben"]["dice"] == 1  # kept (R3.2: only used dice leave)
     assert g.state["station"] >= 4 and g.state["phase"] != "dice"
+    assert not_asked(g, "ben")[0] == {"station": 4}  # his pad says why he was not asked
+    assert not_asked(g, "ana") == [] and not_asked(g, "cleo") == []
     if g.commands[-1][2] == NO_DICE:
         assert undo_check(g).key == "undo.no_dice"
     # Stored like every command: a restart replays the same answer.
