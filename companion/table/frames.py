@@ -247,7 +247,8 @@ def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, A
             "key": check.key,
             "params": check.params,
         },
-        "inputs": info.inputs,
+        # An ended game asks for nothing to be typed in (its pending inputs are moot).
+        "inputs": info.inputs if game is not None and game.status == "playing" else [],
         "games": [{**game, "log": links.log(game["id"])} for game in info.games],
         "profile": {"track_colors": info.track_colors, "saved": info.saved_track_colors},
         "join_secret": info.join_secret,
