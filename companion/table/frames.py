@@ -317,14 +317,24 @@ def undone_notice(command: dict[str, Any], state: dict[str, Any]) -> dict[str, d
 
 
 def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
-    """This round's commands with their sources and the station revealed when each came."""
+    """This round's commands, from the one that started it (it may also have ended the last
+    round: a station answered without asking stays news until the next round's first move),
+    with their sources and the station whose cards were revealed when each came."""
     start = 0
     for i in range(len(game.events) - 1, -1, -1):
         if any(e["type"] == "round_started" for e in game.events[i]):
-            start = i + 1
+            start = i
             break
+    station = next(
+        (
+            e["station"]
+            for events in reversed(game.events[:start])
+            for e in reversed(events)
+            if e["type"] == "revealed"
+        ),
+        None,
+    )
     out: list[tuple[dict[str, Any], str, int | None]] = []
-    station = None
     for (_, command, source, _), events in zip(
         game.commands[start:], game.events[start:], strict=False
     ):

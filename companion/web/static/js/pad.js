@@ -363,6 +363,27 @@ function render() {
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
+  keepInView();
+}
+
+let keptKey = null; // what keepInView last brought into view (a slot, a decision)
+
+/** The slot being filled and a decision's options stay above the sticky card tray and lock-in
+ * bar: scrolled into view when they change (never fighting the player's own scrolling). */
+function keepInView() {
+  const slot = document.querySelector("#task .slot.active");
+  const choices = document.querySelector("#task .choices");
+  const target = slot || choices;
+  if (!target) return void (keptKey = null);
+  const key = slot ? `slot:${draft?.key}:${draft?.active}` : `choices:${document.body.dataset.task}:${frame?.game?.view?.station}`;
+  if (key === keptKey) return;
+  keptKey = key;
+  const covers = [...document.querySelectorAll("#deck, #task .lockbar")].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
+  const bottom = Math.min(window.innerHeight, ...covers.map((el) => el.getBoundingClientRect().top));
+  const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
+  const r = target.getBoundingClientRect();
+  if (r.bottom > bottom - 8) window.scrollBy(0, Math.min(r.bottom - bottom + 8, r.top - header - 8));
+  else if (r.top < header) window.scrollBy(0, r.top - header - 8);
 }
 
 function renderHeader(view) {
@@ -887,8 +908,8 @@ function cityTask(view) {
     );
   return [
     h("h2", {}, t("pad.city_title")),
-    revealedTable(view, 3),
     h("div", { class: "choices" }, option("hut", t("pad.city_hut"), t("pad.city_hut_help")), option("die", t("pad.city_die"), t("pad.city_die_help"))),
+    revealedTable(view, 3),
     lockBar(picked !== null, picked === "hut" ? t("pad.city_hut") : t("pad.city_die"), () => send({ type: "city", choice: picked })),
   ];
 }
@@ -914,8 +935,8 @@ function pyramidTask(view) {
   if (other) options.push(option(other, t("pad.pyramid_other", { name: nameOf(other) })));
   return [
     h("h2", {}, t("pad.pyramid_title", { other: nameOf(other) })),
-    revealedTable(view, 4),
     h("div", { class: "choices" }, options),
+    revealedTable(view, 4),
     lockBar(picked !== null, picked === me() ? t("pad.pyramid_me") : t("pad.pyramid_other", { name: nameOf(picked) }), () =>
       send({ type: "pyramid", first: picked }),
     ),
