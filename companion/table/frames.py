@@ -364,10 +364,18 @@ def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
 
 def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
     """The stations of this round whose bonus dice window the table answered "no dice" for
-    ``seat`` without asking (no roll could change its place, R3.2): the pad says why."""
+    ``seat`` without asking (no roll could change its place, R3.2), with the place the
+    station's ranking gave (once ranked): the pad says why it was not asked."""
+    rows = _this_round(game)
+    places = {
+        e["station"]: next((x["place"] for x in e["entries"] if x["player"] == seat), None)
+        for events in game.events[len(game.events) - len(rows) :]
+        for e in events
+        if e["type"] == "ranking"
+    }
     return [
-        {"station": station}
-        for command, source, station in _this_round(game)
+        {"station": station, "place": places.get(station)}
+        for command, source, station in rows
         if source == NO_DICE and command.get("player") == seat
     ]
 

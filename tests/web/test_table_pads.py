@@ -72,7 +72,7 @@ def test_a_holder_whose_place_no_roll_changes_is_answered_no_dice(table: Table) 
     assert answers[0] == ({"type": "dice", "player": "ben", "count": 0}, NO_DICE)
     assert g.state["players"]["ben"]["dice"] == 1  # kept (R3.2: only used dice leave)
     assert g.state["station"] >= 4 and g.state["phase"] != "dice"
-    assert not_asked(g, "ben")[0] == {"station": 4}  # his pad says why he was not asked
+    assert not_asked(g, "ben")[0] == {"station": 4, "place": 3}  # his pad says why he was not asked
     assert not_asked(g, "ana") == [] and not_asked(g, "cleo") == []
     if g.commands[-1][2] == NO_DICE:
         assert undo_check(g).key == "undo.no_dice"

@@ -795,7 +795,7 @@ function diceNotAsked(view) {
   const last = (frame.you?.not_asked || []).at(-1);
   if (!last) return null;
   const entry = lastRanking(last.station)?.entries?.find((e) => e.player === me());
-  const place = entry?.place ?? view.dice_window?.bids?.[me()]?.place;
+  const place = last.place ?? entry?.place ?? view.dice_window?.bids?.[me()]?.place;
   return h(
     "p",
     { class: "notice", dataset: { testid: "dice-not-asked" } },
