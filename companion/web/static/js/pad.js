@@ -222,6 +222,8 @@ function onFrame(f) {
     if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     if (f.notice) notice = f.notice;
     else if (notice && f.game?.id !== frame?.game?.id) notice = null;
+    // Answered since (by this phone or a companion player): the notice has done its job.
+    if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
     render();
   } else if (f.type === "ack") {
