@@ -130,7 +130,7 @@ function seatHelp(s, playing) {
   const lines = [];
   if (playing && s.state === "phone") lines.push(["host.skip", "host.skip_help"], ["host.give_bot", "host.give_bot_help"]);
   if (playing && s.companion && s.person) lines.push(["host.give_back", "host.give_back_help"]);
-  if (playing) lines.push(["host.release", "host.release_help"]);
+  if (playing) lines.push(["host.release", s.person ? "host.release_help" : "host.release_free_help"]);
   if (!frame.game && s.person) lines.push(["host.remove", "host.remove_help"]);
   if (s.companion && !s.person) lines.unshift([null, "host.companion_seat"]);
   if (!lines.length) return null;
