@@ -10,6 +10,7 @@ S6 11+12 (22: out of everybody's reach).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,15 @@ from companion.engine.bonusdice import nothing_to_decide
 from companion.store import Store
 from companion.table import Table
 from companion.table.dealer import NO_DICE
-from companion.table.frames import companion_moves, not_asked, undo_check
+from companion.table.frames import (
+    UNDO_EN,
+    UNDO_WHAT,
+    UNDO_WHAT_EN,
+    UndoCheck,
+    companion_moves,
+    not_asked,
+    undo_check,
+)
 
 EVEN = {str(s): [s, 13 - s] for s in range(1, 7)}
 BEN = {"1": [5, 6], "2": [7, 8], "3": [9, 10], "4": [1, 2], "5": [3, 4], "6": [11, 12]}
@@ -148,3 +157,20 @@ def test_companion_moves_are_told_to_their_seat_only(table: Table) -> None:
     assert companion_moves(g, "ana") == [] and companion_moves(g, "cleo") == []
     table.resume_seat("ben")
     assert companion_moves(g, "ben") == moves  # still his news until his phone plays
+
+
+def test_undo_words_cover_every_key_the_frames_can_send() -> None:
+    """The host page words the undo answer from catalogue keys: every key and category the
+    table can send exists in English, and the English reason names no event codes."""
+    english = json.loads((Path(__file__).parents[2] / "companion/web/i18n/en.json").read_text())
+    assert set(UNDO_EN) <= set(english)
+    assert {f"undo.what.{w}" for w in UNDO_WHAT_EN} <= set(english)
+    assert set(UNDO_WHAT.values()) <= set(UNDO_WHAT_EN)
+    text = UndoCheck(
+        False, "undo.revealed", {"command": "bid", "player": "ben", "what": ["ranked", "scored"]}
+    ).text
+    assert text == (
+        "the last move (ben's bid) has already revealed or scored something: "
+        "a station was ranked, points were scored"
+    )
+    assert "_" not in text
