@@ -156,3 +156,70 @@ def test_a_removed_phone_says_the_host_removed_it(server, browser, artifacts):
     assert "another device" not in ana.locator("#screen-status").inner_text()
     problems = sweep(ana, "phone", "pad-removed", shots=artifacts)
     assert not problems, problems
+
+
+# Italian pyramid: Ana's bid is the plain companion's again; Ben is first at the city and
+# builds the hut, so Ana (second) gets the die (R5.3). S4: Ana 7+8-1 = 14, Ben 4+8+1 = 13: her
+# lead is settled but a six would make it 3 (R5.4), so she is asked; without dice she leads
+# by one and decides who places first.
+BEN_IT = {"1": [2, 9], "2": [3, 10], "3": [1, 11], "4": [4, 8], "5": [5, 6], "6": [7, 12]}
+CLEO_IT = {"1": [3, 9], "2": [4, 10], "3": [2, 6], "4": [1, 5], "5": [7, 8], "6": [11, 12]}
+
+
+def test_italian_pyramid_choices_stay_above_the_tray(server, browser, artifacts):
+    ana = browser.new_context(**PHONE, locale="it-IT").new_page()
+    join(ana, server.join_url(), "Ana", "orange")
+    others = []
+    for name, colour in (("Ben", "sky"), ("Cleo", "green")):
+        phone = Phone(server, "1", server.join("1", name, colour))
+        phone.hello()
+        others.append(phone)
+    ben, cleo = others
+    host = Host(server, "1")
+    host.hello()
+    assert host.act("set_hints", level="good")["type"] == "ok"
+    assert host.act("start", dice="table")["type"] == "ok"
+    wait_task(ana, "sacrifice")
+    # The hint button looks like a button one can tap (it was a grey, disabled-looking box).
+    button = ana.locator(".hint-button")
+    style = button.evaluate(
+        "b => { const s = getComputedStyle(b); return [s.borderTopColor, s.opacity, s.color,"
+        " b.getBoundingClientRect().height] }"
+    )
+    assert style[0] == "rgb(240, 179, 84)" and style[1] == "1" and style[3] >= 44, style
+    assert not button.is_disabled()
+    ana.screenshot(path=str(artifacts / "pad-hint-button-390x844.png"))
+    assert host.act("set_hints", level=None)["type"] == "ok"
+
+    ana.locator("#task .hand .card-btn[data-card='0']").tap()
+    ana.locator("#lock-in").tap()
+    for phone in (ben, cleo):
+        phone.command({"type": "sacrifice", "card": 0})
+        phone.until(lambda f: f["type"] == "ack")
+    assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
+    assert host.command({"type": "improvements", "cards": [1, 1]})["type"] == "ack"
+    assert host.act("skip_seat", seat="ana")["type"] == "ok"
+    assert host.act("resume_seat", seat="ana")["type"] == "ok"
+    for phone, bids in ((ben, BEN_IT), (cleo, CLEO_IT)):
+        phone.command({"type": "bid", "bids": bids})
+        phone.until(lambda f: f["type"] == "ack")
+    ben.until(
+        lambda f: (
+            f["type"] == "view" and f["you"]["pending"][:1] == [{"type": "city", "player": "ben"}]
+        )
+    )
+    ben.command({"type": "city", "choice": "hut"})
+    ben.until(lambda f: f["type"] == "ack")
+    wait_task(ana, "dice")
+    ana.locator("button[data-count='0']").tap()
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "pyramid")
+    assert ana.locator("#task .choices button").count() == 2
+    problems = []
+    for size in ((390, 844), (360, 740)):
+        ana.set_viewport_size({"width": size[0], "height": size[1]})
+        ana.evaluate("window.scrollTo(0, 0)")
+        for i in range(2):
+            assert covered(ana, f"#task .choices button:nth-child({i + 1})") == 0, size
+    problems += sweep(ana, "phone", "pad-pyramid-it", shots=artifacts)
+    assert not problems, problems
