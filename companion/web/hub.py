@@ -298,7 +298,7 @@ class Hub:
         ``taken_over`` (the same seat opened on another device)."""
         conn = self.seat_conns.get(seat_id)
         if conn is not None:
-            conn.send({"type": "removed", "by": by})
+            conn.send({"type": "removed", "by": by} if by == "host" else {"type": "taken_over"})
             self._drop(conn)
             conn.close(CLOSE_TAKEN_OVER, "seat released")
 
