@@ -37,7 +37,7 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
-from companion.store.results import build_result
+from companion.store.results import build_result, companion_levels
 
 log = logging.getLogger(__name__)
 
@@ -284,7 +284,8 @@ class Outbox:
         now = self.clock()
         with self._lock:
             cmds = self._db.execute(
-                "SELECT command, at FROM commands WHERE game_id = ? AND undone = 0 ORDER BY n",
+                "SELECT command, source, at FROM commands"
+                " WHERE game_id = ? AND undone = 0 ORDER BY n",
                 (game["id"],),
             ).fetchall()
             since = self._since()
@@ -302,6 +303,7 @@ class Outbox:
             document=json.loads(game["document"]),
             seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds],
+            companions=companion_levels((json.loads(c["command"]), c["source"]) for c in cmds),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []

@@ -132,6 +132,8 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
         "lang": snap.settings.get("lang", "en"),
         "companion_dice": snap.settings.get("companion_dice", "digital"),
         "hints": snap.settings.get("hints"),
+        # The host may hide the LED board's drawing on the display (shown by default).
+        "board_drawing": snap.settings.get("board_drawing", True) is not False,
     }
 
 
