@@ -13,6 +13,7 @@ and the stack), so the functions work on a state and on any seat's view alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.ranking import HUT_BONUS
@@ -21,13 +22,13 @@ DIE_MAX = 6  # a black die shows 1..6 (R3.2)
 PYRAMID_MARGIN = 3  # R5.4: first places two cubes with a lead of at least 3
 
 
-def _height(state: dict[str, Any], player: str) -> int:
+def _height(state: Mapping[str, Any], player: str) -> int:
     """The marker's height on its box (R6.1): higher in the stack wins a tie (R3.4)."""
     score = state["players"][player]["score"]
-    return state["track"][str(score)].index(player)
+    return int(state["track"][str(score)].index(player))
 
 
-def _tie_key(state: dict[str, Any], player: str) -> tuple[int, int, int]:
+def _tie_key(state: Mapping[str, Any], player: str) -> tuple[int, int, int]:
     """R3.4 among equal bids: the figure holder, then the lower score, then higher in the stack."""
     return (
         0 if state["chocolatl"] == player else 1,
@@ -36,7 +37,7 @@ def _tie_key(state: dict[str, Any], player: str) -> tuple[int, int, int]:
     )
 
 
-def bid_parts(state: dict[str, Any], station: int) -> dict[str, dict[str, Any]]:
+def bid_parts(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]:
     """Every player's revealed bid at ``station`` as its parts and its value before dice:
     cards (R2.7), huts (R4.2), the old man (R4.1) and ``base`` = their sum (R3.3).
 
@@ -68,18 +69,18 @@ def bid_parts(state: dict[str, Any], station: int) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _place(state: dict[str, Any], player: str, totals: dict[str, int]) -> int:
+def _place(state: Mapping[str, Any], player: str, totals: dict[str, int]) -> int:
     """``player``'s place (1 = first) in the strict order of ``totals`` (R3.4)."""
     order = sorted(totals, key=lambda p: (-totals[p], *_tie_key(state, p)))
     return order.index(player) + 1
 
 
-def _always_ahead(state: dict[str, Any], a: str, b: str, low: int, high: int) -> bool:
+def _always_ahead(state: Mapping[str, Any], a: str, b: str, low: int, high: int) -> bool:
     """``a`` with its lowest possible bid ``low`` still ranks before ``b`` at its highest."""
     return low > high or (low == high and _tie_key(state, a) < _tie_key(state, b))
 
 
-def outlook(state: dict[str, Any], station: int) -> dict[str, dict[str, Any]]:
+def outlook(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]:
     """For every player: :func:`bid_parts` plus
 
     - ``place``: the place if nobody uses a die;
@@ -105,7 +106,7 @@ def outlook(state: dict[str, Any], station: int) -> dict[str, dict[str, Any]]:
 
 
 def _fixed(
-    state: dict[str, Any], station: int, p: str, base: dict[str, int], high: dict[str, int]
+    state: Mapping[str, Any], station: int, p: str, base: dict[str, int], high: dict[str, int]
 ) -> bool:
     others = [q for q in base if q != p]
     ahead = [q for q in others if _always_ahead(state, q, p, base[q], high[p])]
@@ -127,7 +128,7 @@ def _fixed(
     return gap_low >= PYRAMID_MARGIN or gap_high < PYRAMID_MARGIN
 
 
-def nothing_to_decide(state: dict[str, Any], player: str) -> bool:
+def nothing_to_decide(state: Mapping[str, Any], player: str) -> bool:
     """True while the bonus dice window awaits ``player`` (R3.2) and no roll of anybody can
     change ``player``'s place at this station (R3.4, R5.4): "no dice" is then the only
     sensible answer, and it can be given without asking, from public facts alone."""

@@ -63,7 +63,8 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, View]:
     window = state["dice_window"]
     dice_open = window is not None and state["phase"] in ("dice", "roll")
     # Effective bids before dice and what a roll could change: public facts only (R3.3).
-    bids = outlook(state, window["station"]) if dice_open else None
+    station = window["station"] if window is not None else None
+    bids = outlook(state, station) if dice_open and station is not None else None
     public_projection = None if over else projection(state, None)
     # The public part, built once. The profile never changes during a game, so views share
     # it rather than copy it.

@@ -68,7 +68,7 @@ def roll_count(state: Mapping[str, Any], player: str) -> int:
 
 
 def roll_for(
-    state: dict[str, Any], players: Collection[str], rng: random.Random = _RNG
+    state: Mapping[str, Any], players: Collection[str], rng: random.Random = _RNG
 ) -> dict[str, Any] | None:
     """A digital roll for the first pending ``roll`` of one of ``players`` (companion players
     roll their own black dice, R3.2 and R7, also when the host types the real dice in)."""
@@ -83,7 +83,7 @@ def roll_for(
     return None
 
 
-def no_dice(state: dict[str, Any]) -> dict[str, Any] | None:
+def no_dice(state: Mapping[str, Any]) -> dict[str, Any] | None:
     """ "No dice" for the first holder the bonus dice window awaits whose place no roll can
     change (R3.2, R3.4; decided from public facts by the engine), or ``None``."""
     for entry in state["pending"]:

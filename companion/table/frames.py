@@ -9,7 +9,7 @@ frame holds the engine view for that seat, display and host frames the public vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -304,7 +304,7 @@ def undo_check(game: Game | None) -> UndoCheck:
     return UndoCheck(True, "undo.possible", params)
 
 
-def undone_notice(command: dict[str, Any], state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def undone_notice(command: dict[str, Any], state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The notice for the seat whose own move the host took back (to that seat only: a bid's
     cards are its secret), e.g. "your bid for station 3 was undone"."""
     player = command.get("player")
