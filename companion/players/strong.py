@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.engine import IllegalCommand, apply_in_place
@@ -118,6 +119,64 @@ def choose(
     return candidates[best]
 
 
+def candidates(view: View, rng: random.Random) -> list[Command]:
+    """The moves the search weighs for what the engine awaits from ``view["me"]`` (for a
+    sacrifice, every card: the player itself takes the good player's choice unsearched)."""
+    me = view["me"]
+    kind = awaited(view, me)
+    if kind is None:
+        return []
+    if kind == "sacrifice":
+        cards = sorted(set(view["players"][me]["deck"]))
+        return [{"type": "sacrifice", "player": me, "card": c} for c in cards]
+    return _candidates(view, me, kind, rng)
+
+
+def playout_scores(
+    view: View,
+    moves: list[Command],
+    rng: random.Random,
+    rounds: int,
+    score: Callable[[dict[str, Any], str], float] | None = None,
+) -> list[list[float | None]]:
+    """``rounds`` rows of paired samples: each row is one invented state agreeing with
+    ``view`` and one random stream, and every move is played out on both (common random
+    numbers), so differences between moves are measured on the same luck. ``score`` rates a
+    finished playout for the seat (default: the search's own win-based utility); ``None``
+    marks a move the invented state refuses. A pure function of the view and ``rng``."""
+    me = view["me"]
+    score = _utility if score is None else score
+    rows: list[list[float | None]] = []
+    sim_rng = random.Random(0)  # its state is set before every playout
+    for _ in range(rounds):
+        det, others = _determinize(view, me, rng)
+        wild = {p for p in det["players"] if p != me and rng.random() < RANDOM_SHARE}
+        step_rng = random.Random(rng.getrandbits(32))
+        step = [_model(det, p, "", wild, step_rng) for p in others]
+        after_step = step_rng.getstate()
+        row: list[float | None] = []
+        for move in moves:
+            sim = copy_sim(det)
+            sim_rng.setstate(after_step)
+            try:
+                _apply_step(sim, move, step)
+            except IllegalCommand:
+                row.append(None)
+                continue
+            _rollout(sim, me, wild, sim_rng)
+            row.append(score(sim, me))
+        rows.append(row)
+    return rows
+
+
+def expected_points(sim: dict[str, Any], me: str) -> float:
+    """The seat's final total (R7) at the end of a playout: exact once the game is over,
+    otherwise the projection that the search uses for the rounds still to come."""
+    if sim["finished"]:
+        return float(sim["players"][me]["final"]["total"])
+    return _projection(sim)[me]
+
+
 # --- candidates ---------------------------------------------------------------------------
 
 
@@ -197,6 +256,13 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any
     others = [p for p in players if p != me]
     window = view.get("dice_window")
     state["dice_window"] = None
+    if phase == "sacrifice":
+        # R1.2: a seat still to sacrifice holds all 13 cards; its choice is made afresh.
+        waiting = [e["player"] for e in view["pending"] if e["type"] == "sacrifice"]
+        for p in waiting:
+            if p != me:
+                players[p].update(deck=list(range(13)), sacrifice=None, used=[], bids={})
+        return state, [p for p in waiting if p != me]
     if phase == "bid":
         # Everyone's bid for this step is (re)made: the others' by the model.
         state["pending"] = [{"type": "bid", "player": p} for p in players]
