@@ -12,8 +12,9 @@ samples, with its standard error.
 
 A decision is called worse than good only when the loss is clear of the noise: more than
 :data:`NOISE_SES` standard errors and at least the label's threshold in points
-(:data:`THRESHOLDS`). The best move is picked on the same samples that measure the loss, so
-small losses lean high; the standard-error rule keeps that from labelling a move.
+(:data:`THRESHOLDS`: 1, 2 and 4 points). The best move is picked on the same samples that
+measure the loss, so small losses lean high; the standard-error rule keeps that from
+labelling a move.
 
 Deterministic: every decision draws from its own generator seeded with the review seed and
 the command's index in the log, and the search runs a number of playouts (never a clock).
@@ -41,7 +42,7 @@ from companion.players.common import PLAYER_KINDS, Command, View
 LANGUAGES = ("en", "de", "nl", "it")
 # Points lost (expected final total) from which a decision gets a label; each also needs the
 # loss to exceed NOISE_SES standard errors.
-THRESHOLDS = (("blunder", 5.0), ("mistake", 3.0), ("inaccuracy", 1.0))
+THRESHOLDS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
 NOISE_SES = 2.0
 # Playouts a second of this search on one core of the development machine (5-player games,
 # benchmarks/bench_review.py): turns --budget seconds into a fixed number of playouts.
@@ -182,7 +183,13 @@ def rate(
         made_at = keys.index(made_key)
     else:
         moves.append(made)
+        keys.append(made_key)
         made_at = len(moves) - 1
+    for move in _neighbours(made):  # the made move with two stations' cards swapped
+        key = _key(move)
+        if key not in keys:
+            moves.append(move)
+            keys.append(key)
     base: DecisionReview = {
         "index": index,
         "player": me,
@@ -230,6 +237,22 @@ def rate(
         reason_key=reason,
     )
     return base
+
+
+def _neighbours(made: Command) -> list[Command]:
+    """A bid for several stations with the cards of two stations swapped: what the seat
+    could have done with the same cards, next to the strong player's own candidates."""
+    if made["type"] != "bid" or len(made["bids"]) < 2:
+        return []
+    bids = made["bids"]
+    keys = sorted(bids)
+    out = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            swapped = dict(bids)
+            swapped[a], swapped[b] = bids[b], bids[a]
+            out.append({"type": "bid", "player": made["player"], "bids": swapped})
+    return out
 
 
 def label(loss: float, se: float) -> str:
