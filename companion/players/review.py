@@ -46,7 +46,7 @@ THRESHOLDS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
 NOISE_SES = 2.0
 # Playouts a second of this search on one core of the development machine (5-player games,
 # benchmarks/bench_review.py): turns --budget seconds into a fixed number of playouts.
-REFERENCE_RATE = 5000.0
+REFERENCE_RATE = 4000.0
 DEFAULT_BUDGET = 40.0  # seconds for a whole game on that machine
 MIN_ROUNDS = 8  # invented states per decision at the least (a standard error needs several)
 MAX_ROUNDS = 400
