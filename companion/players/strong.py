@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from companion.engine import IllegalCommand, apply_in_place
+from companion.engine import IllegalCommand, State, apply_in_place
 from companion.players import good, randomly
 from companion.players.common import (
     STATIONS,
@@ -137,7 +137,7 @@ def playout_scores(
     moves: list[Command],
     rng: random.Random,
     rounds: int,
-    score: Callable[[dict[str, Any], str], float] | None = None,
+    score: Callable[[State, str], float] | None = None,
 ) -> list[list[float | None]]:
     """``rounds`` rows of paired samples: each row is one invented state agreeing with
     ``view`` and one random stream, and every move is played out on both (common random
@@ -169,11 +169,12 @@ def playout_scores(
     return rows
 
 
-def expected_points(sim: dict[str, Any], me: str) -> float:
+def expected_points(sim: State, me: str) -> float:
     """The seat's final total (R7) at the end of a playout: exact once the game is over,
     otherwise the projection that the search uses for the rounds still to come."""
-    if sim["finished"]:
-        return float(sim["players"][me]["final"]["total"])
+    final = sim["players"][me]["final"]
+    if sim["finished"] and final is not None:
+        return float(final["total"])
     return _projection(sim)[me]
 
 
@@ -233,7 +234,7 @@ def _candidates(view: View, me: str, kind: str, rng: random.Random) -> list[Comm
 # --- determinization ----------------------------------------------------------------------
 
 
-def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
+def _determinize(view: View, me: str, rng: random.Random) -> tuple[State, list[str]]:
     """A full state agreeing with ``view``, and the seats whose current step is re-made."""
     state: dict[str, Any] = {k: view[k] for k in STATE_KEYS}
     state["pending"] = [dict(e) for e in view["pending"]]
@@ -262,18 +263,19 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any
         for p in waiting:
             if p != me:
                 players[p].update(deck=list(range(13)), sacrifice=None, used=[], bids={})
-        return state, [p for p in waiting if p != me]
+        return cast(State, state), [p for p in waiting if p != me]
     if phase == "bid":
         # Everyone's bid for this step is (re)made: the others' by the model.
         state["pending"] = [{"type": "bid", "player": p} for p in players]
-    elif phase == "dice":
+    elif phase == "dice" and window is not None:
         holders = [p for p, ps in players.items() if ps["dice"] > 0]
         state["dice_window"] = {"station": window["station"], "choices": {}, "rolls": {}}
         state["pending"] = [{"type": "dice", "player": p} for p in holders]
         others = [p for p in holders if p != me]
     else:
         others = []
-    return state, others
+    # Every key of a state is filled in above, from the view or invented (the docstring).
+    return cast(State, state), others
 
 
 def _invent_hand(
@@ -283,7 +285,7 @@ def _invent_hand(
     shown: dict[str, list[int]] = {k: list(v[p]) for k, v in revealed.items() if p in v}
     seen = [c for cards in shown.values() for c in cards]
     base = list(range(13))  # R1.1
-    extra = []
+    extra: list[int] = []
     for c in seen:
         if c in base and seen.count(c) <= base.count(c):
             continue
@@ -329,7 +331,7 @@ def _invent_hand(
 
 
 def _model(
-    sim: dict[str, Any],
+    sim: State,
     p: str,
     me: str,
     wild: set[str],
@@ -364,15 +366,15 @@ def _model(
                 "bids": {str(step): sorted(cards[2 * i : 2 * i + 2])},
             }
         if kind == "dice":  # the same for the dice windows of the round (R3.2)
-            key = (p, sim["round"], sim["last_round"], "values")
-            values = plans.get(key)
+            values_key = (p, sim["round"], sim["last_round"], "values")
+            values = plans.get(values_key)
             if values is None:
-                values = plans[key] = station_values(sim, p)
+                values = plans[values_key] = station_values(sim, p)
             return {"type": "dice", "player": p, "count": good.dice_count(sim, p, values)}
     return good.decide(sim, p, rng, noise)
 
 
-def _apply_step(sim: dict[str, Any], mine: Command, others: list[Command | None]) -> None:
+def _apply_step(sim: State, mine: Command, others: list[Command | None]) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
     apply_in_place(sim, mine)
     for c in others:
@@ -380,7 +382,7 @@ def _apply_step(sim: dict[str, Any], mine: Command, others: list[Command | None]
             apply_in_place(sim, c)
 
 
-def copy_sim(state: dict[str, Any]) -> dict[str, Any]:
+def copy_sim(state: State) -> State:
     """A copy of an engine state to play out, rebuilding only what the engine changes in
     place (a playout runs thousands of times a decision; a generic deep copy was a quarter of
     the search). Shared, because the engine only ever replaces them whole: the profile, the
@@ -409,7 +411,7 @@ def copy_sim(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _rollout(sim: dict[str, Any], me: str, wild: set[str], rng: random.Random) -> None:
+def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
     """Play to the end of this round (or the game) with the modelled players and fair dice."""
     start = sim["round"]
     decks = sim["profile"]["improvement_decks"]
@@ -419,20 +421,22 @@ def _rollout(sim: dict[str, Any], me: str, wild: set[str], rng: random.Random) -
         steps += 1
         entry = sim["pending"][0]
         kind = entry["type"]
+        cmd: Command | None
         if kind == "harvest":
             cmd = {"type": "harvest", "dice": [rng.randint(1, 6) for _ in range(3)]}
         elif kind == "improvements":
             cmd = {"type": "improvements", "cards": [rng.choice(d) for d in decks]}
         elif kind == "roll":
             p = entry["player"]
-            n = 1 if sim["phase"] == "final_roll" else sim["dice_window"]["choices"][p]
+            window = sim["dice_window"]
+            n = 1 if window is None or sim["phase"] == "final_roll" else window["choices"][p]
             cmd = {"type": "roll", "player": p, "values": [rng.randint(1, 6) for _ in range(n)]}
         else:
             cmd = _model(sim, entry["player"], me, wild, rng, plans)
         apply_in_place(sim, cmd)
 
 
-def _utility(sim: dict[str, Any], me: str) -> float:
+def _utility(sim: View, me: str) -> float:
     """1 for a win (shared wins split), else a projection of the final margin."""
     if sim["finished"]:
         winners = sim["winners"]
@@ -445,7 +449,7 @@ def _utility(sim: dict[str, Any], me: str) -> float:
     return 0.5 + 0.5 * max(-1.0, min(1.0, margin / 15.0))
 
 
-def _projection(sim: dict[str, Any]) -> dict[str, float]:
+def _projection(sim: View) -> dict[str, float]:
     """Final scores if the game ended soon (R7), with huts, dice and decks valued for the
     rounds that probably follow."""
     later = rounds_left(sim) if not sim["last_round"] else 0.0
