@@ -265,7 +265,7 @@ def game_story(document: Mapping[str, Any]) -> Story:
     A command the engine refuses raises :class:`ReplayError` naming it; a game that was ended
     early tells its story up to where it stopped (``finished`` False).
     """
-    players = document.get("players")
+    players: Any = document.get("players")  # new_game checks it (R1.1)
     state = new_game(players, document.get("stack"), document.get("profile"))
     commands = document.get("commands", [])
     if not isinstance(commands, list):
