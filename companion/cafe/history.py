@@ -1,18 +1,17 @@
 """The café's memory: finished games of every table, a leaderboard by player name over a
 period, CSV exports, and a retention limit. Read from the ``results`` the outbox records
-(companion.cafe.outbox), so history, leaderboard and webhooks always agree."""
+(companion.cafe.outbox), so history, leaderboard and webhooks always agree. The queries
+are the store's (companion.store, the database's one owner)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-import secrets
-import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
+from companion.store import Store
 from companion.store.results import iso
 
 DATE_FORMAT = "%Y-%m-%d"
@@ -20,22 +19,6 @@ DATE_FORMAT = "%Y-%m-%d"
 
 class PeriodError(ValueError):
     """A period that cannot be read; nothing is queried."""
-
-
-def admin_token(database: str | Path) -> str:
-    """The café admin token, made on the first start and kept in the database."""
-    db = sqlite3.connect(str(database), timeout=30, isolation_level=None)
-    try:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-        )
-        db.execute(
-            "INSERT OR IGNORE INTO cafe_meta VALUES ('admin_token', ?)",
-            (secrets.token_urlsafe(24),),
-        )
-        return db.execute("SELECT value FROM cafe_meta WHERE key = 'admin_token'").fetchone()[0]
-    finally:
-        db.close()
 
 
 def period(start: str | None, end: str | None) -> tuple[float | None, float | None]:
@@ -65,10 +48,15 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
 
 
 class History:
-    """Queries over the recorded results (one SQLite connection, shared with the outbox)."""
+    """The café's history over the recorded results, asked of the store."""
 
-    def __init__(self, read: Any) -> None:
-        self._read = read  # (sql, params) -> list of rows
+    def __init__(self, store: Store | Callable[..., Any]) -> None:
+        # A store; or, while web/admin.py still hands over ``Outbox.read``, the outbox's store.
+        self._store: Store | None = (
+            store
+            if isinstance(store, Store)
+            else getattr(getattr(store, "__self__", None), "store", None)
+        )
 
     def games(
         self,
@@ -78,31 +66,26 @@ class History:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Games that are over, newest first, each with its result document."""
-        sql = "SELECT game_id, table_name, status, started, ended, result FROM results WHERE 1"
-        params: list[Any] = []
-        if since is not None:
-            sql += " AND ended >= ?"
-            params.append(since)
-        if until is not None:
-            sql += " AND ended < ?"
-            params.append(until)
-        if table is not None:
-            sql += " AND table_name = ?"
-            params.append(table)
-        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
-        return [json.loads(r["result"]) for r in rows]
+        if self._store is None:
+            raise TypeError("History needs the café's Store")
+        return self._store.history(since, until, table, limit)
 
     def leaderboard(
-        self, since: float | None = None, until: float | None = None
+        self, since: float | None = None, until: float | None = None, people_only: bool = False
     ) -> list[dict[str, Any]]:
         """Per player name (case-insensitive): finished games, wins, win share, mean and best
-        R7 total. Games the host ended have no final scores and do not count."""
-        board: dict[str, dict[str, Any]] = {}
+        R7 total. Games the host ended have no final scores and do not count. Seats companion
+        players played are ranked apart from people of the same name and marked
+        (``companion``); ``people_only`` leaves them out."""
+        board: dict[tuple[str, bool], dict[str, Any]] = {}
         for result in reversed(self.games(since, until, limit=100_000)):
             if result["status"] != "finished":
                 continue
             for p in result["players"]:
-                key = " ".join(p["name"].split()).casefold()
+                companion = bool(p.get("companion"))
+                if companion and people_only:
+                    continue
+                key = (" ".join(p["name"].split()).casefold(), companion)
                 row = board.setdefault(
                     key, {"name": p["name"], "games": 0, "wins": 0, "total": 0, "best": None}
                 )
@@ -112,10 +95,11 @@ class History:
                 row["total"] += p["score"]
                 row["best"] = p["score"] if row["best"] is None else max(row["best"], p["score"])
         out = []
-        for row in board.values():
+        for (_, companion), row in board.items():
             out.append(
                 {
                     "name": row["name"],
+                    "companion": companion,
                     "games": row["games"],
                     "wins": row["wins"],
                     "win_share": round(row["wins"] / row["games"], 4),
@@ -127,8 +111,13 @@ class History:
         return out
 
 
+# A UTF-8 byte-order mark first: spreadsheets then read ü and é as such, not as mojibake.
+BOM = "\ufeff"
+
+
 def games_csv(results: list[dict[str, Any]]) -> str:
-    """One line per player per game (spreadsheets sum and filter that easily)."""
+    """One line per player per game (spreadsheets sum and filter that easily); ``companion``
+    holds the level of the companion player that played the seat, empty for a person."""
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(
@@ -145,6 +134,7 @@ def games_csv(results: list[dict[str, Any]]) -> str:
             "score",
             "track",
             "winner",
+            "companion",
         ]
     )
     for r in results:
@@ -163,19 +153,21 @@ def games_csv(results: list[dict[str, Any]]) -> str:
                     p["score"],
                     p["track"],
                     "yes" if p["winner"] else "no",
+                    p.get("companion") or "",
                 ]
             )
-    return buf.getvalue()
+    return BOM + buf.getvalue()
 
 
 def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["name", "games", "wins", "win_share", "mean_score", "best_score"])
+    w.writerow(["name", "companion", "games", "wins", "win_share", "mean_score", "best_score"])
     for r in rows:
         w.writerow(
             [
                 _cell(r["name"]),
+                "yes" if r.get("companion") else "no",
                 r["games"],
                 r["wins"],
                 r["win_share"],
@@ -183,7 +175,7 @@ def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
                 r["best_score"],
             ]
         )
-    return buf.getvalue()
+    return BOM + buf.getvalue()
 
 
 def _cell(text: str) -> str:
@@ -191,4 +183,4 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-__all__ = ["History", "PeriodError", "admin_token", "games_csv", "iso", "leaderboard_csv", "period"]
+__all__ = ["History", "PeriodError", "games_csv", "iso", "leaderboard_csv", "period"]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
-from companion.cafe.history import admin_token
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.web import admin, cafe_pages, pages, sockets
@@ -36,7 +37,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     }
     app.extensions["cafe"] = cafe
     app.extensions["outbox"] = _outbox(config, cafe)
-    app.extensions["admin_token"] = admin_token(config.database)
+    app.extensions["admin_token"] = cafe.store.admin_token()
     app.extensions["guesses"] = GuessThrottle()
     names = allowed_host_names(config, base)
 
@@ -124,7 +125,7 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
         delete_games=cafe.store.delete_games,
     )
 
-    def on_commit(table: object, state: dict, events: list[dict]) -> None:
+    def on_commit(table: object, state: Mapping[str, Any], events: list[dict[str, Any]]) -> None:
         if state.get("finished"):
             outbox.notify()
 

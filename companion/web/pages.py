@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
-from companion.table import TableError
+from companion.table import NAME_MAX, TableError
 from companion.web import i18n
 from companion.web.access import host_refusal, host_token, throttled, wrong_guess
 from companion.web.hub import Hub
@@ -53,8 +53,9 @@ def _colours() -> list[list[str]]:
 
 @bp.app_context_processor
 def _screen_colours() -> dict[str, Any]:
-    """Every page gets the screen palette (base.html hands it to the scripts)."""
-    return {"screen_colours": SCREEN_COLOURS}
+    """Every page gets the screen palette (base.html hands it to the scripts) and the longest
+    name a player may have (the join form says it)."""
+    return {"screen_colours": SCREEN_COLOURS, "name_max": NAME_MAX}
 
 
 def _no_store(response: Response) -> Response:
@@ -100,7 +101,7 @@ def display_page(name: str) -> str:
 
 
 @bp.get("/t/<name>/join/<secret>")
-def join_page(name: str, secret: str) -> Response | tuple[str, int]:
+def join_page(name: str, secret: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     if (busy := _throttled()) is not None:
         return busy
@@ -138,7 +139,7 @@ def seat_page(name: str) -> Response:
 
 
 @bp.get("/t/<name>/host")
-def host_page(name: str) -> Response | tuple[str, int]:
+def host_page(name: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     token = request.args.get("token")
     wrong = ("The host link is not valid for this table.", 403)
