@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict
 
+from companion.engine.asks import STATIONS
 from companion.engine.errors import IllegalCommand, InvalidSetup, ReplayError
 from companion.engine.flow import apply_in_place
-from companion.engine.state import STATIONS, Event, new_game
+from companion.engine.state import new_game
+from companion.engine.types import Event
 
 TOP_GAINS = 3  # the largest single-station gains a story names
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 from companion.engine import State
-
 from companion.engine.story import Story, game_story
 from companion.store.results import engine_log
 
