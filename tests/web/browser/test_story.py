@@ -21,6 +21,12 @@ LONG = [  # 24 characters each: longer than a seat may be named, the worst case 
 ]
 
 
+def all_of(page, selector: str, script: str):
+    """``script`` over every element matching ``selector``, found and read in one synchronous
+    script: the display redraws on every frame, so elements found earlier may be gone."""
+    return page.evaluate(f"([sel]) => ({script})([...document.querySelectorAll(sel)])", [selector])
+
+
 def _hex_to_rgb(hex_: str) -> str:
     r, g, b = (int(hex_[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgb({r}, {g}, {b})"
@@ -54,15 +60,13 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     colours = {s["id"]: s["colour"] for s in frame["seats"]}
     for p, stroke in zip(players, hexes, strict=True):
         assert stroke == _hex_to_rgb(SCREEN_COLOURS[colours[p]]), (p, stroke)
-    widths = page.eval_on_selector_all(
-        ".story-svg .line", "ls => ls.map(l => parseFloat(l.getAttribute('stroke-width')))"
+    widths = all_of(
+        page, ".story-svg .line", "ls => ls.map(l => parseFloat(l.getAttribute('stroke-width')))"
     )
     assert len(widths) == len(players) and min(widths) >= 4
-    ends = page.eval_on_selector_all(
-        ".story-svg .end-score", "ts => ts.map(t => Number(t.textContent))"
-    )
+    ends = all_of(page, ".story-svg .end-score", "ts => ts.map(t => Number(t.textContent))")
     assert sorted(ends) == sorted(view["players"][p]["score"] for p in players)
-    rounds = page.eval_on_selector_all(".story-svg .round-label", "ts => ts.length")
+    rounds = all_of(page, ".story-svg .round-label", "ts => ts.length")
     assert rounds == view["round"]
     # The turning points: the biggest gain first, naming its player.
     turns = page.locator("[data-testid=story-turns] li")
@@ -74,7 +78,8 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     # Stations won: one row per player; each station's wins add up to its plays (R3.4).
     rows = page.locator("[data-testid=story-stats] tbody tr[data-player]")
     assert rows.count() == len(players)
-    wins = page.eval_on_selector_all(
+    wins = all_of(
+        page,
         "[data-testid=story-stats] tbody tr[data-player]",
         "rs => rs.map(r => [...r.querySelectorAll('td')].slice(0, 6)"
         ".map(c => Number(c.textContent)))",
@@ -85,10 +90,10 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     for w, h in DISPLAY_SIZES:
         page.set_viewport_size({"width": w, "height": h})
         settle(page)
-        sizes = page.eval_on_selector_all(
-            ".story-svg text", "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))"
+        sizes = all_of(
+            page, ".story-svg text", "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))"
         )
-        assert sizes and min(sizes) >= 20 * w / 1920 - 0.01, (w, min(sizes))
+        assert sizes and min(sizes) >= 20 * w / 1920 - 0.01, (w, sizes)
     page.set_viewport_size(DISPLAY["viewport"])
     # The worst case for the layout: five 24-character names, in English and in German. The
     # socket is stopped so that no real frame replaces the injected one.

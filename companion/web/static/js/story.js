@@ -153,7 +153,7 @@ function drawChart(box, story) {
   });
   // One line per player, drawn over a dark edge so crossing lines stay apart.
   const stroke = Math.max(4, fs * 0.28);
-  for (const p of players) {
+  for (const p of n ? players : []) {
     const points = story.series[p].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     svg.append(el("polyline", { class: "edge", points, "stroke-width": stroke + 3 }));
     svg.append(el("polyline", { class: "line", points, stroke: seat(p).hex, "stroke-width": stroke, "data-player": p }));
@@ -181,7 +181,7 @@ function drawChart(box, story) {
   const bx = m.left + pw + r + fs * 0.4;
   for (const e of ends) {
     const hex = seat(e.p).hex;
-    svg.append(el("line", { class: "end-tie", x1: x(n), y1: y(e.v), x2: bx - r, y2: e.cy, stroke: hex }));
+    if (n) svg.append(el("line", { class: "end-tie", x1: x(n), y1: y(e.v), x2: bx - r, y2: e.cy, stroke: hex }));
     svg.append(el("circle", { class: "end-badge", cx: bx, cy: e.cy, r, fill: hex, "data-player": e.p }));
     svg.append(el("text", { class: "end-initials", x: bx, y: e.cy + fs * 0.3, "text-anchor": "middle", fill: inkOn(hex) }, initials(nameOf(e.p))));
     svg.append(el("text", { class: "end-score", x: bx + r + fs * 0.25, y: e.cy + fs * 0.35 }, e.v));
