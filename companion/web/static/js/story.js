@@ -1,8 +1,8 @@
 // The story of a game on the display, once it is over (companion/engine/story.py): every
 // player's track score station by station as a chart, the turning points as sentences, and who
-// won most at which station. The final scoring comes first; the story follows it after a while
-// (?story_after=<seconds>, 20 by default) and stays until a new game. An ended game (the host's
-// "End game") has no final scoring, so its story shows at once.
+// won most at which station. The final scoring comes first; the story follows it once it has
+// been on screen for a while (?story_after=<seconds>, 20 by default) and stays until a new
+// game. An ended game (the host's "End game") has no final scoring, so its story shows at once.
 
 import { fill, h } from "./dom.js";
 import { nameOf, seat, stationName } from "./format.js";
@@ -13,9 +13,16 @@ const after = Number(new URLSearchParams(location.search).get("story_after"));
 const FINAL_FIRST_MS = 1000 * (Number.isFinite(after) && after >= 0 ? after : 20);
 const LEADS_SHOWN = 4; // the latest lead changes; earlier ones are dropped first if room is short
 
-let current = null; // which game end the timer is for
-let dueAt = 0;
+let current = null; // which game end the story is for
+let dueAt = null; // when it shows (performance.now()), once the final scoring has been seen
 let timer = null;
+
+/** The final scoring is on screen and done: visible, and not marked busy (a reveal that shows
+ * its lines one by one sets aria-busy="true" on the panel until the last one is shown). */
+function finalShown() {
+  const panel = document.getElementById("final-panel");
+  return Boolean(panel && !panel.hidden && panel.getAttribute("aria-busy") !== "true");
+}
 
 /** Show the story of ``frame`` when it is due; ``rerender`` is called when it becomes due. */
 export function renderStory(frame, rerender) {
@@ -34,11 +41,19 @@ export function renderStory(frame, rerender) {
   if (key !== current) {
     current = key;
     clearTimeout(timer);
-    const wait = game.status === "finished" ? FINAL_FIRST_MS : 0;
-    dueAt = performance.now() + wait;
-    if (wait) timer = setTimeout(rerender, wait + 20);
+    // An ended game has no final scoring: its story shows at once.
+    dueAt = game.status === "finished" ? null : 0;
   }
-  const due = performance.now() >= dueAt;
+  if (dueAt === null) {
+    clearTimeout(timer);
+    if (finalShown()) {
+      dueAt = performance.now() + FINAL_FIRST_MS;
+      timer = setTimeout(rerender, FINAL_FIRST_MS + 20);
+    } else {
+      timer = setTimeout(rerender, 500); // look again until the final scoring is shown
+    }
+  }
+  const due = dueAt !== null && performance.now() >= dueAt;
   panel.hidden = !due;
   document.body.classList.toggle("story", due);
   if (!due) return;
