@@ -19,6 +19,7 @@ import {
   stationLabel,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { renderStory } from "./story.js";
 
 const LOG_MAX = 60;
 const page = document.body.dataset;
@@ -85,6 +86,7 @@ function render() {
   renderPyramid(view);
   renderLog(view);
   renderFinal(view);
+  renderStory(frame, render); // after the final scoring, once the game is over
   renderBoard();
   fitOptional();
 }
