@@ -524,6 +524,8 @@ def next_to_move(phones: list[Phone], timeout: float = 30.0) -> Phone:
     raise AssertionError(
         "no phone has a move: "
         + repr([(p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones])
+        + "; the game awaits "
+        + repr(((phones[0].view.get("game") or {}).get("view") or {}).get("pending"))
     )
 
 
