@@ -70,10 +70,11 @@ class WholeWrites:
     send is non-blocking underneath: when the kernel buffer has less room than the frame (a
     phone on weak Wi-Fi, a browser busy for a moment, a large ``hello`` view), only a part
     goes out and the rest is lost, and after a wait for room it may even send nothing and say
-    0. The phone's stream is then broken in the middle of a frame: its browser waits for bytes
-    that never come and shows nothing new until its heartbeat gives the socket up (25 s), or
-    fails the connection. Here every write is ``sendall``, and one at a time, so the writer
-    thread's frames and the library's own control frames never interleave.
+    0. The phone's stream is then broken in the middle of a frame: its browser fails the
+    connection (and reconnects), or, when fewer bytes follow than the cut frame announced,
+    waits for them and shows nothing new until its heartbeat gives the socket up (25 s). Here
+    every write is ``sendall``, and one at a time, so the writer thread's frames and the
+    library's own control frames never interleave.
     """
 
     def __init__(self, sock: Any) -> None:

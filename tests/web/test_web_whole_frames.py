@@ -3,8 +3,8 @@
 The server runs under gevent (companion/web/worker.py), where a socket's ``send`` may send only
 part of what it is given. simple-websocket writes each frame with one ``send`` and ignores the
 count, so a frame larger than the room left in the kernel buffer was cut, and the phone's
-stream broke in the middle of a frame: its browser then waits for bytes that never come and
-shows nothing new until the heartbeat gives the socket up. This test runs the real pieces the
+stream broke in the middle of a frame (the client below saw the next frame's header as text
+and closed with 1007). This test runs the real pieces the
 server runs — gevent's patched sockets, simple-websocket's server side, the hub's
 ``WsConnection`` and its writer — over a real kernel socket pair with small buffers, in a
 child process (gevent's patching must not reach the test process), and a phone side that
