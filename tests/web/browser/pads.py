@@ -71,6 +71,7 @@ def describe(page: Page) -> str:
         state = page.evaluate(
             """() => ({
               task: document.body.dataset.task, conn: document.body.dataset.conn,
+              visibility: document.visibilityState,
               screens: [...document.querySelectorAll('section.screen')]
                 .filter((s) => !s.hidden).map((s) => s.id + ':' + (s.dataset.kind || '')),
               seq: window.__pad?.frame()?.seq, game: window.__pad?.frame()?.game?.id ?? null,
