@@ -274,6 +274,9 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
     deck = ps["deck"]
     used = ps["used"]
     taken: list[int] = []
+    free = list(deck)  # the deck may hold equal improvement cards: a multiset
+    for card in used:
+        free.remove(card)
     for k in keys:
         cards = bids.get(k)
         if type(cards) is not list or len(cards) != per_station:
@@ -281,11 +284,11 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
         for card in cards:
             if type(card) is not int:
                 raise MalformedCommand(f"{card!r} is not a card")
-            owned = deck.count(card)  # the deck may hold equal improvement cards
-            if not owned:
-                raise RuleViolation(f"card {card} is not in your deck")
-            if used.count(card) + taken.count(card) >= owned:
+            if card not in free:
+                if card not in deck:
+                    raise RuleViolation(f"card {card} is not in your deck")
                 raise RuleViolation(f"card {card} is already used this round")  # R2.7
+            free.remove(card)
             taken.append(card)
     own_bids = ps["bids"]
     checked: dict[str, list[int]] = bids  # checked card by card above
