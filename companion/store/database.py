@@ -56,6 +56,12 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, cmd_id)
     WHERE cmd_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER PRIMARY KEY,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    document TEXT NOT NULL
+);
 """
 
 
@@ -430,10 +436,47 @@ class Store:
         stmts: list[tuple[str, tuple[Any, ...]]] = []
         for gid in ids:
             stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM reviews WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
         if stmts:
             self._write(stmts)
         return ids
+
+    # -- reviews ------------------------------------------------------------------------
+    def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
+        """Keep a game's review (players/review.py's document); a second one replaces it."""
+        self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO reviews (game_id, seed, created, document)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, seed, time.time(), json.dumps(document)),
+                )
+            ]
+        )
+
+    def review(self, game_id: int) -> dict[str, Any] | None:
+        """A game's stored review: ``{game_id, seed, created, document}``, or None."""
+        rows = self._read("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return {
+            "game_id": r["game_id"],
+            "seed": r["seed"],
+            "created": r["created"],
+            "document": json.loads(r["document"]),
+        }
+
+    def reviewed(self, game_ids: list[int]) -> set[int]:
+        """Which of these games have a stored review."""
+        if not game_ids:
+            return set()
+        marks = ",".join("?" * len(game_ids))
+        rows = self._read(
+            f"SELECT game_id FROM reviews WHERE game_id IN ({marks})", tuple(game_ids)
+        )
+        return {int(r["game_id"]) for r in rows}
 
 
 class _Write:

@@ -108,6 +108,8 @@ class Table:
         self.lock = threading.RLock()
         self.board = board
         self.board_status: dict[str, Any] | None = None
+        # The review of the game that is over (cafe/reviews.py): progress, then the document.
+        self.review: dict[str, Any] | None = None
         self.observers: list[Observer] = []  # the LED board: (table, state, new events)
         self.listeners: list[Listener] = []  # the web hub: every outcome
         self.bots: Any = None  # the café's companion players (companion.table.companions), if any
@@ -243,6 +245,7 @@ class Table:
                 game=self.game,
                 board=self.board_status,
                 host=host,
+                review=self.review,
             )
 
     # -- publishing ---------------------------------------------------------------------
@@ -845,6 +848,14 @@ class Table:
             if status != self.board_status:
                 self.board_status = status
                 self._publish(Outcome("board", roles=("display", "host")))  # phones: no board
+
+    def set_review(self, review: dict[str, Any]) -> None:
+        """The review of the game that is over, or its progress (not a table change: the
+        review is stored by the café's reviewer, cafe/reviews.py)."""
+        with self.lock:
+            if review != self.review:
+                self.review = review
+                self._publish(Outcome("review"))
 
     def close(self) -> None:
         """The server is stopping: tell everybody."""
