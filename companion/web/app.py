@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
-from companion.cafe.history import admin_token
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.web import admin, cafe_pages, pages, sockets
@@ -38,7 +37,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     }
     app.extensions["cafe"] = cafe
     app.extensions["outbox"] = _outbox(config, cafe)
-    app.extensions["admin_token"] = admin_token(config.database)
+    app.extensions["admin_token"] = cafe.store.admin_token()
     app.extensions["guesses"] = GuessThrottle()
     names = allowed_host_names(config, base)
 

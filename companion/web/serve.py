@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.store import datadir
+from companion.store.migrations import DatabaseRefused
 from companion.table import TableError
 from companion.web.config import (
     ConfigError,
@@ -224,7 +225,6 @@ def announce(config: ServerConfig) -> list[str]:
     """The lines printed at start-up: display, host and overview URLs per table. Creates the
     tables' secrets in the database if this is its first start."""
     from companion.cafe import Cafe
-    from companion.cafe.history import admin_token
     from companion.store import Store
     from companion.web.app import base_url
 
@@ -240,7 +240,7 @@ def announce(config: ServerConfig) -> list[str]:
             lines.append(f"Table {t.name} host:    {base}/t/{t.name}/host?token={t.host_token}")
         if len(config.tables) > 1:
             lines.append(f"Café overview: {base}/")
-        lines.append(f"Café admin:      {base}/admin?token={admin_token(config.database)}")
+        lines.append(f"Café admin:      {base}/admin?token={store.admin_token()}")
     finally:
         store.close()
     return lines
@@ -257,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
         _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
         try:
             lines = announce(config)
-        except (sqlite3.Error, OSError, TableError) as exc:
+        except (sqlite3.Error, OSError, TableError, DatabaseRefused) as exc:
             raise datadir.database_problem(config.database, exc) from None
     except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)

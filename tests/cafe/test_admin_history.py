@@ -254,11 +254,7 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
     outbox = Outbox(db, clock=lambda: now[0])
     outbox.reconcile()
     # The first game ended 40 days ago.
-    outbox.read  # noqa: B018 - the history reads through the same connection
-    with outbox._lock:
-        outbox._db.execute(
-            "UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?", (ids[0],)
-        )
+    store.commit([("UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?", (ids[0],))])
     assert outbox.prune(30, store.delete_games) == 1
     assert store.game(ids[0]) is None and store.commands(ids[0]) == []
     assert store.game(ids[1]) is not None

@@ -216,3 +216,12 @@ def test_database_problems_at_start_are_one_sentence_and_exit_2(
         "db_is_dir": "cannot use the database",
     }[problem]
     assert expected in stderr, stderr
+
+
+def test_a_game_id_beyond_sqlite_integers_is_not_found(app_client: FlaskClient) -> None:
+    """A log URL with a huge game id is a 404 like any unknown game, not a server error."""
+    token = app_client.application.extensions["cafe"].get("1").host_token
+    for gid in ("99999999999999999999999", "9223372036854775808", "12345"):
+        answer = app_client.get(f"/t/1/games/{gid}/log.json?token={token}")
+        assert answer.status_code == 404, (gid, answer.status_code)
+        assert answer.get_json()["error"] == "no_game"
