@@ -185,7 +185,18 @@ def _history_row(result: dict[str, Any], token: str) -> dict[str, Any]:
         **result,
         "log": f"/admin/games/{gid}/log.json?token={token}",
         "replay": f"/admin/games/{gid}/replay?token={token}",
+        "review": review_state(gid),  # stored, under way, or None
     }
+
+
+def review_state(game_id: int) -> dict[str, Any] | None:
+    """A game's review (cafe/reviews.py): ``ready`` (stored), ``working`` with its progress,
+    or None."""
+    cafe = current_app.extensions["cafe"]
+    stored = cafe.store.review(game_id)
+    if stored is not None:
+        return {"state": "ready", "created": stored["created"]}
+    return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
 
 
 @bp.get("/admin/api/history")
