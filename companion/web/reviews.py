@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.cafe.reviews import Reviewer
+from companion.players.reviewing import reasons
 from companion.store.results import companion_levels, engine_log
 from companion.web import admin
 from companion.web.access import throttled, wrong_guess
@@ -41,7 +42,12 @@ def admin_review(game_id: int) -> Any:
     store = current_app.extensions["cafe"].store
     stored = store.review(game_id)
     if stored is not None:
-        names = {s["seat"]: s["name"] for s in (store.game(game_id).seats or [])}
+        game = store.game(game_id)
+        names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
+        document = stored["document"]
+        for player in document["players"].values():
+            for worst in player["worst"]:
+                worst["reasons"] = reasons(worst)  # the admin page's own language
         return admin._no_store(
             jsonify(
                 {
@@ -49,7 +55,7 @@ def admin_review(game_id: int) -> Any:
                     "seed": stored["seed"],
                     "created": stored["created"],
                     "names": names,
-                    "review": stored["document"],
+                    "review": document,
                 }
             )
         )
