@@ -72,7 +72,7 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
     # In German the reasons are German.
     page.select_option("#lang", "de")
     page.wait_for_function("document.documentElement.lang === 'de'")
-    assert "Analyse" in page.locator("[data-testid=review]").inner_text()
+    assert "Analyse" in page.locator("[data-testid=game-review]").inner_text()
     if mine["worst"]:
         assert mine["worst"][0]["reasons"]["de"] in cards.first.inner_text()
     problems += sweep(page, "phone", "review-de", shots=artifacts)
@@ -104,7 +104,7 @@ def test_the_progress_shows_before_the_review(
         play(phones, [], host, max_steps=12)
         page = open_pad(browser, server, phones[1], locale="it-IT")
         page.wait_for_selector("#screen-game:not([hidden])")
-        assert page.locator("[data-testid=review]").count() == 0  # nothing while playing
+        assert page.locator("[data-testid=game-review]").count() == 0  # nothing while playing
         assert host.act("end_game")["type"] == "ok"
         progress = page.wait_for_selector("[data-testid=review-progress]")
         assert "Analisi" in progress.inner_text()

@@ -67,18 +67,18 @@ export function reviewPanel(frame, credentials) {
   if (review.state === "working") {
     return h(
       "section",
-      { class: "review", dataset: { testid: "review" } },
+      { class: "review", dataset: { testid: "game-review" } },
       h("p", { class: "review-progress", role: "status", dataset: { testid: "review-progress" } }, t("review.progress", { percent: review.progress })),
     );
   }
   if (review.state === "failed") {
-    return h("section", { class: "review", dataset: { testid: "review" } }, h("p", { class: "review-progress" }, t("review.failed")));
+    return h("section", { class: "review", dataset: { testid: "game-review" } }, h("p", { class: "review-progress" }, t("review.failed")));
   }
   const mine = review.mine;
   const others = (review.players || []).slice().sort((a, b) => a.mean_loss - b.mean_loss);
   return h(
     "section",
-    { class: "review", dataset: { testid: "review" } },
+    { class: "review", dataset: { testid: "game-review" } },
     h("h2", {}, t("review.title")),
     mine
       ? h(
