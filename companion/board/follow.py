@@ -1,6 +1,6 @@
 """A table's LED board: the picture follows the table's game, the display shows the board.
 
-Data flows one way (DESIGN.md): after every committed command the table calls
+Data flows one way (DESIGN.md): after every committed command the table calls its subscriber
 :meth:`TableBoard.on_commit`, which only records the new public view and wakes a background
 thread. That thread renders the picture (companion.leds), hands it to the board link (which
 never blocks) and, once a second or whenever something changed, reports the board's status to
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.board.service import BoardService
-from companion.engine import DEFAULT_PROFILE, State, view
+from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import (
     FRAME_RATE,
     Animation,
@@ -31,7 +31,7 @@ from companion.leds import (
 from companion.leds.vision import screen_hex
 
 if TYPE_CHECKING:
-    from companion.table import Table
+    from companion.table import Outcome, Table
 
 log = logging.getLogger(__name__)
 
@@ -90,15 +90,18 @@ class TableBoard:
         self._thread = threading.Thread(target=self._run, name=f"board-{table.name}", daemon=True)
 
     def start(self) -> TableBoard:
-        self.table.observers.append(self.on_commit)
+        self.table.subscribe(self.on_commit, catch_up=True)
         self.service.start()
-        if self.table.game is not None:
-            self.on_commit(self.table, self.table.game.state, [])
         self._thread.start()
         return self
 
-    def on_commit(self, table: Table, state: State, events: list[dict[str, Any]]) -> None:
-        """Observer: runs under the table's lock, so it only records and wakes the thread."""
+    def on_commit(self, table: Table, outcome: Outcome) -> None:
+        """Subscriber: runs under the table's lock, so it only records and wakes the thread.
+        Only outcomes that moved the game (``outcome.state``) change the picture."""
+        state = outcome.state
+        if state is None:
+            return
+        events = outcome.events
         public = view(state, None)
         chosen = {s.seat: s.colour for s in table.seats if s.seat in state["players"]}
         now = time.monotonic()
@@ -175,8 +178,5 @@ class TableBoard:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
-        try:
-            self.table.observers.remove(self.on_commit)
-        except ValueError:
-            pass
+        self.table.unsubscribe(self.on_commit)
         self.service.stop()

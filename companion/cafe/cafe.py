@@ -62,10 +62,8 @@ class Cafe:
             self.tables[cfg.name] = table
             if self.bots is not None:
                 table.bots = self.bots
-                table.observers.append(self.bots.observe)
-                with table.lock:  # a restarted server's companions pick up where they were
-                    if table.game is not None:
-                        self.bots.observe(table, table.game.state, [])
+                # A restarted server's companions pick up where they were (catch_up).
+                table.subscribe(self.bots.observe, catch_up=True)
             if self.reviewer is not None:
                 self.reviewer.watch(table)
             if with_boards and cfg.board != "none":

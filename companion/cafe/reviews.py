@@ -67,7 +67,7 @@ class Reviewer:
         """Review the table's games as they end; a game over before this start is picked up
         (from the store when its review is there, else it is reviewed now)."""
         self.tables[table.name] = table
-        table.listeners.append(self._heard)
+        table.subscribe(self._heard)
         with table.lock:
             g = table.game
             over = g is not None and g.status != "playing"
@@ -80,7 +80,7 @@ class Reviewer:
                 self.request(gid)
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
-        """A table listener (after each commit, under the table's lock): queue a game that
+        """A table subscriber (after each commit, under the table's lock): queue a game that
         has just gone over. Nothing slow here."""
         g = table.game
         if g is None or g.status == "playing" or outcome.reason == "review":

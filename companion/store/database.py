@@ -417,6 +417,12 @@ class Store:
         rows = self._read("SELECT MAX(at) AS at FROM commands WHERE game_id = ?", (game_id,))
         return rows[0]["at"] if rows else None
 
+    def finished_game(self, game_id: int) -> StoredGame | None:
+        """A game that is over, or None: no such game (any id, however large), or one still
+        running (its log would give away unrevealed bids and sacrifices)."""
+        stored = self.game(game_id)
+        return stored if stored is not None and stored.status != "playing" else None
+
     # -- café values --------------------------------------------------------------------
     def meta_setdefault(self, key: str, value: str) -> str:
         """The café value under ``key``, stored as ``value`` if it had none."""

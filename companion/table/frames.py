@@ -1,6 +1,7 @@
 """Every frame a display, phone or host receives, rendered from a table's snapshot.
 
-The only way out of a table, as ``view()`` is for the engine: pure functions of a
+The only way out of a table (a finished game's replay and the café admin's list included), as
+``view()`` is for the engine: pure functions of a
 :class:`Snapshot` (taken under the table's lock), the :class:`Links` the web layer made, and
 the audience — ``(role, seat)``. What an audience may not see never enters its frame: a seat's
 frame holds the engine view for that seat, display and host frames the public view
@@ -9,11 +10,11 @@ frame holds the engine view for that seat, display and host frames the public vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import views, visible_events
+from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.table.model import SEATS_MAX, Game, Seat
@@ -249,3 +250,122 @@ def _host(info: HostInfo | None, links: Links) -> dict[str, Any] | None:
 def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str]) -> dict[str, Any]:
     """The whole view a newly connected screen starts from."""
     return render(snap, links, [audience], "hello", [], True, connected)[audience]
+
+
+def admin_summary(snap: Snapshot, connected: set[str]) -> dict[str, Any]:
+    """A table as the café admin lists it: state, seats (with whether their phone is
+    connected) and the LED board's connection; no secrets, no game view."""
+    g = snap.game
+    board = snap.board
+    return {
+        "name": snap.name,
+        "title": snap.title,
+        "status": status(snap),
+        "game_id": g.id if g else None,
+        "game_status": g.status if g else None,
+        "round": g.state["round"] if g else None,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "hex": PLAYER_COLOURS.get(s.colour),
+                "state": s.state,
+                "connected": s.seat in connected,
+            }
+            for s in snap.seats
+        ],
+        "board": (
+            {
+                "mode": board.get("mode"),
+                "connected": board.get("connected"),
+                "detail": board.get("detail"),
+            }
+            if board
+            else None
+        ),
+    }
+
+
+def replay_frames(
+    *,
+    table: str,
+    title: str,
+    lang: str,
+    game_id: int,
+    document: dict[str, Any],
+    seats: list[dict[str, Any]],
+    commands: list[dict[str, Any]],
+    status: str,
+    urls: dict[str, str | None] | None = None,
+    step: Callable[[Mapping[str, Any], list[Any]], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The display's view frames of a finished game, one per event: the start, then each
+    event of each command in turn. The board (the view) moves on with the command's last event,
+    so no step shows what a later event of the same command reveals; ``step(view, events so
+    far)`` may mark on a mid-command view what those events already announced. ``urls`` are
+    the web layer's (the display page's path); a seat's ``companion`` is its level, if any."""
+    state = new_game(document["players"], document.get("stack"), document.get("profile"))
+    seats_info = [
+        {
+            "id": s["seat"],
+            "name": s["name"],
+            "colour": s["colour"],
+            "hex": PLAYER_COLOURS.get(s["colour"]),
+            "connected": True,
+            "state": "phone",
+            "companion": bool(s.get("companion")),  # as at the live table
+            "level": s.get("companion"),
+        }
+        for s in seats
+    ]
+    links = {"display": None, "qr": None, "join": None, **(urls or {})}
+    frames: list[dict[str, Any]] = []
+    round_events: list[dict[str, Any]] = []
+
+    def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
+        seen = views(shown, [None])[None]
+        summary = {
+            "name": table,
+            "title": title,
+            "status": "finished" if over else "playing",
+            "dice": "digital",
+            "seats_filled": len(seats),
+            "seats_max": SEATS_MAX,
+            "game_id": game_id,
+            "round": shown["round"],
+            "lang": lang,
+            "urls": links,
+        }
+        return {
+            "type": "view",
+            "seq": len(frames),
+            "reason": "replay",
+            "table": summary,
+            "seats": seats_info,
+            "you": None,
+            "game": {
+                "id": game_id,
+                "status": status if over else "playing",
+                "dice": "digital",
+                "view": step(seen, done) if step is not None and done else seen,
+            },
+            "events": [],
+            "history": visible_events(list(round_events), None),
+            "board": None,
+        }
+
+    frames.append(frame(state, False))
+    for n, command in enumerate(commands, start=1):
+        before = state
+        state, events = apply(state, command)
+        last = n == len(commands)
+        if not events:
+            frames.append(frame(state, last))
+        for j, e in enumerate(events):
+            if e["type"] == "round_started":
+                round_events = []
+            round_events.append(e)
+            done = j == len(events) - 1
+            frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
+    return frames

@@ -125,8 +125,13 @@ class Game:
 class Outcome:
     """What one committed change means for the people at the table: which frames to send
     (``reason``, the new ``events``, whether to resend the round's ``history``, to which
-    ``roles``), which seats lost their phone (``kicked``), and the acknowledgement for the
-    command that caused it (``ack_id``/``seq``)."""
+    ``roles``: ``()`` sends no frame), which seats lost their phone (``kicked``), and the
+    acknowledgement for the command that caused it (``ack_id``/``seq``).
+
+    ``state`` is the game's state after the commit when the change moved the game or asks its
+    followers to look again (commands and their follow-ups, start, undo, a colour correction,
+    a seat handed to a companion player), else ``None``: the LED board and the companion
+    players act on those outcomes only, the screens on every one."""
 
     reason: str
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -137,6 +142,7 @@ class Outcome:
     seq: int = 0
     retry: bool = False  # an already applied command id came again: ack only, no frames
     result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
+    state: State | None = None  # the game's state, when the game moved (see above)
 
 
 def seat_id_for(name: str, taken: set[str]) -> str:

@@ -1,6 +1,6 @@
 """The live connections of one table: who is connected, and frames out to them.
 
-A :class:`Hub` listens to its table. After each committed change it renders the frames of the
+A :class:`Hub` subscribes to its table. After each committed change it renders the frames of the
 audiences connected right now (``companion.table.frames``), serialises each once, and hands the
 text to every connection of that audience. Each connection has its own writer thread, so a
 phone that stops reading never holds up the table; the writer ends when its socket's handler
@@ -192,7 +192,7 @@ class Hub:
             "ws_host": self._path("sockets.host_socket"),
             "state": self._path("pages.state_json"),
         }
-        table.listeners.append(self._on_outcome)
+        table.subscribe(self._on_outcome)
 
     def _path(self, endpoint: str, **values: Any) -> str:
         """The path (and query) of ``endpoint`` for this table: pages resolve it against the
@@ -211,6 +211,11 @@ class Hub:
             self.join_url(),
             lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
         )
+
+    def connected_seats(self) -> set[str]:
+        """The seats whose phone is connected now."""
+        with self.table.lock:
+            return set(self.seat_conns)
 
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> dict[str, Any]:

@@ -1,97 +1,37 @@
-"""Game reviews over HTTP: the café admin's review of a finished game (read, or asked for),
-and the replay of a finished game at one step for the table's phones and host.
+"""The replay of a finished game at one step, for the table's phones and host: "that moment of
+the replay" behind each of a phone's costliest decisions in its review (cafe/reviews.py).
 
-The review itself is computed by the café's reviewer (cafe/reviews.py) in the companion
-players' low-priority pool; nothing here rates a decision. A phone opens "that moment of the
-replay" of one of its costliest decisions with its own seat token (or the host with the host
-token): the same replay as the café admin's, started at that step, whose step URL then needs
-only the replay's own unguessable id.
+A phone opens it with its own seat token (the host with the host token): the same replay as
+the café admin's (``frames.replay_frames``), started at the asked step, whose step URL then
+needs only the replay's own unguessable id, as the admin replay's display socket does. The
+café admin's review routes live in admin.py behind the admin token.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from companion.cafe.reviews import Reviewer
-from companion.players.reviewing import reasons
 from companion.store.results import companion_levels, engine_log
-from companion.web import admin
 from companion.web.access import throttled, wrong_guess
+from companion.web.admin import replay_frames
 from companion.web.replay import chapters
+from companion.web.services import cafe_of, replays_of
 
 bp = Blueprint("reviews", __name__)
 
 
-def _reviewer() -> Reviewer | None:
-    return current_app.extensions["cafe"].reviewer
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
-def _not_over(game_id: int) -> tuple[Response, int]:
-    return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
-
-
-@bp.get("/admin/api/games/<int:game_id>/review")
-def admin_review(game_id: int) -> Any:
-    """The stored review (``{state: ready, seed, created, review}``), or its progress."""
-    refused = admin._check()
-    if refused:
-        return refused
-    store = current_app.extensions["cafe"].store
-    stored = store.review(game_id)
-    if stored is not None:
-        game = store.game(game_id)
-        names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
-        document = stored["document"]
-        for player in document["players"].values():
-            for worst in player["worst"]:
-                worst["reasons"] = reasons(worst)  # the admin page's own language
-        return admin._no_store(
-            jsonify(
-                {
-                    "state": "ready",
-                    "seed": stored["seed"],
-                    "created": stored["created"],
-                    "names": names,
-                    "review": document,
-                }
-            )
-        )
-    state = admin.review_state(game_id)
-    if state is None:
-        return jsonify({"error": "no_review", "reason": f"game {game_id} has no review yet"}), 404
-    return admin._no_store(jsonify(state))
-
-
-@bp.post("/admin/api/games/<int:game_id>/review")
-def admin_request_review(game_id: int) -> Any:
-    """Review a game that is over and has none yet (a job in the low-priority pool)."""
-    refused = admin._check()
-    if refused:
-        return refused
-    store = current_app.extensions["cafe"].store
-    stored = store.game(game_id)
-    if stored is None or stored.status == "playing":
-        return _not_over(game_id)
-    if store.review(game_id) is not None:
-        return jsonify({"state": "ready"})
-    reviewer = _reviewer()
-    if reviewer is None:
-        return jsonify(
-            {"error": "no_reviewer", "reason": "this process does not run the companion players"}
-        ), 409
-    reviewer.request(game_id)
-    return jsonify(reviewer.progress(game_id) or {"state": "working", "progress": 0}), 202
-
-
-# -- the replay of a finished game at one step, for the table ---------------------------------
 @bp.get("/t/<name>/games/<int:game_id>/replay")
 def table_replay(name: str, game_id: int) -> Any:
     """The replay of one of this table's games that is over, opened at ``?step=``, for a
     seat of the table (``?seat=&token=``, its own seat token) or the host (``?token=``)."""
-    cafe = current_app.extensions["cafe"]
+    cafe = cafe_of()
     table = cafe.get(name)
     if table is None:
         return jsonify({"error": "no_table", "reason": f"no table {name!r} here"}), 404
@@ -105,7 +45,7 @@ def table_replay(name: str, game_id: int) -> Any:
     stored = cafe.store.game(game_id)
     if stored is None or stored.table_name != name or stored.status == "playing":
         # A running game's log would give away unrevealed bids and sacrifices.
-        return _not_over(game_id)
+        return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
     try:
         step = int(request.args.get("step", "0"))
     except ValueError:
@@ -113,7 +53,7 @@ def table_replay(name: str, game_id: int) -> Any:
     logged = cafe.store.commands(game_id)
     levels = companion_levels((c.command, c.source) for c in logged)
     document, commands = engine_log(stored.document, [c.command for c in logged])
-    frames = admin.replay_frames(
+    frames = replay_frames(
         table=name,
         title=table.title,
         lang=table.settings.get("lang", "en"),
@@ -122,22 +62,20 @@ def table_replay(name: str, game_id: int) -> Any:
         seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
         status=stored.status,
         commands=commands,
+        urls={"display": url_for("pages.display_page", name=name)},
     )
-    replay = admin.Replay(frames)
-    replay.step = max(0, min(len(frames) - 1, step))
-    rid = secrets.token_urlsafe(16)
-    with admin._REPLAYS_LOCK:
-        admin._REPLAYS[rid] = replay
-        while len(admin._REPLAYS) > admin.MAX_REPLAYS:
-            admin._REPLAYS.popitem(last=False)
+    replays = replays_of()
+    rid = replays.open(frames)
+    replay = replays.get(rid)
+    start = replay.show(step) if replay is not None else 0
     summary = frames[-1]["table"]
     urls = {
         **summary["urls"],
-        "ws_display": f"/admin/replay/{rid}/ws",
+        "ws_display": f"/admin/replay/{rid}/ws",  # a path: the page adds ws:// and its host
         "qr": "",
-        "step": f"/t/{name}/replays/{rid}/step",
+        "step": url_for("reviews.table_replay_step", name=name, rid=rid),
     }
-    return admin._no_store(
+    return _no_store(
         Response(
             render_template(
                 "replay.html",
@@ -147,7 +85,7 @@ def table_replay(name: str, game_id: int) -> Any:
                 wifi_ssid=None,
                 admin_token="",
                 steps=len(frames),
-                start_step=replay.step,
+                start_step=start,
                 chapters=chapters(frames),
             )
         )
@@ -157,11 +95,10 @@ def table_replay(name: str, game_id: int) -> Any:
 @bp.post("/t/<name>/replays/<rid>/step")
 def table_replay_step(name: str, rid: str) -> Any:
     """Move a table's replay (its id was handed out only after the token check)."""
-    replay = admin._replay(rid)
+    replay = replays_of().get(rid)
     if replay is None:
-        return jsonify(
-            {"error": "no_replay", "reason": "this replay has expired; open it again"}
-        ), 404
+        reason = "this replay has expired; open it again"
+        return jsonify({"error": "no_replay", "reason": reason}), 404
     body = request.get_json(silent=True)
     to = body.get("to") if isinstance(body, dict) else None
     if isinstance(to, bool) or not isinstance(to, int):

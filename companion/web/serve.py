@@ -28,6 +28,7 @@ from companion.web.config import (
 )
 from companion.web.mdns import check_name
 from companion.web.netaddr import public_base
+from companion.web.services import cafe_of, service_of
 from companion.web.wifi import WifiConfig
 
 
@@ -332,7 +333,7 @@ def _close_tables() -> None:
     """Tell every display and phone the table is closing (idempotent)."""
     for app in _APPS:
         try:
-            app.extensions["cafe"].close()
+            cafe_of(app).close()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("closing the café")
 
@@ -364,11 +365,11 @@ def _worker_exit(server: Any, worker: Any) -> None:
     _close_tables()
     for app in _APPS:
         for name in ("mdns", "outbox"):
-            service = app.extensions.get(name)
+            service = service_of(name, app)
             if service is not None:
                 service.close()  # mDNS: phones forget the name at once
     for app in _APPS:
         try:
-            app.extensions["cafe"].store.close()
+            cafe_of(app).store.close()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("closing the store")

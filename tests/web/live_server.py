@@ -512,9 +512,11 @@ def reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
     return phones
 
 
-def next_to_move(phones: list[Phone]) -> Phone:
-    """A phone with nothing in flight whose view asks it for a move."""
-    for _ in range(100):
+def next_to_move(phones: list[Phone], timeout: float = 30.0) -> Phone:
+    """A phone with nothing in flight whose view asks it for a move (waited for up to
+    ``timeout`` s: on a loaded machine a restarted server takes seconds to answer)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         drain(phones, 0.05)
         ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
         if ready:

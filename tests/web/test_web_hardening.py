@@ -18,6 +18,8 @@ from flask.testing import FlaskClient
 from in_process import PORT, serve_in_process
 from live_server import Host, LiveServer, Peer, Phone, free_port, seat_phones, serve_once
 
+from companion.web.services import cafe_of
+
 
 def _display(server: LiveServer, table: str) -> Peer:
     peer = Peer(f"{server.ws_base}/t/{table}/ws/display")
@@ -131,6 +133,19 @@ def test_host_header_must_name_this_machine(app_client: FlaskClient) -> None:
         assert bad.request.host == host
         assert bad.status_code == 403 and "join" not in bad.text, host
     assert app_client.get(url, base_url=f"http://localhost:{PORT}").status_code == 200
+
+
+def test_a_game_id_past_sqlite_integers_is_no_game(app_client: FlaskClient) -> None:
+    """The host's log download of an id no game can have answers 404 no_game, not a server
+    error (SQLite cannot bind an integer past 64 bits)."""
+    token = cafe_of(app_client.application).get("1").host_token
+    for gid in ("99999999999999999999999", str(2**63), "424242"):
+        answer = app_client.get(
+            f"/t/1/games/{gid}/log.json",
+            query_string={"token": token},
+            base_url=f"http://127.0.0.1:{PORT}",
+        )
+        assert answer.status_code == 404 and answer.get_json()["error"] == "no_game", gid
 
 
 def test_websocket_upgrade_with_a_foreign_host_is_refused(server: LiveServer, table: str) -> None:
