@@ -120,8 +120,9 @@ class Reviewer:
 
     def _start(self, game_id: int) -> None:
         """Read the log (no table lock held while rating) and send the first part."""
-        if self.store.review(game_id) is not None:  # stored meanwhile: never again
-            self._finish(game_id, self.store.review(game_id)["document"], store=False)
+        stored = self.store.review(game_id)
+        if stored is not None:  # stored meanwhile: never again
+            self._finish(game_id, stored["document"], store=False)
             return
         document = self._document(game_id)
         parts, playouts = reviewing.parts(document, self.budget)
@@ -157,9 +158,10 @@ class Reviewer:
             document = reviewing.assemble(
                 job["document"], job["seed"], self.budget, job["playouts"], job["rated"]
             )
-            document = {**document, "steps": _steps_of(job["document"], document)}  # type: ignore[typeddict-unknown-key]
-            self.store.save_review(job["game_id"], job["seed"], document)
-            self._finish(job["game_id"], document, store=True)
+            # With the replay step of each listed decision (frames link to that moment).
+            stored: dict[str, Any] = {**document, "steps": _steps_of(job["document"], document)}
+            self.store.save_review(job["game_id"], job["seed"], stored)
+            self._finish(job["game_id"], stored, store=True)
             return
 
         def done(rated: list[DecisionReview] | None, error: BaseException | None) -> None:

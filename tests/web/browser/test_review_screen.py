@@ -94,7 +94,7 @@ def test_the_progress_shows_before_the_review(
     tmp_path: Path, monkeypatch, browser, artifacts
 ) -> None:
     """A slower review: the phone shows "Review n %" first (the frames carry the progress)."""
-    monkeypatch.setenv("COMPANION_REVIEW_BUDGET", "6")
+    monkeypatch.setenv("COMPANION_REVIEW_BUDGET", "3")
     server = LiveServer(tmp_path, host_name="table.lan").start()
     try:
         phones = seat_phones(server, "1", ["Ana", "Ben", "Cleo"])
@@ -103,14 +103,22 @@ def test_the_progress_shows_before_the_review(
         assert host.act("start", dice="digital")["type"] == "ok"
         play(phones, [], host, max_steps=12)
         page = open_pad(browser, server, phones[1], locale="it-IT")
+        display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        display.goto(f"{server.base}/t/1/")
         page.wait_for_selector("#screen-game:not([hidden])")
+        display.wait_for_selector("#seats li")
+        assert display.locator("[data-testid=review-status]").count() == 0
         assert page.locator("[data-testid=game-review]").count() == 0  # nothing while playing
         assert host.act("end_game")["type"] == "ok"
         progress = page.wait_for_selector("[data-testid=review-progress]")
         assert "Analisi" in progress.inner_text()
         problems = sweep(page, "phone", "review-progress-it", shots=artifacts)
+        # The display keeps to one small progress line beside the round.
+        display.wait_for_selector("[data-testid=review-status][data-state=working]")
+        problems += sweep(display, "display", "review-progress-display", shots=artifacts)
         assert not problems, "\n".join(problems)
         page.wait_for_selector("[data-testid=review-accuracy]", timeout=120_000)
+        display.wait_for_selector("[data-testid=review-status][data-state=ready]")
         for peer in [host, *phones]:
             peer.close()
     finally:
