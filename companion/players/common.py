@@ -46,7 +46,7 @@ def awaited(view: View, seat: str | None = None) -> str | None:
     return None
 
 
-def free_cards(ps: dict[str, Any]) -> list[int]:
+def free_cards(ps: Mapping[str, Any]) -> list[int]:
     """The seat's cards not yet used this round (R2.7), lowest first."""
     free = list(ps["deck"])
     try:

@@ -137,7 +137,7 @@ def playout_scores(
     moves: list[Command],
     rng: random.Random,
     rounds: int,
-    score: Callable[[dict[str, Any], str], float] | None = None,
+    score: Callable[[State, str], float] | None = None,
 ) -> list[list[float | None]]:
     """``rounds`` rows of paired samples: each row is one invented state agreeing with
     ``view`` and one random stream, and every move is played out on both (common random
@@ -262,7 +262,7 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[State, list[s
         for p in waiting:
             if p != me:
                 players[p].update(deck=list(range(13)), sacrifice=None, used=[], bids={})
-        return state, [p for p in waiting if p != me]
+        return cast(State, state), [p for p in waiting if p != me]
     if phase == "bid":
         # Everyone's bid for this step is (re)made: the others' by the model.
         state["pending"] = [{"type": "bid", "player": p} for p in players]
@@ -330,7 +330,7 @@ def _invent_hand(
 
 
 def _model(
-    sim: dict[str, Any],
+    sim: State,
     p: str,
     me: str,
     wild: set[str],
@@ -351,7 +351,7 @@ def _model(
         kind = awaited(sim, p)
         step = sim["step"]
         if kind == "bid" and type(step) is int:
-            key = (p, sim["round"], sim["last_round"])
+            key: tuple[Any, ...] = (p, sim["round"], sim["last_round"])
             order = plans.get(key)
             if order is None:
                 prio = good.priorities(sim, p, rng, noise)
@@ -373,7 +373,7 @@ def _model(
     return good.decide(sim, p, rng, noise)
 
 
-def _apply_step(sim: dict[str, Any], mine: Command, others: list[Command | None]) -> None:
+def _apply_step(sim: State, mine: Command, others: list[Command | None]) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
     apply_in_place(sim, mine)
     for c in others:
@@ -381,7 +381,7 @@ def _apply_step(sim: dict[str, Any], mine: Command, others: list[Command | None]
             apply_in_place(sim, c)
 
 
-def copy_sim(state: dict[str, Any]) -> dict[str, Any]:
+def copy_sim(state: State) -> State:
     """A copy of an engine state to play out, rebuilding only what the engine changes in
     place (a playout runs thousands of times a decision; a generic deep copy was a quarter of
     the search). Shared, because the engine only ever replaces them whole: the profile, the
@@ -410,7 +410,7 @@ def copy_sim(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _rollout(sim: dict[str, Any], me: str, wild: set[str], rng: random.Random) -> None:
+def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
     """Play to the end of this round (or the game) with the modelled players and fair dice."""
     start = sim["round"]
     decks = sim["profile"]["improvement_decks"]
