@@ -19,7 +19,7 @@ from typing import Any
 from companion.players import review
 from companion.players.review import DecisionReview, ReviewDocument, ReviewError
 
-CAFE_BUDGET = 6.0  # seconds (reference machine) for a whole game; a loaded core takes longer
+CAFE_BUDGET = 4.0  # seconds (reference machine) for a whole game; a loaded core takes longer
 PART = 6  # decisions rated per pool job: a bot waits at most one part for the pool
 BUDGET_ENV = "COMPANION_REVIEW_BUDGET"
 
