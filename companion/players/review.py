@@ -121,7 +121,7 @@ def decisions_of(document: Any) -> list[tuple[int, str, View, Command]]:
     commands = document.get("commands", [])
     if not isinstance(commands, list):
         raise ReviewError("commands must be a list")
-    out = []
+    out: list[tuple[int, str, View, Command]] = []
     for index, command in enumerate(commands):
         kind = command.get("type") if isinstance(command, dict) else None
         seat = command.get("player") if isinstance(command, dict) else None
@@ -155,8 +155,7 @@ def review_game(
         for index, _seat, v, command in found
         if only is None or index in only
     ]
-    kinds = (document.get("meta") or {}).get("seats") or {}
-    players = {p: _summary(p, kinds.get(p), rated) for p in document["players"]}
+    players = {p: _summary(p, _kind(document, p), rated) for p in document["players"]}
     return {
         "seed": seed,
         "budget": budget,
@@ -214,28 +213,24 @@ def rate(
     rows = strong.playout_scores(seen, moves, rng, rounds, strong.expected_points)
     means = []
     for i in range(len(moves)):
-        values = [row[i] for row in rows if row[i] is not None]
+        values = [v for row in rows if (v := row[i]) is not None]
         means.append(statistics.fmean(values) if values else -math.inf)
     best = max(range(len(moves)), key=lambda i: (means[i], i == made_at))
     base["playouts"] = rounds * len(moves)
     if best == made_at:
         return base
     diffs = [
-        row[best] - row[made_at]
-        for row in rows
-        if row[best] is not None and row[made_at] is not None
+        b - m for row in rows if (b := row[best]) is not None and (m := row[made_at]) is not None
     ]
     loss = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     reason = explain(seen, made, moves[best])
-    base.update(
-        better=_public(moves[best]),
-        loss=round(loss, 3),
-        se=round(se, 3),
-        label=label(loss, se),
-        reason=_text(lang, reason["key"], reason["params"]),
-        reason_key=reason,
-    )
+    base["better"] = _public(moves[best])
+    base["loss"] = round(loss, 3)
+    base["se"] = round(se, 3)
+    base["label"] = label(loss, se)
+    base["reason"] = _text(lang, reason["key"], reason["params"])
+    base["reason_key"] = reason
     return base
 
 
@@ -350,6 +345,18 @@ def _station(seen: View, command: Command) -> int | None:
         step = seen["step"]
         return step if type(step) is int else None
     return seen["station"] if command["type"] in ("dice", "city", "pyramid") else None
+
+
+def _kind(document: dict[str, Any], player: str) -> str | None:
+    """The companion kind of a seat from the log's ``meta.seats`` (SCENARIO.md): the arena
+    writes the kind itself, a table an object whose ``companion`` names it (none: a person)."""
+    meta = document.get("meta")
+    seat = meta.get("seats", {}).get(player) if isinstance(meta, dict) else None
+    if isinstance(seat, str):
+        return seat
+    if isinstance(seat, dict) and isinstance(seat.get("companion"), str):
+        return str(seat["companion"])
+    return None
 
 
 def _summary(player: str, kind: str | None, rated: list[DecisionReview]) -> PlayerReview:

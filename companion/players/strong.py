@@ -169,11 +169,12 @@ def playout_scores(
     return rows
 
 
-def expected_points(sim: dict[str, Any], me: str) -> float:
+def expected_points(sim: State, me: str) -> float:
     """The seat's final total (R7) at the end of a playout: exact once the game is over,
     otherwise the projection that the search uses for the rounds still to come."""
-    if sim["finished"]:
-        return float(sim["players"][me]["final"]["total"])
+    final = sim["players"][me]["final"]
+    if sim["finished"] and final is not None:
+        return float(final["total"])
     return _projection(sim)[me]
 
 
@@ -365,10 +366,10 @@ def _model(
                 "bids": {str(step): sorted(cards[2 * i : 2 * i + 2])},
             }
         if kind == "dice":  # the same for the dice windows of the round (R3.2)
-            key = (p, sim["round"], sim["last_round"], "values")
-            values = plans.get(key)
+            values_key = (p, sim["round"], sim["last_round"], "values")
+            values = plans.get(values_key)
             if values is None:
-                values = plans[key] = station_values(sim, p)
+                values = plans[values_key] = station_values(sim, p)
             return {"type": "dice", "player": p, "count": good.dice_count(sim, p, values)}
     return good.decide(sim, p, rng, noise)
 

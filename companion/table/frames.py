@@ -137,6 +137,8 @@ def render(
     game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}
     whole_history = _history(g) if history else []
     summaries = {w: summary(snap, links, w) for w in (True, False)}
+    # Once the game is over, the display and host tell its story (after the final scoring).
+    story = g.story() if g is not None and any(r != "seat" for r, _ in audiences) else None
     frames: dict[Audience, dict[str, Any]] = {}
     for role, seat in audiences:
         frame: dict[str, Any] = {
@@ -172,6 +174,7 @@ def render(
             frame["review"] = review
         if role != "seat":
             frame["board"] = snap.board
+            frame["story"] = story
         if role == "host":
             frame["host"] = _host(snap.host, links)
         frames[(role, seat)] = frame

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 from companion.engine import State
+from companion.engine.story import Story, game_story
+from companion.store.results import engine_log
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
@@ -112,10 +114,21 @@ class Game:
     events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
+    told: tuple[int, Story] | None = field(default=None, repr=False)  # (seq, story) cache
 
     @property
     def seq(self) -> int:
         return len(self.commands)
+
+    def story(self) -> Story | None:
+        """The story of the game once it is over (None while it is played): told once per
+        end and kept; an undo that reopens the game changes ``seq``, so it is told anew."""
+        if self.status == "playing":
+            return None
+        if self.told is None or self.told[0] != self.seq:
+            document, commands = engine_log(self.document, [c for _, c, _, _ in self.commands])
+            self.told = (self.seq, game_story({**document, "commands": commands}))
+        return self.told[1]
 
     def draws(self) -> int:
         return sum(1 for _, c, _, _ in self.commands if c["type"] == "improvements")

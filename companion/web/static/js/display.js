@@ -20,6 +20,7 @@ import {
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { reviewStatus } from "./review.js";
+import { renderStory } from "./story.js";
 
 const LOG_MAX = 60;
 const page = document.body.dataset;
@@ -86,6 +87,7 @@ function render() {
   renderPyramid(view);
   renderLog(view);
   renderFinal(view);
+  renderStory(frame, render); // after the final scoring, once the game is over
   renderBoard();
   fitOptional();
 }
