@@ -7,6 +7,7 @@ test-artifacts/). The review budget is tiny (``COMPANION_REVIEW_BUDGET``)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -88,6 +89,16 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
         replay.wait_for_function(f"document.body.dataset.replayStep === '{step}'")
         replay.wait_for_selector("#seats li")
         replay.screenshot(path=str(artifacts / "review-replay-390x844.png"))
+
+    # The café admin's history shows the stored review.
+    token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+    assert token, "the admin link is printed at start-up"
+    admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    admin.goto(f"{server.base}/admin?token={token.group(1)}")
+    admin.locator("[data-testid=review-show]").first.click()
+    table = admin.wait_for_selector("[data-testid=admin-review]")
+    assert "Bernadette Longname" in table.inner_text()
+    admin.screenshot(path=str(artifacts / "review-admin-1280x900.png"), full_page=True)
 
 
 def test_the_progress_shows_before_the_review(
