@@ -2,7 +2,7 @@
 // or a button that asks for one (a job in the companion players' low-priority pool).
 import { fill, h } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
-import { moveText } from "./review.js";
+import { moveText, whenText } from "./review.js";
 
 function points(x) {
   return (Math.round(x * 10) / 10).toFixed(1);
@@ -13,10 +13,11 @@ async function show(game, headers) {
   const body = await response.json();
   if (!response.ok || body.state !== "ready") return;
   const lang = currentLanguage();
+  const nameOf = (seat) => body.names[seat] || seat;
   const players = Object.entries(body.review.players).sort((a, b) => a[1].mean_loss - b[1].mean_loss);
   fill(
     "admin-review",
-    h("h3", {}, `${t("review.show")} · ${game.table.title} · #${game.game_id}`),
+    h("h3", {}, `${game.table.title} · #${game.game_id}`),
     h(
       "table",
       { class: "admin-table", dataset: { testid: "admin-review" } },
@@ -34,7 +35,7 @@ async function show(game, headers) {
               h(
                 "p",
                 { class: "review-line" },
-                `${t("review.round", { n: w.round })}: ${t("review.lost", { n: points(w.loss) })} · ${t("review.made")} ${moveText(w.made)} · ${t("review.better")} ${moveText(w.better)} · ${w.reasons?.[lang] || w.reason}`,
+                `${whenText(w)}: ${t("review.lost", { n: points(w.loss) })} · ${t("review.made")} ${moveText(w.made, nameOf)} · ${t("review.better")} ${moveText(w.better, nameOf)} · ${w.reasons?.[lang] || w.reason}`,
               ),
             ),
           ),

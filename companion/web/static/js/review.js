@@ -3,7 +3,7 @@
 // the others' summary numbers, and its three costliest decisions with the better move, the
 // reason in the phone's language and a link to that moment of the replay.
 import { h } from "./dom.js";
-import { chip, stationLabel } from "./format.js";
+import { chip, nameOf, stationLabel } from "./format.js";
 import { currentLanguage, t } from "./i18n.js";
 
 /** One number of expected points, with one decimal. */
@@ -12,7 +12,7 @@ function points(x) {
 }
 
 /** A move of the review in words (the fields of a SCENARIO.md command, without the player). */
-export function moveText(move) {
+export function moveText(move, names = nameOf) {
   switch (move?.type) {
     case "bid":
       return Object.entries(move.bids || {})
@@ -25,7 +25,7 @@ export function moveText(move) {
     case "city":
       return t(move.choice === "hut" ? "review.move_hut" : "review.move_die");
     case "pyramid":
-      return t("review.move_pyramid", { name: chip(move.first).textContent });
+      return t("review.move_pyramid", { name: names(move.first) });
     default:
       return "";
   }
@@ -46,8 +46,14 @@ function replayLink(review, worst, credentials) {
   );
 }
 
+/** When a decision was made: its round (the sacrifice comes before round 1) and station. */
+export function whenText(worst) {
+  const round = worst.round ? t("review.round", { n: worst.round }) : t("round.before");
+  return worst.station ? `${round} · ${stationLabel(worst.station)}` : round;
+}
+
 function decisionCard(review, worst, credentials) {
-  const where = worst.station ? `${t("review.round", { n: worst.round })} · ${stationLabel(worst.station)}` : t("review.round", { n: worst.round });
+  const where = whenText(worst);
   const reason = worst.reasons?.[currentLanguage()] || worst.reasons?.en || "";
   return h(
     "li",
