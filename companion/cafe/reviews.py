@@ -1,7 +1,7 @@
 """Every finished game's review: computed off the tables' path, stored with the game.
 
 When a table's game is over (finished, or ended by the host) the :class:`Reviewer` hears it
-after the commit (a table listener, so under the table's lock it only queues the game id). Its
+after the commit (a table subscriber, so under the table's lock it only queues the game id). Its
 own thread reads the game's log and hands the decisions, a part at a time, to the companion
 players' low-priority pool (players/thinker.py, nice 19): a bot of another table waits at
 most one part, and no table's lock is held while a decision is rated. After each part the
