@@ -18,20 +18,11 @@ from companion.store import Statements
 from companion.store.results import TRACK_COLORS
 from companion.table import dealer, policy
 from companion.table.core import Reply, TableCore
+from companion.table.frames import undo_check, undone_notice
 from companion.table.model import Game, Outcome, Seat, TableError
 
 log = logging.getLogger(__name__)
 
-# Events a command may cause and still be undone: nothing secret or scored came out of it.
-UNDOABLE_EVENTS = {
-    "sacrificed",
-    "bid_placed",
-    "dice_decided",
-    "harvest_dice",
-    "improvement_cards",
-    "rolled",
-    "round_started",
-}
 MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
 # TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
 # engine one.
@@ -122,6 +113,14 @@ class Commands(TableCore):
             cmd = dealer.deal(state, g.decks, draws)
             if cmd is not None:
                 return cmd, "dealer"
+        elif self.settings.get("companion_dice", "digital") == "digital":
+            # Real dice at the table: companion players still roll their own black dice.
+            cmd = dealer.roll_for(state, {s.seat for s in seats if s.companion})
+            if cmd is not None:
+                return cmd, "dealer"
+        answer = dealer.no_dice(state)  # R3.2: nobody is asked what no roll can change
+        if answer is not None:
+            return answer, dealer.NO_DICE
         for s in seats:
             if s.state == "auto":
                 cmd = autopilot.move(state, s.seat)
@@ -170,25 +169,8 @@ class Commands(TableCore):
         )
 
     def _undo_check(self) -> tuple[bool, str]:
-        g = self.game
-        if g is None or g.status != "playing":
-            return False, "no game is running"
-        if not g.commands:
-            return False, "nothing to undo"
-        _, command, source, _ = g.commands[-1]
-        if source == "dealer":
-            return False, "the last command was the companion's dice or cards draw"
-        if source == "auto" or source.startswith("bot:"):
-            return False, "the last command was a companion player's move"
-        revealing = [e["type"] for e in g.events[-1] if e["type"] not in UNDOABLE_EVENTS]
-        if revealing:
-            return False, (
-                f"the last command ({command['type']}) has already revealed or "
-                f"scored something ({', '.join(sorted(set(revealing)))})"
-            )
-        return True, f"undo {command['type']}" + (
-            f" from {command['player']}" if "player" in command else ""
-        )
+        check = undo_check(self.game)  # the rule and its words: frames.undo_check
+        return check.possible, check.text
 
     def undo(self) -> Outcome:
         """Take back the last command while it has revealed nothing (DESIGN.md)."""
@@ -198,7 +180,7 @@ class Commands(TableCore):
                 raise TableError("cannot_undo", why)
             g = self.game
             assert g is not None
-            n, _, source, cid = g.commands[-1]
+            n, undone, source, cid = g.commands[-1]
             earlier = [c for _, c, _, _ in g.commands[:-1]]
             colors = [c["colors"] for c in earlier if c["type"] == TRACK_COLORS]
             if colors:
@@ -215,4 +197,6 @@ class Commands(TableCore):
             if cid is not None:
                 g.cmd_ids[(source, cid)] = None
             g.state = state
-            return self._publish(Outcome("undo", history=True, state=state))
+            return self._publish(
+                Outcome("undo", history=True, state=state, notices=undone_notice(undone, state))
+            )

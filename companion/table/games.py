@@ -12,6 +12,7 @@ from companion.store.results import TRACK_COLORS, companion_levels, engine_log, 
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
 from companion.table.model import (
+    COMPANION_DICE,
     DICE_MODES,
     SEATS_MAX,
     SEATS_MIN,
@@ -130,6 +131,30 @@ class Games(Commands):
                 stmts += self._append_stmts(g, state, applied)
                 self._commit(stmts)
                 self.settings, g.dice = settings, dice
+                events = self._apply(g, state, applied)
+                outcomes = [Outcome("command", events, state=state)] if applied else []
+                return self._publish(*outcomes, Outcome("settings"))
+            self._commit(stmts)
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
+    def set_companion_dice(self, who: Any) -> Outcome:
+        """With real dice (``dice`` = ``table``): ``digital`` (default) lets companion players
+        roll their own black dice on the server, ``host`` has the host type them in too."""
+        if who not in COMPANION_DICE:
+            raise TableError("bad_message", "companion dice must be 'digital' or 'host'")
+        with self.lock:
+            settings = {**self.settings, "companion_dice": who}
+            stmts = self.store.settings_stmts(self.name, settings)
+            g = self.game
+            if g is not None and g.status == "playing":
+                old, self.settings = self.settings, settings  # _plan reads the new choice
+                try:
+                    state, applied = self._plan(g, g.state, [], self.seats)
+                    self._commit([*stmts, *self._append_stmts(g, state, applied)])
+                except TableError:
+                    self.settings = old
+                    raise
                 events = self._apply(g, state, applied)
                 outcomes = [Outcome("command", events, state=state)] if applied else []
                 return self._publish(*outcomes, Outcome("settings"))

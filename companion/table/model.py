@@ -13,6 +13,7 @@ from companion.store.results import engine_log
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
+COMPANION_DICE = ("digital", "host")  # with table dice: who rolls a companion player's dice
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
@@ -151,11 +152,13 @@ class Outcome:
     history: bool = False
     roles: tuple[str, ...] | None = None  # None: everybody
     kicked: list[str] = field(default_factory=list)
+    kicked_by: str = "host"  # "host" (released, removed) or "self" (a phone gave up its seat)
     ack_id: str | None = None
     seq: int = 0
     retry: bool = False  # an already applied command id came again: ack only, no frames
     result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
     state: State | None = None  # the game's state, when the game moved (see above)
+    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # per seat, its own only
 
 
 def seat_id_for(name: str, taken: set[str]) -> str:

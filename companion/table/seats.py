@@ -87,7 +87,7 @@ class Seats(Games):
             seats = [s for s in self.seats if s.seat != seat_id]
             self._commit(self.store.seats_stmts(self.name, [s.row() for s in seats]))
             self.seats = seats
-            return self._publish(Outcome("seats", kicked=[seat_id]), reply=reply)
+            return self._publish(Outcome("seats", kicked=[seat_id], kicked_by="self"), reply=reply)
 
     def _seat_change(
         self,

@@ -233,6 +233,7 @@ class Hub:
         events: list[dict[str, Any]] | None = None,
         history: bool = False,
         roles: tuple[str, ...] | None = None,
+        notices: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         """Every live connection (of ``roles``, default all) gets its own view; each
         audience's frame is rendered and serialised once."""
@@ -243,7 +244,14 @@ class Hub:
             audiences = {c.audience for c in conns}
             snap = self.table.snapshot(with_host=any(r == "host" for r, _ in audiences))
             frames = render.render(
-                snap, self.links(), audiences, reason, events or [], history, set(self.seat_conns)
+                snap,
+                self.links(),
+                audiences,
+                reason,
+                events or [],
+                history,
+                set(self.seat_conns),
+                notices,
             )
             texts = {a: orjson.dumps(f).decode() for a, f in frames.items()}
             for conn in conns:
@@ -256,8 +264,10 @@ class Hub:
             self.close()
             return
         for seat in outcome.kicked:
-            self._kick(seat)
-        self.broadcast(outcome.reason, outcome.events, outcome.history, outcome.roles)
+            self._kick(seat, outcome.kicked_by)
+        self.broadcast(
+            outcome.reason, outcome.events, outcome.history, outcome.roles, outcome.notices
+        )
 
     # -- connections --------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:
@@ -289,10 +299,12 @@ class Hub:
         if conn.seat and self.seat_conns.get(conn.seat) is conn:
             del self.seat_conns[conn.seat]
 
-    def _kick(self, seat_id: str) -> None:
+    def _kick(self, seat_id: str, by: str = "host") -> None:
+        """The seat's phone lost it: ``removed`` says who did it (PROTOCOL.md 3.4), unlike
+        ``taken_over`` (the same seat opened on another device)."""
         conn = self.seat_conns.get(seat_id)
         if conn is not None:
-            conn.send({"type": "taken_over"})
+            conn.send({"type": "removed", "by": by} if by == "host" else {"type": "taken_over"})
             self._drop(conn)
             conn.close(CLOSE_TAKEN_OVER, "seat released")
 

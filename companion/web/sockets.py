@@ -239,6 +239,7 @@ def _language(lang: Any) -> str:
 HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "start": lambda t, m: t.start(m.get("dice")),
     "set_dice": lambda t, m: t.set_dice(m.get("dice")),
+    "set_companion_dice": lambda t, m: t.set_companion_dice(m.get("dice")),
     "set_track_colors": lambda t, m: t.set_track_colors(m.get("colors")),
     "set_language": lambda t, m: t.set_language(_language(m.get("lang"))),
     "undo": lambda t, m: t.undo(),
