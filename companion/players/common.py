@@ -8,12 +8,11 @@ player invents while it searches (they never read another seat's hidden fields t
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import asks
-from companion.engine.asks import PLAYER_KINDS, STATIONS
+from companion.engine.asks import PLAYER_KINDS, STATIONS, free_cards
 from companion.engine.ranking import HUT_BONUS
 
 __all__ = [
@@ -23,7 +22,6 @@ __all__ = [
     "Command",
     "View",
     "awaited",
-    "bid_keys",
     "decision_key",
     "free_cards",
     "modifier",
@@ -39,35 +37,7 @@ Command = dict[str, Any]
 
 def awaited(view: View, seat: str | None = None) -> str | None:
     """The kind of command the engine awaits from ``seat`` (default: the view's own seat)."""
-    seat = view["me"] if seat is None else seat
-    for entry in view["pending"]:
-        if entry.get("player") == seat and entry["type"] in PLAYER_KINDS:
-            return entry["type"]
-    return None
-
-
-def free_cards(ps: Mapping[str, Any]) -> list[int]:
-    """The seat's cards not yet used this round (R2.7), lowest first."""
-    free = list(ps["deck"])
-    try:
-        for card in ps["used"]:
-            free.remove(card)
-    except ValueError:  # not the engine's bookkeeping: count what is left
-        left = Counter(ps["deck"])
-        left.subtract(ps["used"])
-        return sorted(left.elements())
-    free.sort()
-    return free
-
-
-def bid_keys(view: View) -> tuple[list[str], int]:
-    """The stations a bid must cover now and the cards per station (R2.4-R2.6)."""
-    step = view["step"]
-    if step == "all":
-        return list(STATIONS), 2
-    if step in ("first", "second"):
-        return list(STATIONS), 1
-    return [str(step)], 2
+    return asks.awaited(view["pending"], view["me"] if seat is None else seat)
 
 
 def modifier(view: View, seat: str, station: int) -> int:

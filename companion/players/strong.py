@@ -352,7 +352,7 @@ def _model(
         kind = awaited(sim, p)
         step = sim["step"]
         if kind == "bid" and type(step) is int:
-            key: tuple[Any, ...] = (p, sim["round"], sim["last_round"])
+            key = (p, sim["round"], sim["last_round"])
             order = plans.get(key)
             if order is None:
                 prio = good.priorities(sim, p, rng, noise)
