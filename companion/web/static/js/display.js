@@ -19,6 +19,7 @@ import {
   stationLabel,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
 
 const LOG_MAX = 60;
@@ -123,6 +124,7 @@ function renderStatusBar() {
           ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })
           : t("round.before"),
     view?.last_round && !over ? h("span", { class: "badge last" }, t("round.last")) : null,
+    over ? reviewStatus(frame) : null,
   );
   const hints = document.getElementById("hints-on");
   if (hints) {
