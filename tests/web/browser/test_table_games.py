@@ -115,7 +115,13 @@ def _final_checks(table: Table) -> None:
     assert totals == [str(view["players"][p]["final"]["total"]) for p in view["seats"]]
     assert d.locator(f"{tid('final-scoring')} tbody tr").count() == 9  # R7's 8 lines + total
     # The top bar no longer says which round it is (the game is over).
-    assert not any(ch.isdigit() for ch in d.locator("#round").inner_text())
+    # (the review's progress badge beside it may count percent)
+    label = d.evaluate(
+        "[...document.getElementById('round').childNodes]"
+        ".filter(n => !(n.classList && n.classList.contains('review-status')))"
+        ".map(n => n.textContent).join('')"
+    )
+    assert label and not any(ch.isdigit() for ch in label), label
     table.check_display("final")
     for pl in table.players:
         pl.page.wait_for_selector(tid("final-scoring"))
