@@ -88,11 +88,19 @@ class TableBoard:
         self._dirty = True
         self._thread = threading.Thread(target=self._run, name=f"board-{table.name}", daemon=True)
 
+    def _source(self) -> list[Any]:
+        """The board follows the show (what the screens show now), or the table without one."""
+        stage = self.table.stage
+        return stage.observers if stage is not None else self.table.observers
+
     def start(self) -> TableBoard:
-        self.table.observers.append(self.on_commit)
+        self._source().append(self.on_commit)
         self.service.start()
-        if self.table.game is not None:
-            self.on_commit(self.table, self.table.game.state, [])
+        with self.table.lock:
+            if self.table.game is not None:
+                stage = self.table.stage
+                state = stage.shown_state() if stage is not None else self.table.game.state
+                self.on_commit(self.table, state, [])
         self._thread.start()
         return self
 
@@ -175,7 +183,7 @@ class TableBoard:
         if self._thread.is_alive():
             self._thread.join(timeout=2)
         try:
-            self.table.observers.remove(self.on_commit)
+            self._source().remove(self.on_commit)
         except ValueError:
             pass
         self.service.stop()

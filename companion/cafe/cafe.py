@@ -10,6 +10,8 @@ from companion.board.follow import TableBoard
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
 from companion.table.companions import BotDriver
+from companion.table.show import DEFAULT_PACE
+from companion.table.stage import Stage
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,7 @@ class Cafe:
         tables: list[TableConfig],
         with_boards: bool = True,
         with_bots: bool | None = None,
+        pace: str = DEFAULT_PACE,
     ) -> None:
         # Only the process that drives the tables runs their boards and companion players
         # (``with_bots`` follows ``with_boards`` unless given).
@@ -57,6 +60,10 @@ class Cafe:
         for cfg in tables:
             table = Table(cfg.name, store, title=cfg.title, dice=cfg.dice, board=cfg.board)
             self.tables[cfg.name] = table
+            # The show (what the screens show when) before the board, which follows it.
+            table.stage = Stage(table, pace)
+            if with_boards:
+                table.stage.start()
             if self.bots is not None:
                 table.bots = self.bots
                 table.observers.append(self.bots.observe)
@@ -76,6 +83,9 @@ class Cafe:
             except Exception:  # noqa: BLE001 - closing must reach every board and table
                 log.exception("closing a board")
         self.boards = []
+        for table in self.tables.values():
+            if table.stage is not None:
+                table.stage.close()
         if self.bots is not None:
             self.bots.close()
         for table in self.tables.values():

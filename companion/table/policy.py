@@ -28,6 +28,8 @@ HOST_ACTIONS = (
     "add_bot",
     "hand_to_bot",
     "set_hints",
+    "set_pace",
+    "show_next",
 )
 SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint")
 HOST_MESSAGES = ("hello", "command", "ping", *HOST_ACTIONS)

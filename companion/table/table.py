@@ -25,7 +25,7 @@ from companion.players.common import decision_key
 from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store, token_hash
 from companion.store.results import TRACK_COLORS, engine_log, meta
-from companion.table import dealer, policy
+from companion.table import dealer, policy, show
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import (
     DICE_MODES,
@@ -100,6 +100,7 @@ class Table:
         self.observers: list[Observer] = []  # the LED board: (table, state, new events)
         self.listeners: list[Listener] = []  # the web hub: every outcome
         self.bots: Any = None  # the café's companion players (companion.table.companions), if any
+        self.stage: Any = None  # the show (companion.table.stage): what the screens show when
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
@@ -799,6 +800,16 @@ class Table:
             )
             self.game, self.seats = None, seats
             return self._publish(Outcome("game", history=True))
+
+    def set_pace(self, pace: Any) -> Outcome:
+        """How long the screens hold each station's result (companion.table.show)."""
+        if not show.valid_pace(pace):
+            raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
+        with self.lock:
+            settings = {**self.settings, "pace": pace}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
 
     def set_language(self, lang: str) -> Outcome:
         """The display's language, the host's choice (checked by the web layer)."""

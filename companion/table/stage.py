@@ -1,0 +1,281 @@
+"""The show's driver: one cursor per table over the committed steps, moved on a clock.
+
+The table commits every command at once (the engine stays instant); the stage decides what
+the screens show when (DESIGN.md "The show"). Its cursor ``shown`` counts the game's
+commands on the screens; the step at the cursor stays up for ``show.hold`` seconds before the
+next one is put up. Every audience — display, phones, host page, LED board — is rendered from
+the state at the cursor, so no screen runs ahead of another: a phone is asked for a decision
+only once the display shows the step that asks it.
+
+The cursor survives a restart: whenever it reaches a step that holds, the table's settings
+keep ``show = {game, n, at}`` (``at`` the wall-clock time it got there), and a restarted
+server resumes there with the time left. Steps that hold nothing are never worth a write: a
+stale record only replays them instantly.
+
+Companion players think on the true state (they are table observers, not stage observers);
+their answers wait in the store until the show gets to them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import apply, new_game
+from companion.store.results import TRACK_COLORS
+from companion.table import show
+from companion.table.model import Game, Outcome
+
+if TYPE_CHECKING:
+    from companion.table.frames import Snapshot
+    from companion.table.table import Table
+
+log = logging.getLogger(__name__)
+
+Observer = Callable[[Any, dict[str, Any], list[dict[str, Any]]], None]
+Emit = Callable[[str, list[dict[str, Any]], bool], None]
+GAME_CHANGES = ("command", "undo", "game", "seats")
+
+
+class Stage:
+    """One table's show. Every method that reads the game takes the table's lock."""
+
+    def __init__(self, table: Table, default_pace: str = show.DEFAULT_PACE) -> None:
+        self.table = table
+        self.default_pace = default_pace
+        self.observers: list[Observer] = []  # the LED board: the shown state
+        self.emit: Emit | None = None  # the web hub: frames of newly shown steps
+        self.game_id: int | None = None
+        self.shown = 0  # commands of the current game on the screens
+        self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
+        self._state: tuple[int, int, dict[str, Any]] | None = None  # (game, n, state) cache
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        with table.lock:
+            self._resume()
+        table.listeners.insert(0, self._on_outcome)  # before the hub: it renders our cursor
+
+    # -- the pace -----------------------------------------------------------------------
+    @property
+    def pace(self) -> str:
+        pace = self.table.settings.get("pace")
+        return pace if show.valid_pace(pace) else self.default_pace
+
+    # -- the cursor ---------------------------------------------------------------------
+    def _resume(self) -> None:
+        """Start where the stored record says (a restart mid-show), else caught up."""
+        g = self.table.game
+        record = self.table.settings.get("show")
+        self.game_id = g.id if g else None
+        if g is None:
+            self.shown, self.reached = 0, time.time()
+        elif isinstance(record, dict) and record.get("game") == g.id:
+            self.shown = max(0, min(int(record.get("n", 0)), len(g.commands)))
+            self.reached = float(record.get("at", time.time()))
+        else:
+            self.shown, self.reached = len(g.commands), time.time()
+
+    def _current_events(self, g: Game) -> list[dict[str, Any]]:
+        return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
+
+    def _hold(self, g: Game) -> float:
+        return show.hold(self._current_events(g), self.pace)
+
+    def behind(self) -> int:
+        """Committed steps not on the screens yet."""
+        with self.table.lock:
+            g = self.table.game
+            return len(g.commands) - self.shown if g is not None else 0
+
+    def tick(self, now: float | None = None) -> None:
+        """Put up every step whose turn has come (under the table's lock), then tell the
+        screens and the LED board once."""
+        with self.table.lock:
+            now = time.time() if now is None else now
+            g = self.table.game
+            if g is None:
+                self.game_id, self.shown, self._state = None, 0, None
+                return
+            if g.id != self.game_id:  # a new game: its first steps are shown from the start
+                self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
+            total = len(g.commands)
+            events: list[dict[str, Any]] = []
+            moved = False
+            if self.shown > total:  # the host took a command back
+                self.shown, self.reached, self._state, moved = total, now, None, True
+            while self.shown < total and now >= self.reached + self._hold(g):
+                events.extend(g.events[self.shown])
+                self.shown += 1
+                self.reached = now
+                moved = True
+            if not moved:
+                self._schedule(g, now)
+                return
+            if self._hold(g) > 0:
+                self._persist(g)
+            if self.emit is not None:
+                try:
+                    self.emit("command", events, False)
+                except Exception:  # noqa: BLE001 - a screen must not stop the show
+                    log.exception("table %s: show frames failed", self.table.name)
+            state = self.shown_state()
+            for observer in list(self.observers):
+                try:
+                    observer(self.table, state, events)
+                except Exception:  # noqa: BLE001
+                    log.exception("table %s: show observer failed", self.table.name)
+            self._schedule(g, now)
+
+    def next(self) -> None:
+        """The host's "next": the current beat ends now (the next one, or the next step)."""
+        with self.table.lock:
+            g = self.table.game
+            if g is None:
+                return
+            now = time.time()
+            elapsed = now - self.reached
+            end = 0.0
+            for beat in show.beats(self._current_events(g), self.pace):
+                end += beat["seconds"]
+                if end > elapsed + 1e-6:
+                    break
+            self.reached -= max(0.0, end - elapsed)
+            before = self.shown
+            self.tick(now)
+            if self.shown == before:
+                if self._hold(g) > 0:
+                    self._persist(g)
+                if self.emit is not None:
+                    self.emit("show", [], False)
+
+    def _persist(self, g: Game) -> None:
+        """Keep the cursor in the table's settings, so a restart resumes this step."""
+        settings = {
+            **self.table.settings,
+            "show": {"game": g.id, "n": self.shown, "at": self.reached},
+        }
+        try:
+            self.table.store.commit(self.table.store.settings_stmts(self.table.name, settings))
+            self.table.settings = settings
+        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the show
+            log.warning("table %s: show cursor not saved: %s", self.table.name, exc)
+
+    def _on_outcome(self, table: Table, outcome: Outcome) -> None:
+        if outcome.reason in GAME_CHANGES or outcome.reason == "settings":
+            self.tick()
+
+    # -- what the screens see ---------------------------------------------------------
+    def shown_state(self) -> dict[str, Any]:
+        """The game's state after the shown commands (replayed, cached per step)."""
+        with self.table.lock:
+            g = self.table.game
+            assert g is not None
+            if self.shown >= len(g.commands):
+                return g.state
+            cached = self._state
+            if cached is None or cached[0] != g.id or cached[1] > self.shown:
+                doc = g.document
+                cached = (g.id, 0, new_game(doc["players"], doc.get("stack"), doc.get("profile")))
+            _, n, state = cached
+            for k in range(n, self.shown):
+                command = g.commands[k][1]
+                if command["type"] == TRACK_COLORS:
+                    profile = {**g.document["profile"], "track_colors": command["colors"]}
+                    state = new_game(g.document["players"], g.document.get("stack"), profile)
+                    state = _replay(state, [c for _, c, _, _ in g.commands[:k]])
+                else:
+                    state, _ = apply(state, command)
+            self._state = (g.id, self.shown, state)
+            return state
+
+    def shown_game(self, g: Game) -> Game:
+        """``g`` as far as the screens have got (the same object when caught up)."""
+        if self.shown >= len(g.commands):
+            return g
+        state = self.shown_state()
+        return replace(
+            g,
+            state=state,
+            commands=g.commands[: self.shown],
+            events=g.events[: self.shown],
+            status="finished"
+            if state["finished"]
+            else ("playing" if g.status == "finished" else g.status),
+        )
+
+    def snapshot(self, snap: Snapshot) -> Snapshot:
+        """A table snapshot with the game as shown."""
+        if snap.game is None:
+            return snap
+        with self.table.lock:
+            if self.table.game is not snap.game:
+                return snap
+            return replace(snap, game=self.shown_game(snap.game))
+
+    def info(self) -> dict[str, Any]:
+        """What every frame says about the show: the pace, the current step's beats and how
+        far into them the show is (screens count down from their own clocks)."""
+        with self.table.lock:
+            g = self.table.game
+            pace = self.pace
+            if g is None:
+                return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
+            beats = show.beats(self._current_events(g), pace)
+            return {
+                "pace": pace,
+                "seconds": show.pace_seconds(pace),
+                "step": self.shown,
+                "beats": beats,
+                "hold": sum(b["seconds"] for b in beats),
+                "elapsed": max(0.0, time.time() - self.reached),
+                "more": self.shown < len(g.commands),
+            }
+
+    # -- the clock ------------------------------------------------------------------------
+    def start(self) -> Stage:
+        self._thread = threading.Thread(
+            target=self._run, name=f"show-{self.table.name}", daemon=True
+        )
+        self._thread.start()
+        self.tick()
+        return self
+
+    def _schedule(self, g: Game, now: float) -> None:
+        if self.shown < len(g.commands):
+            self._due = self.reached + self._hold(g)
+            self._wake.set()
+
+    _due: float | None = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            due = self._due
+            timeout = None if due is None else max(0.0, due - time.time())
+            self._wake.wait(timeout if timeout is None else min(timeout, 5.0))
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            if self._due is not None and time.time() >= self._due:
+                self._due = None
+                try:
+                    self.tick()
+                except Exception:  # noqa: BLE001 - the show goes on
+                    log.exception("table %s: show tick failed", self.table.name)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+
+
+def _replay(state: dict[str, Any], commands: list[dict[str, Any]]) -> dict[str, Any]:
+    for command in commands:
+        if command["type"] != TRACK_COLORS:
+            state, _ = apply(state, command)
+    return state
