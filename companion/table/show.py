@@ -70,6 +70,10 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
             out.append({"kind": "station", "station": e["station"], "seconds": seconds})
         elif kind == "last_round":
             out.append({"kind": "last_round", "reason": e["reason"], "seconds": seconds})
+        elif kind == "round_started" and e.get("last_round"):  # R2.1: the last by count
+            out.append({"kind": "last_round", "reason": "max_rounds", "seconds": seconds})
+        elif kind == "round_ended":  # the round's summary, all six stations
+            out.append({"kind": "summary", "round": e["round"], "seconds": seconds})
         elif kind == "final_scoring":
             for player in e["lines"]:
                 out.append({"kind": "final_line", "player": player, "seconds": seconds})
