@@ -85,7 +85,10 @@ class Cafe:
         self.boards = []
         for table in self.tables.values():
             if table.stage is not None:
-                table.stage.close()
+                try:
+                    table.stage.close()
+                except Exception:  # noqa: BLE001 - closing must reach the bots and tables
+                    log.exception("closing the show of table %s", table.name)
         if self.bots is not None:
             self.bots.close()
         for table in self.tables.values():

@@ -64,10 +64,18 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
     final-scoring line (R7, the sacrifices turned one at a time) and the winner."""
     seconds = pace_seconds(pace)
     out: list[dict[str, Any]] = []
-    for e in events:
+    for i, e in enumerate(events):
         kind = e["type"]
         if kind == "ranking":
-            out.append({"kind": "station", "station": e["station"], "seconds": seconds})
+            out.append(
+                {
+                    "kind": "station",
+                    "station": e["station"],
+                    "seconds": seconds,
+                    "ranking": e,
+                    "effects": _effects(events[i + 1 :]),
+                }
+            )
         elif kind == "last_round":
             out.append({"kind": "last_round", "reason": e["reason"], "seconds": seconds})
         elif kind == "round_started" and e.get("last_round"):  # R2.1: the last by count
@@ -78,7 +86,35 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
             for player in e["lines"]:
                 out.append({"kind": "final_line", "player": player, "seconds": seconds})
         elif kind == "game_over":
-            out.append({"kind": "winner", "seconds": seconds})
+            out.append({"kind": "winner", "winners": e["winners"], "seconds": seconds})
+    return out
+
+
+# What a station's result gave (R4, R5): shown with its ranking. Never a private event.
+EFFECTS = {
+    "scored",
+    "figure",
+    "old_man",
+    "hut",
+    "die",
+    "cube",
+    "row_completed",
+    "card_discarded",
+    "card_gained",
+    "city_choice",
+    "pyramid_order",
+    "last_round",
+}
+
+
+def _effects(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The public events that follow a ranking up to the next station or the round's end."""
+    out: list[dict[str, Any]] = []
+    for e in after:
+        if e["type"] in ("ranking", "revealed", "round_ended", "first_cards_revealed"):
+            break
+        if e["type"] in EFFECTS and "private" not in e:
+            out.append({k: v for k, v in e.items() if k != "text"})
     return out
 
 

@@ -226,6 +226,9 @@ class Stage:
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
             beats = show.beats(self._current_events(g), pace)
+            for beat in beats:
+                if beat["kind"] == "summary":
+                    beat["rankings"] = self._round_rankings(g, beat["round"])
             return {
                 "pace": pace,
                 "seconds": show.pace_seconds(pace),
@@ -235,6 +238,17 @@ class Stage:
                 "elapsed": max(0.0, time.time() - self.reached),
                 "more": self.shown < len(g.commands),
             }
+
+    def _round_rankings(self, g: Game, number: int) -> list[dict[str, Any]]:
+        """Every station's ranking of round ``number`` among the shown steps (R3.3)."""
+        out: list[dict[str, Any]] = []
+        for events in reversed(g.events[: self.shown]):
+            for e in reversed(events):
+                if e["type"] == "ranking":
+                    out.append({k: v for k, v in e.items() if k != "text"})
+                elif e["type"] == "round_started" and e["round"] == number:
+                    return out[::-1]
+        return out[::-1]
 
     # -- the clock ------------------------------------------------------------------------
     def start(self) -> Stage:
@@ -268,10 +282,10 @@ class Stage:
                     log.exception("table %s: show tick failed", self.table.name)
 
     def close(self) -> None:
+        """Stop the clock (no join: this runs from the server's SIGTERM handler, where waiting
+        for a thread may not block; the thread is a daemon and ends at its next wake)."""
         self._stop.set()
         self._wake.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2)
 
 
 def _replay(state: dict[str, Any], commands: list[dict[str, Any]]) -> dict[str, Any]:

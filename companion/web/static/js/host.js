@@ -14,6 +14,8 @@ let message = "";
 let trackDraft = null; // colours being edited
 let log = [];
 let logBase = 0; // how many older log lines were dropped (keeps the numbers stable)
+let showStart = 0; // performance.now() at which the shown step began (the show's countdown)
+const PACES = ["quick", "normal", "relaxed"]; // "instant" (no pause) is for tests
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 
 function onFrame(f) {
@@ -29,6 +31,7 @@ function onFrame(f) {
       log = log.slice(-40);
     }
     frame = f;
+    showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok") {
     message = t("host.done");
@@ -71,6 +74,7 @@ function render() {
   renderTrack(view);
   renderGame(playing);
   renderGames();
+  renderShow();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   const lines = log.map((ev) => eventText(ev, view)).filter(Boolean);
   const base = logBase;
@@ -144,6 +148,31 @@ function renderBots(playing) {
       ),
     );
   }
+}
+
+/** The show's pace (the host's choice, kept in the table's settings) and its countdown. */
+function renderShow() {
+  const pace = document.getElementById("pace");
+  const current = frame.show?.pace || "normal";
+  if (pace && document.activeElement !== pace) {
+    const options = PACES.includes(current) ? PACES : [...PACES, current];
+    fill(
+      pace,
+      options.map((value) =>
+        h("option", { value, selected: value === current }, t(`host.pace.${PACES.includes(value) ? value : "instant"}`, { s: frame.show?.seconds ?? "" })),
+      ),
+    );
+  }
+  renderShowLeft();
+}
+
+function renderShowLeft() {
+  const show = frame?.show;
+  const hold = show?.hold || 0;
+  const left = Math.max(0, hold - (performance.now() - showStart) / 1000);
+  const next = document.getElementById("show-next");
+  if (next) next.disabled = !(left > 0);
+  fill("show-left", left > 0 ? t(show.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
 }
 
 function renderStart() {
@@ -307,6 +336,9 @@ function bind() {
   }
   document.getElementById("undo").addEventListener("click", () => send("undo"));
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
+  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
+  document.getElementById("show-next").addEventListener("click", () => send("show_next"));
+  setInterval(() => frame && renderShowLeft(), 250);
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
   document.getElementById("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");

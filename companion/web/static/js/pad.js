@@ -8,6 +8,7 @@ import {
   diceRow,
   eventText,
   FINAL_LINES,
+  lastRoundReason,
   modeName,
   nameOf,
   rankingTies,
@@ -18,6 +19,7 @@ import {
   stationName,
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { Beat } from "./show.js";
 import { keepAwake } from "./wake.js";
 
 const page = document.body.dataset;
@@ -216,6 +218,8 @@ function onFrame(f) {
     // another game ends the "already answered" guard.
     if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     frame = f;
+    beat.update(f, null);
+    beatShown = beatKey();
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
@@ -367,7 +371,9 @@ function renderHeader(view) {
     ? [
         view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
         view.mode ? h("span", { class: "mode-badge small", dataset: { mode: view.mode } }, modeName(view.mode)) : null,
-        view.last_round ? h("span", { class: "badge last" }, t("round.last")) : null,
+        view.last_round
+          ? h("span", { class: "badge last", dataset: { testid: "last-round" } }, t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }))
+          : null,
       ]
     : [];
   fill("round", status);
@@ -912,9 +918,20 @@ function renderScores(view) {
 function renderFinal(view) {
   if (!view) return;
   const order = view.seats || Object.keys(view.players || {});
-  const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
-  const winners = view.winners || [];
-  const ranked = order.slice().sort((a, b) => (lines[b].total ?? 0) - (lines[a].total ?? 0));
+  // The final scoring on the table's beat (R7): the lines a display has turned over so far,
+  // the winner once the display names them.
+  const cur = beat.current();
+  let turned = order;
+  let crowned = true;
+  if (cur.index >= 0 && beat.beats.some((b) => b.kind === "final_line")) {
+    const upto = beat.beats.slice(0, cur.index + 1);
+    turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
+    crowned = upto.some((b) => b.kind === "winner");
+  }
+  const all = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
+  const lines = Object.fromEntries(order.map((p) => [p, turned.includes(p) ? all[p] : {}]));
+  const winners = crowned ? view.winners || [] : [];
+  const ranked = order.slice().sort((a, b) => (lines[b].total ?? -1) - (lines[a].total ?? -1));
   const card = (p) =>
     h(
       "article",
@@ -934,15 +951,47 @@ function renderFinal(view) {
         }),
       ),
     );
+  const place = crowned && view.finished ? placeOf(me(), order, all) : null;
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
     frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
+    view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
+    place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: ordinal(place), count: order.length })) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
     view.finished ? h("div", { class: "final-cards", dataset: { testid: "final-scoring" } }, ranked.map(card)) : null,
   );
 }
+
+/** A player's place (R7: higher total, then the higher sacrifice; equal on both share it). */
+function placeOf(player, order, lines) {
+  const mine = lines[player];
+  if (!mine || mine.total === undefined) return null;
+  const ahead = order.filter((p) => {
+    const l = lines[p];
+    return l.total > mine.total || (l.total === mine.total && (l.sacrifice ?? 0) > (mine.sacrifice ?? 0));
+  });
+  return ahead.length + 1;
+}
+
+function ordinal(n) {
+  return n <= 3 ? t(`pad.ordinal.${n}`) : t("pad.ordinal", { n });
+}
+
+const beat = new Beat(); // the show's step: the final scoring turns over on the display's beat
+let beatShown = null;
+
+function beatKey() {
+  return `${beat.step}:${beat.current().index}`;
+}
+
+setInterval(() => {
+  if (frame && beatKey() !== beatShown) {
+    beatShown = beatKey();
+    render();
+  }
+}, 250);
 
 // ---------- start ----------
 
