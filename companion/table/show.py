@@ -13,6 +13,9 @@ owns the clock.
 >>> [b["kind"] for b in beats([{"type": "ranking", "station": 3}, {"type": "last_round",
 ...     "reason": "cubes", "round": 4}], "normal")]
 ['station', 'last_round']
+>>> [b["kind"] for b in beats([{"type": "pyramid_order", "player": "ana", "first": "ben"},
+...     {"type": "cube", "player": "ben", "row": 0, "cell": 1}], "quick")]
+['decision']
 """
 
 from __future__ import annotations
@@ -64,9 +67,21 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
     final-scoring line (R7, the sacrifices turned one at a time) and the winner."""
     seconds = pace_seconds(pace)
     out: list[dict[str, Any]] = []
+    ranked = False
     for i, e in enumerate(events):
         kind = e["type"]
+        if kind in DECISIONS and not ranked:  # R5.3, R5.4: the rest of a station's result
+            out.append(
+                {
+                    "kind": "decision",
+                    "station": DECISIONS[kind],
+                    "player": e["player"],
+                    "seconds": seconds,
+                    "effects": _effects(events[i:]),
+                }
+            )
         if kind == "ranking":
+            ranked = True
             out.append(
                 {
                     "kind": "station",
@@ -89,6 +104,9 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
             out.append({"kind": "winner", "winners": e["winners"], "seconds": seconds})
     return out
 
+
+# A tie's decision that completes a station's result: the city (R5.3), the pyramid (R5.4).
+DECISIONS = {"city_choice": 3, "pyramid_order": 4}
 
 # What a station's result gave (R4, R5): shown with its ranking. Never a private event.
 EFFECTS = {

@@ -14,7 +14,6 @@ import {
   nameOf,
   rankingTies,
   seat,
-  shortTies,
   setSeats,
   signed,
   stakeText,
@@ -657,13 +656,14 @@ function renderSpotlight(view) {
   if (!panel) return;
   const cur = beat.current();
   const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-  const kind = b && ["station", "summary", "last_round"].includes(b.kind) ? b.kind : null;
+  const kind = b && ["station", "decision", "summary", "last_round"].includes(b.kind) ? b.kind : null;
   panel.hidden = !kind;
   document.body.classList.toggle("spotlit", Boolean(kind));
   if (!kind) return;
   panel.dataset.kind = kind;
   const stakeView = beat.previous || view;
   const stations = beat.beats.filter((x) => x.kind === "station");
+  panel.style.fontSize = "";
   if (kind === "station") {
     const n = stations.indexOf(b) + 1;
     fill(
@@ -672,12 +672,23 @@ function renderSpotlight(view) {
       rankingBlock(b.ranking, true, stakeView),
       b.effects?.length
         ? h("ul", { class: "effects" }, b.effects.map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view))))
-        : h("p", { class: "effects none" }, t("show.nothing_given")),
+        : h("p", { class: "effects none" }, awaited(view, b) ? t("show.deciding", { name: nameOf(awaited(view, b)) }) : t("show.nothing_given")),
     );
+    fitSpotlight(panel);
+    return;
+  }
+  if (kind === "decision") {
+    fill(
+      panel,
+      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t("show.decided", { name: nameOf(b.player) })))),
+      h("ul", { class: "effects" }, (b.effects || []).map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view)))),
+    );
+    fitSpotlight(panel);
     return;
   }
   if (kind === "summary") {
     fill(panel, h("h3", {}, t("show.summary", { round: b.round })), pastList(b.rankings || [], false));
+    fitSpotlight(panel);
     return;
   }
   fill(
@@ -689,6 +700,21 @@ function renderSpotlight(view) {
       h("p", {}, t("show.last_round_why", { reason: lastRoundReason(b.reason, view) })),
     ),
   );
+}
+
+/** Who still decides what this station gives (a tie at the city or the pyramid, R5.3/R5.4),
+ * when it is the step's last station. */
+function awaited(view, b) {
+  if (beat.beats.filter((x) => x.kind === "station").at(-1) !== b) return null;
+  const entry = (view?.pending || []).find((e) => e.type === "city" || e.type === "pyramid");
+  return entry ? entry.player : null;
+}
+
+/** Everything of the beat stays on screen: the type gets smaller until it fits (never cut). */
+function fitSpotlight(panel) {
+  for (let scale = 1; scale >= 0.6 && panel.scrollHeight > panel.clientHeight + 1; scale -= 0.05) {
+    panel.style.fontSize = `${scale.toFixed(2)}em`;
+  }
 }
 
 function renderCountdown() {
@@ -708,7 +734,8 @@ function tickShow() {
   if (key !== beatShown) {
     const cur = beat.current();
     const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-    if (b?.kind === "station") sound.play(b.ranking?.ties?.length ? "tie" : "reveal");
+    if (b?.kind === "decision") sound.play("reveal");
+    else if (b?.kind === "station") sound.play(b.ranking?.ties?.length ? "tie" : "reveal");
     else if (b?.kind === "last_round") sound.play("last_round");
     else if (b?.kind === "winner") sound.play("winner");
     render();

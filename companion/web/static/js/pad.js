@@ -217,8 +217,9 @@ function onFrame(f) {
     // A view that includes the acknowledged move, a whole new history (undo, a reconnect) or
     // another game ends the "already answered" guard.
     if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
+    const before = frame?.game?.view || null;
     frame = f;
-    beat.update(f, null);
+    beat.update(f, before);
     beatShown = beatKey();
     render();
   } else if (f.type === "ack") {
@@ -335,12 +336,15 @@ function me() {
 }
 
 function myPending() {
-  return frame?.you?.pending || [];
+  // While the display shows the step's results (the show's beats), the next bid waits: the
+  // table reads the result together, then everybody bids.
+  return (frame?.you?.pending || []).filter((e) => !(e.type === "bid" && beat.active()));
 }
 
 function render() {
   if (!frame) return;
-  const view = frame.game?.view;
+  // The view as far as the table's show has got (scores, track and pyramid on its beat).
+  const view = beat.staged(frame.game?.view);
   renderHeader(view);
   if (!frame.game) {
     renderLobby();
@@ -659,7 +663,7 @@ function bidOffer(view) {
 /** The revealed bids of the station being resolved, so decisions are made with them in view:
  * the ranking with every bid's parts once it exists, else the revealed cards. */
 function revealedTable(view, station) {
-  const ranking = events.filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
+  const ranking = told().filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
   if (ranking) return rankingTable(ranking, view);
   const cards = view.revealed?.[String(station)] || {};
   const rows = Object.entries(cards).map(([p, c]) =>
@@ -813,8 +817,17 @@ function pyramidTask(view) {
   ];
 }
 
+/** This round's events as far as the display has told them (stations still to come in the
+ * show's current step are not told on the phone before the display shows them). */
+function told() {
+  const hidden = beat.hiddenTail();
+  if (!hidden) return events;
+  const before = events.slice(0, Math.max(0, events.length - beat.events.length));
+  return [...before, ...beat.events.slice(0, beat.events.length - hidden)];
+}
+
 function lastRanking(station) {
-  return events.filter((e) => e.type === "ranking" && (station === undefined || e.station === station)).at(-1);
+  return told().filter((e) => e.type === "ranking" && (station === undefined || e.station === station)).at(-1);
 }
 
 function waitTask(view) {
@@ -827,7 +840,7 @@ function waitTask(view) {
     waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
     host.length ? h("p", {}, host.join(" · ")) : null,
     ranking ? rankingTable(ranking, view) : null,
-    events.length ? h("p", { class: "last-event" }, eventText(events.at(-1), view)) : null,
+    told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,
   ];
 }
 

@@ -69,63 +69,88 @@ export class Beat {
   hiddenTail() {
     const cur = this.current();
     if (cur.index < 0 || !this.events.length) return 0;
-    const done = this.beats.slice(0, cur.index + 1).filter((b) => b.kind === "station").length;
-    const after = this.beats.slice(cur.index + 1);
-    if (!after.length) return 0;
+    const upto = this.beats.slice(0, cur.index + 1);
+    const later = this.beats.slice(cur.index + 1);
+    if (!later.length) return 0;
+    const done = upto.filter((b) => b.kind === "station").length;
+    const laterNotes = later.some((b) => b.kind !== "station" && b.kind !== "last_round");
     let seen = 0;
     for (let i = 0; i < this.events.length; i += 1) {
-      if (this.events[i].type === "ranking") {
-        seen += 1;
-        if (seen > done) return this.events.length - i;
-      }
-      if (["round_ended", "final_scoring"].includes(this.events[i].type) && after.some((b) => b.kind !== "last_round")) {
-        return this.events.length - i;
-      }
+      const type = this.events[i].type;
+      if (type === "ranking") seen += 1;
+      // The next station starts with its cards turned (revealed) or, with dice, its rolls.
+      const nextStation = seen >= done && ["revealed", "first_cards_revealed", "dice_choices", "rolled"].includes(type);
+      if (seen > done || (nextStation && later.some((b) => b.kind === "station"))) return this.events.length - i;
+      if (laterNotes && ["round_ended", "final_scoring"].includes(type)) return this.events.length - i;
     }
     return 0;
   }
 
-  /** The view as it stood when beat `index` was up: the scores, track and pyramid of the
-   * stations after it not applied yet (markers walking during the first second of a beat). */
+  /** The view as it stood when the beat that is up began: the view before this step with the
+   * step's events told so far replayed onto it (scores, track, pyramid, huts, dice, cubes,
+   * figure, old man; the round's own fields until the next round is told), markers walking
+   * box by box in the first moments of a station. A screen that came in mid-step (no view
+   * before) shows the step's end. */
   staged(view) {
     const cur = this.current();
     if (!view || !this.previous || cur.index < 0 || !this.events.length) return view;
-    const stationBeats = this.beats.filter((b) => b.kind === "station");
     const beat = this.beats[cur.index];
-    let upto = stationBeats.length; // every station shown: the final view
-    if (beat.kind === "station") upto = stationBeats.indexOf(beat) + 1;
-    else if (this.beats.slice(0, cur.index).every((b) => b.kind !== "station")) upto = 0;
-    if (upto >= stationBeats.length && !(beat.kind === "station" && cur.into < walkSeconds())) return view;
-    // Replay the moves (scored, cube) of the stations up to `upto` onto the view before.
-    const track = Object.fromEntries(Object.entries(this.previous.track || {}).map(([b, s]) => [b, [...s]]));
-    const pyramid = (this.previous.pyramid || []).map((row) => [...row]);
-    const scores = Object.fromEntries(Object.entries(this.previous.players || {}).map(([p, ps]) => [p, ps.score]));
-    let seen = 0;
+    const told = this.events.slice(0, this.events.length - this.hiddenTail());
+    const walkingNow = beat.kind === "station" && cur.into < walkSeconds() && !REDUCED();
+    if (told.length === this.events.length && !walkingNow) return view;
+    const prev = this.previous;
+    const newRound = told.some((e) => e.type === "round_started");
+    const base = newRound ? view : { ...view, ...pick(prev, ROUND_FIELDS) };
+    const track = Object.fromEntries(Object.entries(prev.track || {}).map(([b, st]) => [b, [...st]]));
+    const pyramid = (prev.pyramid || []).map((row) => [...row]);
+    const players = Object.fromEntries(
+      Object.entries(view.players || {}).map(([p, ps]) => [p, { ...ps, ...pick(prev.players?.[p] || {}, PLAYER_FIELDS) }]),
+    );
+    let chocolatl = prev.chocolatl;
+    let oldMan = prev.old_man;
+    let lastRound = prev.last_round;
+    let lastReason = prev.last_round_reason;
+    // The scored events of the station that is up walk; the ranking that starts it is the last told.
+    const lastRanking = told.map((e) => e.type).lastIndexOf("ranking");
     const walking = [];
-    for (const ev of this.events) {
-      if (ev.type === "ranking") seen += 1;
-      if (seen > upto) break;
-      const now = seen === upto && beat.kind === "station";
-      if (ev.type === "scored" && ev.from !== undefined && ev.score !== ev.from) {
+    told.forEach((ev, i) => {
+      const ps = players[ev.player];
+      if (ev.type === "scored" && ps && ev.from !== undefined) {
         let to = ev.score;
-        if (now) {
-          // Box by box: one box every 0.12 s in the first moments of the beat.
-          const steps = Math.floor(cur.into / 0.12);
+        if (walkingNow && i > lastRanking) {
           const dist = Math.abs(ev.score - ev.from);
-          to = REDUCED() ? ev.score : ev.from + Math.sign(ev.score - ev.from) * Math.min(dist, steps);
+          to = ev.from + Math.sign(ev.score - ev.from) * Math.min(dist, Math.floor(cur.into / 0.12));
           if (to !== ev.score) walking.push(ev.player);
         }
-        move(track, ev.player, scores[ev.player] ?? ev.from, to);
-        scores[ev.player] = to;
-      } else if (ev.type === "cube" && ev.row !== null && ev.row !== undefined && pyramid[ev.row]) {
-        pyramid[ev.row][ev.cell] = ev.player;
+        if (to !== ps.score) move(track, ev.player, ps.score, to);
+        ps.score = to;
+      } else if (ev.type === "cube" && ps) {
+        ps.cubes_used = (ps.cubes_used || 0) + 1;
+        if (ev.row !== null && ev.row !== undefined && pyramid[ev.row]) pyramid[ev.row][ev.cell] = ev.player;
+      } else if (ev.type === "hut" && ps) ps.huts = ev.huts;
+      else if (ev.type === "die" && ps) ps.dice = ev.dice;
+      else if (ev.type === "figure") chocolatl = ev.player;
+      else if (ev.type === "old_man") oldMan = ev.player;
+      else if (ev.type === "last_round") {
+        lastRound = true;
+        lastReason = ev.reason;
+      } else if (ev.type === "ranking") {
+        for (const e of ev.entries || []) {
+          if (players[e.player] && e.dice?.length) players[e.player].dice -= e.dice.length; // R3.2
+        }
       }
-    }
-    const players = Object.fromEntries(
-      Object.entries(view.players || {}).map(([p, ps]) => [p, { ...ps, score: scores[p] ?? ps.score }]),
-    );
-    return { ...view, track, pyramid, players, walking };
+    });
+    if (newRound) return { ...base, track, pyramid, players, walking };
+    return { ...base, track, pyramid, players, walking, chocolatl, old_man: oldMan, last_round: lastRound, last_round_reason: lastReason };
   }
+}
+
+// What belongs to the round (shown as before until the next round is told) and to a player.
+const ROUND_FIELDS = ["round", "mode", "returning", "harvest", "improvements", "profile"];
+const PLAYER_FIELDS = ["score", "huts", "dice", "cubes_used"];
+
+function pick(obj, keys) {
+  return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
 }
 
 function walkSeconds() {
