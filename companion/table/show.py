@@ -98,7 +98,9 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
         elif kind == "round_ended":  # the round's summary, all six stations
             out.append({"kind": "summary", "round": e["round"], "seconds": seconds})
         elif kind == "final_scoring":
-            for player in e["lines"]:
+            # R7: lowest total first, the winner's line last (the higher sacrifice wins a tie).
+            lines = e["lines"]
+            for player in sorted(lines, key=lambda p: (lines[p]["total"], lines[p]["sacrifice"])):
                 out.append({"kind": "final_line", "player": player, "seconds": seconds})
         elif kind == "game_over":
             out.append({"kind": "winner", "winners": e["winners"], "seconds": seconds})

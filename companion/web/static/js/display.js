@@ -14,10 +14,12 @@ import {
   nameOf,
   rankingTies,
   seat,
+  shortTies,
   setSeats,
   signed,
   stakeText,
   stationLabel,
+  stationName,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { Beat, Sound } from "./show.js";
@@ -77,6 +79,7 @@ function render() {
   if (!frame) return;
   const game = frame.game;
   const view = beat.staged(game?.view || null);
+  if (beatKey() !== beatShown) noteBeat();
   beatShown = beatKey();
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
@@ -131,8 +134,12 @@ function renderStatusBar() {
     view?.last_round && !over
       ? h(
           "span",
-          { class: "badge last", dataset: { testid: "last-round" } },
-          t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }),
+          {
+            class: "badge last",
+            dataset: { testid: "last-round" },
+            title: t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }),
+          },
+          t("round.last"),
         )
       : null,
   );
@@ -305,6 +312,16 @@ function renderPhase(view) {
   if (view.station && !view.finished) {
     parts.push(h("p", { class: "phase-sub" }, t("display.station_now", { n: view.station })));
   }
+  if (view.last_round && !view.finished) {
+    // R6.3: why this round is the last stays in view for the whole round.
+    parts.push(
+      h(
+        "p",
+        { class: "phase-sub last-why", dataset: { testid: "last-round-why" } },
+        t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }),
+      ),
+    );
+  }
   fill(box, parts);
 }
 
@@ -384,12 +401,19 @@ function rankingBlock(ev, current, view = frame.game.view) {
   );
   const rows = (ev.entries || []).map((e) => h("tr", { dataset: { player: e.player } }, bidCells(e)));
   const ties = rankingTies(ev);
+  const short = shortTies(ev);
   return h(
     "article",
     { class: `ranking ${current ? "current" : "past"}`, dataset: { station: ev.station } },
     h("h3", {}, stationLabel(ev.station), h("span", { class: "stake" }, stakeText(ev.station, view))),
     h("table", { class: "bids" }, h("thead", {}, head), h("tbody", {}, rows)),
-    ties.length ? h("ul", { class: "ties" }, ties.map((x) => h("li", {}, x))) : null,
+    ties.length
+      ? h(
+          "ul",
+          { class: "ties" },
+          ties.map((x, i) => h("li", {}, h("span", { class: "tie-full" }, x), h("span", { class: "tie-short" }, short[i]))),
+        )
+      : null,
   );
 }
 
@@ -420,22 +444,22 @@ function revealedBlock(view, rankedStations) {
   );
 }
 
-/** Rankings as a matrix, one row per station and one column per player: each player's place
- * and effective bid, and where a tie was decided, the reason beside the player it favoured
- * (R3.4). Six stations and five long names fit at once: nothing is dropped to fit. */
-function pastList(rankings, newestFirst = true) {
+/** Rankings as a matrix, one row per player and one column per station: each player's place
+ * and effective bid there, and where a tie was decided, a word for the reason beside the
+ * player it favoured (R3.4). Six stations and five long names fit at once beside the offer:
+ * nothing is dropped to fit. */
+function pastList(rankings) {
   if (!rankings.length) return null;
-  const rows = newestFirst ? rankings : rankings;
   const order = frame.game?.view?.seats || [];
-  const won = (ev) => {
-    const out = {};
+  const cells = rankings.map((ev) => {
+    const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, won: [] }]));
     for (const tie of ev.ties || []) {
       const [a] = tie.players || [];
       const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
-      (out[a] ||= []).push(t(`tie.cell.${rule}`));
+      if (byPlayer[a] && !byPlayer[a].won.includes(rule)) byPlayer[a].won.push(rule);
     }
-    return out;
-  };
+    return byPlayer;
+  });
   const anyTie = rankings.some((ev) => (ev.ties || []).length);
   return h(
     "div",
@@ -443,31 +467,38 @@ function pastList(rankings, newestFirst = true) {
     h(
       "table",
       { class: "past-list summary", dataset: { testid: "round-summary" } },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), order.map((p) => h("th", { scope: "col" }, chip(p))))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { class: "past-player" }, ""),
+          rankings.map((ev) => h("th", { scope: "col", class: "past-station", dataset: { station: ev.station } }, stationName(ev.station))),
+        ),
+      ),
       h(
         "tbody",
         {},
-        rows.map((ev) => {
-          const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, e]));
-          const tieWins = won(ev);
-          return h(
+        order.map((p) =>
+          h(
             "tr",
-            { dataset: { station: ev.station } },
-            h("th", { scope: "row", class: "past-station" }, stationLabel(ev.station)),
-            order.map((p) => {
+            { dataset: { player: p } },
+            h("th", { scope: "row", class: "past-player" }, chip(p)),
+            cells.map((byPlayer) => {
               const e = byPlayer[p];
               if (!e) return h("td", {}, "");
               return h(
                 "td",
-                { class: e.place === 1 ? "won" : "", dataset: { player: p } },
+                { class: e.place === 1 ? "won" : "" },
                 h("span", { class: "sum-place" }, `${e.place}.`),
                 " ",
                 h("b", {}, String(e.total)),
-                tieWins[p] ? h("span", { class: "past-tie" }, ` ${tieWins[p].join(", ")}`) : null,
+                e.won.map((rule) => h("span", { class: "past-tie" }, ` ${t(`tie.cell.${rule}`)}`)),
               );
             }),
-          );
-        }),
+          ),
+        ),
       ),
     ),
     anyTie ? h("p", { class: "tie-legend" }, t("show.tie_legend")) : null,
@@ -644,6 +675,15 @@ function renderFinal(view) {
 
 // ---------- the show: the step's beats on this screen ----------
 
+/** When each beat went up on this screen (for tests and for whoever debugs a table). */
+const beatLog = [];
+function noteBeat() {
+  const cur = beat.current();
+  const b = cur.index >= 0 ? beat.beats[cur.index] : null;
+  beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now() });
+  if (beatLog.length > 500) beatLog.shift();
+}
+
 function beatKey() {
   const cur = beat.current();
   return `${beat.step}:${cur.index}`;
@@ -663,7 +703,6 @@ function renderSpotlight(view) {
   panel.dataset.kind = kind;
   const stakeView = beat.previous || view;
   const stations = beat.beats.filter((x) => x.kind === "station");
-  panel.style.fontSize = "";
   if (kind === "station") {
     const n = stations.indexOf(b) + 1;
     fill(
@@ -687,7 +726,7 @@ function renderSpotlight(view) {
     return;
   }
   if (kind === "summary") {
-    fill(panel, h("h3", {}, t("show.summary", { round: b.round })), pastList(b.rankings || [], false));
+    fill(panel, h("h3", {}, t("show.summary", { round: b.round })), pastList(b.rankings || []));
     fitSpotlight(panel);
     return;
   }
@@ -697,7 +736,7 @@ function renderSpotlight(view) {
       "div",
       { class: "last-round-notice" },
       h("p", { class: "big" }, t("round.last")),
-      h("p", {}, t("show.last_round_why", { reason: lastRoundReason(b.reason, view) })),
+      h("p", {}, t("show.last_round_detail", { reason: lastRoundReason(b.reason, view) })),
     ),
   );
 }
@@ -710,10 +749,14 @@ function awaited(view, b) {
   return entry ? entry.player : null;
 }
 
-/** Everything of the beat stays on screen: the type gets smaller until it fits (never cut). */
+/** Everything of the beat stays on screen, never cut and never below the smallest type:
+ * first the ties in a few words each, then ties and effects side by side, then tighter rows. */
 function fitSpotlight(panel) {
-  for (let scale = 1; scale >= 0.6 && panel.scrollHeight > panel.clientHeight + 1; scale -= 0.05) {
-    panel.style.fontSize = `${scale.toFixed(2)}em`;
+  const over = () => panel.scrollHeight > panel.clientHeight + 1;
+  panel.classList.remove("compact", "two-col", "tight");
+  for (const step of ["compact", "two-col", "tight"]) {
+    if (!over()) return;
+    panel.classList.add(step);
   }
 }
 
@@ -855,6 +898,7 @@ async function main() {
   onLanguageChange(() => renderSound());
   renderSound();
   setInterval(tickShow, 100);
+  window.__display.beatLog = () => beatLog.map((x) => ({ ...x, now: performance.now() }));
   window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());

@@ -354,6 +354,7 @@ function render() {
   }
   if (view.finished || frame.game.status !== "playing") {
     renderFinal(view);
+    if (document.getElementById("screen-final")?.hidden) window.scrollTo(0, 0); // from its top
     showOnly(SCREENS, "screen-final");
     keepAwake(false);
     return;
