@@ -27,6 +27,10 @@ NAMES = [
     "Xochitl Quetzalcoatl",
 ]
 RULES = ["figure", "lower_score", "stack", "stack"]
+SPOTLIGHT_KIND = (
+    "() => { const s = document.getElementById('spotlight'); "
+    "return s.hidden ? null : s.dataset.kind; }"
+)
 
 
 def ranking(station: int, seats: list[str]) -> dict[str, Any]:
@@ -191,9 +195,7 @@ def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
     problems: list[str] = []
     for label, f in screens.items():
         page.evaluate("(f) => window.__display.inject(f)", f)
-        kind = page.evaluate(
-            "() => { const s = document.getElementById('spotlight'); return s.hidden ? null : s.dataset.kind; }"
-        )
+        kind = page.evaluate(SPOTLIGHT_KIND)
         if label in ("station", "summary", "last_round"):
             assert kind == label, (label, kind)
         # Every bid, tie and result is in the page (fitting never drops any).
