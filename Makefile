@@ -19,6 +19,8 @@ test: $(VENV)/.installed-test node_modules/.installed
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests benchmarks firmware
+	$(BIN)/ruff format --check companion tests benchmarks firmware
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py

@@ -41,8 +41,39 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def serves_with_gevent(argv: list[str]) -> bool:
+    """``companion serve`` with the gevent worker (its default).
+
+    >>> serves_with_gevent(["serve"]), serves_with_gevent(["serve", "--worker", "gthread"])
+    (True, False)
+    >>> serves_with_gevent(["serve", "--worker=gthread"]), serves_with_gevent(["replay", "x"])
+    (False, False)
+    """
+    if not argv or argv[0] != "serve":
+        return False
+    for i, arg in enumerate(argv):
+        if arg == "--worker" and i + 1 < len(argv):
+            return argv[i + 1] == "gevent"
+        if arg.startswith("--worker="):
+            return arg.split("=", 1)[1] == "gevent"
+    return True
+
+
+def patch_for_gevent() -> None:
+    """gevent's monkey-patching, before anything imports ``ssl`` (gunicorn, requests): ssl
+    patched after its import breaks TLS in the worker (HTTPS webhooks ended in a
+    RecursionError) and prints a MonkeyPatchWarning. The patched master process forks the
+    worker as gunicorn's gevent worker expects; the worker's own patching then finds everything
+    done."""
+    from gevent import monkey  # only here: replay and the other subcommands never load gevent
+
+    monkey.patch_all()
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if serves_with_gevent(argv) and "ssl" not in sys.modules:
+        patch_for_gevent()
     args = build_parser(argv).parse_args(argv)
     module = importlib.import_module(SUBCOMMANDS[args.command][0])
     return int(module.run(args) or 0)

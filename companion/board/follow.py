@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.board.service import BoardService
-from companion.engine import DEFAULT_PROFILE, view
+from companion.engine import DEFAULT_PROFILE, State, view
 from companion.leds import (
     FRAME_RATE,
     Animation,
@@ -38,7 +39,7 @@ STATUS_EVERY_S = 1.0
 STABLE_LINK_KEYS = ("state", "port", "firmware", "version", "last_error")
 
 
-def idle_view(track_colors: list[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
+def idle_view(track_colors: Sequence[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
     """The public view of a table with no game yet: an empty track and pyramid."""
     return {
         "round": 0,
@@ -82,7 +83,7 @@ class TableBoard:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._view: dict[str, Any] = self._idle()
+        self._view: Mapping[str, Any] = self._idle()
         self._colours: dict[str, str] = {}
         self._animations: list[Animation] = []
         self._dirty = True
@@ -104,7 +105,7 @@ class TableBoard:
         self._thread.start()
         return self
 
-    def on_commit(self, table: Table, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    def on_commit(self, table: Table, state: State, events: list[dict[str, Any]]) -> None:
         """Observer: runs under the table's lock, so it only records and wakes the thread."""
         public = view(state, None)
         chosen = {s.seat: s.colour for s in table.seats if s.seat in state["players"]}

@@ -83,32 +83,26 @@ def _same(value: object) -> object:
     return value
 
 
+def _module(name: str, **attributes: object) -> ModuleType:
+    """A module named ``name`` holding ``attributes`` (type checkers know no such names)."""
+    module = ModuleType(name)
+    vars(module).update(attributes)
+    return module
+
+
 def make_modules() -> dict[str, ModuleType]:
     """Fresh machine, neopixel, time, sys, gc and micropython modules for one boot of the
     firmware. @micropython.viper functions run as plain Python (same integer results: no
     value in the firmware's viper code reaches 2**31)."""
-    machine = ModuleType("machine")
-    machine.Pin = Pin
-    machine.WDT = WDT
-    machine.reset = _reset
-    neopixel = ModuleType("neopixel")
-    neopixel.NeoPixel = NeoPixel
-    mtime = ModuleType("time")
-    mtime.ticks_ms = ticks_ms
-    mtime.ticks_diff = ticks_diff
-    mtime.sleep_ms = sleep_ms
-    mtime.time = time.time
-    msys = ModuleType("sys")
-    msys.platform = "sim"
-    msys.implementation = sys.implementation
-    mgc = ModuleType("gc")
-    mgc.collect = lambda: None
-    mgc.mem_alloc = lambda: 0  # no MicroPython heap to measure here
-    mgc.mem_free = lambda: 0
-    micropython = ModuleType("micropython")
-    micropython.const = _same
-    micropython.viper = _same
-    micropython.native = _same
+    machine = _module("machine", Pin=Pin, WDT=WDT, reset=_reset)
+    neopixel = _module("neopixel", NeoPixel=NeoPixel)
+    mtime = _module(
+        "time", ticks_ms=ticks_ms, ticks_diff=ticks_diff, sleep_ms=sleep_ms, time=time.time
+    )
+    msys = _module("sys", platform="sim", implementation=sys.implementation)
+    # No MicroPython heap to measure here.
+    mgc = _module("gc", collect=lambda: None, mem_alloc=lambda: 0, mem_free=lambda: 0)
+    micropython = _module("micropython", const=_same, viper=_same, native=_same)
     return {
         "machine": machine,
         "neopixel": neopixel,

@@ -93,16 +93,21 @@ class History:
         return [json.loads(r["result"]) for r in rows]
 
     def leaderboard(
-        self, since: float | None = None, until: float | None = None
+        self, since: float | None = None, until: float | None = None, people_only: bool = False
     ) -> list[dict[str, Any]]:
         """Per player name (case-insensitive): finished games, wins, win share, mean and best
-        R7 total. Games the host ended have no final scores and do not count."""
-        board: dict[str, dict[str, Any]] = {}
+        R7 total. Games the host ended have no final scores and do not count. Seats companion
+        players played are ranked apart from people of the same name and marked
+        (``companion``); ``people_only`` leaves them out."""
+        board: dict[tuple[str, bool], dict[str, Any]] = {}
         for result in reversed(self.games(since, until, limit=100_000)):
             if result["status"] != "finished":
                 continue
             for p in result["players"]:
-                key = " ".join(p["name"].split()).casefold()
+                companion = bool(p.get("companion"))
+                if companion and people_only:
+                    continue
+                key = (" ".join(p["name"].split()).casefold(), companion)
                 row = board.setdefault(
                     key, {"name": p["name"], "games": 0, "wins": 0, "total": 0, "best": None}
                 )
@@ -112,10 +117,11 @@ class History:
                 row["total"] += p["score"]
                 row["best"] = p["score"] if row["best"] is None else max(row["best"], p["score"])
         out = []
-        for row in board.values():
+        for (_, companion), row in board.items():
             out.append(
                 {
                     "name": row["name"],
+                    "companion": companion,
                     "games": row["games"],
                     "wins": row["wins"],
                     "win_share": round(row["wins"] / row["games"], 4),
@@ -127,8 +133,13 @@ class History:
         return out
 
 
+# A UTF-8 byte-order mark first: spreadsheets then read ü and é as such, not as mojibake.
+BOM = "\ufeff"
+
+
 def games_csv(results: list[dict[str, Any]]) -> str:
-    """One line per player per game (spreadsheets sum and filter that easily)."""
+    """One line per player per game (spreadsheets sum and filter that easily); ``companion``
+    holds the level of the companion player that played the seat, empty for a person."""
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(
@@ -145,6 +156,7 @@ def games_csv(results: list[dict[str, Any]]) -> str:
             "score",
             "track",
             "winner",
+            "companion",
         ]
     )
     for r in results:
@@ -163,19 +175,21 @@ def games_csv(results: list[dict[str, Any]]) -> str:
                     p["score"],
                     p["track"],
                     "yes" if p["winner"] else "no",
+                    p.get("companion") or "",
                 ]
             )
-    return buf.getvalue()
+    return BOM + buf.getvalue()
 
 
 def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["name", "games", "wins", "win_share", "mean_score", "best_score"])
+    w.writerow(["name", "companion", "games", "wins", "win_share", "mean_score", "best_score"])
     for r in rows:
         w.writerow(
             [
                 _cell(r["name"]),
+                "yes" if r.get("companion") else "no",
                 r["games"],
                 r["wins"],
                 r["win_share"],
@@ -183,7 +197,7 @@ def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
                 r["best_score"],
             ]
         )
-    return buf.getvalue()
+    return BOM + buf.getvalue()
 
 
 def _cell(text: str) -> str:

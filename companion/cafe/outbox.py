@@ -1,13 +1,17 @@
 """Results leave the table: a durable outbox of webhook deliveries in the server's SQLite file.
 
 When a game is over (finished, or ended by the host) its result (companion.store.results) is written
-to the ``results`` table and one ``outbox`` row per webhook URL, in one transaction. A sender
-thread posts each due row with ``requests``, signed with ``X-Chocolatl-Signature: sha256=<hex
-HMAC-SHA256 of the body>``, and retries failures with exponential backoff and full jitter
-(capped at 15 minutes) for up to a week, so a café endpoint that is down for a day, or a Pi
-that restarts meanwhile, still gets every result: at least once (receivers de-duplicate on
-``idempotency_key``). A 2xx answer is delivered; 3xx and 4xx other than 408/425/429 are final
-refusals.
+to the ``results`` table and one ``outbox`` row per webhook URL, in one transaction, by the
+recorder thread, which never waits for the network: the history and the leaderboard show a game
+at once whatever the endpoints do. One courier thread per webhook URL (so at most as many as
+URLs are configured) posts that URL's due rows with ``requests``, signed with
+``X-Chocolatl-Signature: sha256=<hex HMAC-SHA256 of the body>``, and retries failures with
+exponential backoff and full jitter (capped at 15 minutes) for up to a week, so a café endpoint
+that is down for a day, or a Pi that restarts meanwhile, still gets every result: at least once
+(receivers de-duplicate on ``idempotency_key``). A slow or hanging endpoint holds up only its
+own courier: every attempt has a total deadline (``DEADLINE_S``, connection to answer's
+headers; the answer's body is not read), after which its socket is shut and the attempt counts
+as failed. A 2xx answer is delivered; 3xx and 4xx other than 408/425/429 are final refusals.
 
 Games are found by reconciling the ``games`` table, not by a callback alone: a game that went
 over just before a crash is picked up at the next start. ``notify()`` only makes it prompt.
@@ -20,6 +24,7 @@ import hmac
 import json
 import logging
 import random
+import socket
 import sqlite3
 import threading
 import time
@@ -28,8 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
-from companion.store.results import build_result
+from companion.store.results import build_result, companion_levels
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +70,8 @@ SIGNATURE_HEADER = "X-Chocolatl-Signature"
 FIRST_RETRY_S = 5.0
 MAX_DELAY_S = 15 * 60.0
 GIVE_UP_AFTER_S = 7 * 24 * 3600.0  # well past "a day offline"
-TIMEOUT_S = 10.0
+TIMEOUT_S = 10.0  # connecting, and each silence while the answer's head arrives
+DEADLINE_S = 20.0  # one whole attempt, however the endpoint drips its answer
 RECONCILE_EVERY_S = 2.0
 PRUNE_EVERY_S = 3600.0
 
@@ -101,8 +110,105 @@ def body_of(result: dict[str, Any]) -> bytes:
     )
 
 
+# -- one attempt's deadline ----------------------------------------------------------------
+# requests' timeouts bound each silence, not a whole request: an endpoint that drips a byte
+# every few seconds would hold a courier for ever. The sockets an attempt waits on are noted
+# (per thread) so that a timer can shut them at the deadline; the blocked read then ends.
+_attempt_sockets = threading.local()
+
+
+def _note_socket(sock: socket.socket | None) -> None:
+    noted = getattr(_attempt_sockets, "socks", None)
+    if noted is not None and sock is not None:
+        noted.append(sock)
+
+
+class _WatchedHTTPConnection(HTTPConnection):
+    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+        _note_socket(self.sock)
+        return super().getresponse(*args, **kwargs)
+
+
+class _WatchedHTTPSConnection(HTTPSConnection):
+    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
+        _note_socket(self.sock)
+        return super().getresponse(*args, **kwargs)
+
+
+class _WatchedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _WatchedHTTPConnection
+
+
+class _WatchedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _WatchedHTTPSConnection
+
+
+class DeadlineAdapter(HTTPAdapter):
+    """requests' adapter whose connections let ``post_with_deadline`` shut them."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _WatchedHTTPPool,
+            "https": _WatchedHTTPSPool,
+        }
+
+
+def deadline_session() -> requests.Session:
+    session = requests.Session()
+    adapter = DeadlineAdapter()
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+class DeadlinePassed(requests.RequestException):
+    """The endpoint did not answer within the attempt's total deadline."""
+
+
+def post_with_deadline(
+    session: requests.Session, url: str, body: bytes, headers: dict[str, str], deadline: float
+) -> int:
+    """POST ``body`` and return the answer's status, all within ``deadline`` seconds. The
+    answer's body is not read (the status decides) and its connection is closed."""
+    noted: list[socket.socket] = []
+    _attempt_sockets.socks = noted
+    cut = threading.Event()
+
+    def shut() -> None:
+        cut.set()
+        for sock in list(noted):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    timer = threading.Timer(deadline, shut)
+    timer.daemon = True
+    timer.start()
+    try:
+        response = session.post(
+            url,
+            data=body,
+            headers=headers,
+            timeout=(min(TIMEOUT_S, deadline), min(TIMEOUT_S, deadline)),
+            allow_redirects=False,
+            stream=True,
+        )
+        response.close()  # a dripping body holds nothing: it is never read
+        return response.status_code
+    except requests.RequestException:
+        if cut.is_set():
+            raise DeadlinePassed(f"no answer within {deadline:g} s") from None
+        raise
+    finally:
+        timer.cancel()
+        _attempt_sockets.socks = None
+
+
 class Outbox:
-    """Results and webhook deliveries of one database; ``start()`` runs the sender thread."""
+    """Results and webhook deliveries of one database; ``start()`` runs the recorder thread
+    and one courier thread per webhook URL."""
 
     def __init__(
         self,
@@ -115,6 +221,7 @@ class Outbox:
         clock: Callable[[], float] = time.time,
         retention_days: int | None = None,
         delete_games: Callable[[list[int]], list[int]] | None = None,
+        deadline: float | None = None,
     ) -> None:
         self.urls = list(urls or [])
         if self.urls and not secret:
@@ -122,7 +229,8 @@ class Outbox:
         self.secret = secret or ""
         self.titles = titles or {}
         self.first_retry = first_retry
-        self.session = session or requests.Session()
+        self.session = session or deadline_session()
+        self.deadline = DEADLINE_S if deadline is None else deadline
         self.clock = clock
         self.retention_days = retention_days
         self.delete_games = delete_games
@@ -138,6 +246,7 @@ class Outbox:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._couriers: dict[str, tuple[threading.Thread, threading.Event]] = {}
         with self._lock:
             self._db.executescript(SCHEMA)
             # Webhooks are sent for games over from now on, not for a database's old history.
@@ -175,7 +284,8 @@ class Outbox:
         now = self.clock()
         with self._lock:
             cmds = self._db.execute(
-                "SELECT command, at FROM commands WHERE game_id = ? AND undone = 0 ORDER BY n",
+                "SELECT command, source, at FROM commands"
+                " WHERE game_id = ? AND undone = 0 ORDER BY n",
                 (game["id"],),
             ).fetchall()
             since = self._since()
@@ -193,6 +303,7 @@ class Outbox:
             document=json.loads(game["document"]),
             seats=json.loads(game["seats"]),
             commands=[json.loads(c["command"]) for c in cmds],
+            companions=companion_levels((json.loads(c["command"]), c["source"]) for c in cmds),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []
@@ -223,7 +334,7 @@ class Outbox:
                 cur.execute("ROLLBACK")
                 raise
         if urls:
-            self._wake.set()
+            self._wake_couriers()
 
     def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         """A read-only query on this connection (the history's)."""
@@ -297,15 +408,10 @@ class Outbox:
             for r in rows
         ]
 
-    def deliver_due(self) -> int:
-        """Post every delivery that is due now; returns how many were attempted."""
-        now = self.clock()
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
-                " WHERE o.state = 'pending' AND o.next_at <= ? ORDER BY o.next_at LIMIT 50",
-                (now,),
-            ).fetchall()
+    def deliver_due(self, url: str | None = None) -> int:
+        """Post every delivery that is due now (to ``url`` only, when given: a courier's
+        share); returns how many were attempted."""
+        rows = self._due_rows(self.clock(), url)
         rows = [r for r in rows if r["url"] in self.urls]  # a removed URL waits, shown as such
         for row in rows:
             if self._stop.is_set():
@@ -324,55 +430,74 @@ class Outbox:
         error: str | None = None
         permanent = False
         try:
-            response = self.session.post(
-                row["url"], data=body, headers=headers, timeout=TIMEOUT_S, allow_redirects=False
-            )
-            if not 200 <= response.status_code < 300:
-                error = f"HTTP {response.status_code}"
+            status = post_with_deadline(self.session, row["url"], body, headers, self.deadline)
+            if not 200 <= status < 300:
+                error = f"HTTP {status}"
                 # Redirects are not followed (the body is signed for one URL): configure the
                 # final URL. Client errors other than "try later" are final refusals.
-                permanent = 300 <= response.status_code < 500 and response.status_code not in (
-                    408,
-                    425,
-                    429,
-                )
+                permanent = 300 <= status < 500 and status not in (408, 425, 429)
+        except DeadlinePassed as exc:
+            error = str(exc)
         except requests.RequestException as exc:
             error = type(exc).__name__
         now = self.clock()
         attempts = row["attempts"] + 1
         if error is None:
-            update = (
-                "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
-                " last_error = NULL WHERE id = ?",
-                (attempts, now, row["id"]),
-            )
+            self._mark_delivered(row["id"], attempts, now)
         elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
-            update = (
-                "UPDATE outbox SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
-                (attempts, error, row["id"]),
-            )
+            self._mark_failed(row["id"], attempts, error)
         else:
-            delay = backoff(attempts, self.first_retry)
-            update = (
-                "UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
-                (attempts, error, now + delay, row["id"]),
-            )
-        with self._lock:
-            self._db.execute(*update)
+            self._mark_retry(row["id"], attempts, error, now + backoff(attempts, self.first_retry))
         if error:
             log.warning(
                 "webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"], error, attempts
             )
 
-    def next_due(self) -> float | None:
+    def next_due(self, url: str | None = None) -> float | None:
+        """When the next pending delivery (to ``url``, when given) is due; None: none is."""
+        due = [t for u, t in self._next_due_per_url() if u in self.urls and url in (None, u)]
+        return min(due) if due else None
+
+    # -- the outbox's SQL (small functions, one statement each) --------------------------
+    def _due_rows(self, now: float, url: str | None) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(
+                "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
+                " WHERE o.state = 'pending' AND o.next_at <= ? AND (? IS NULL OR o.url = ?)"
+                " ORDER BY o.next_at LIMIT 50",
+                (now, url, url),
+            ).fetchall()
+
+    def _next_due_per_url(self) -> list[tuple[str, float]]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
             ).fetchall()
-        due = [r["t"] for r in rows if r["url"] in self.urls]
-        return min(due) if due else None
+        return [(r["url"], r["t"]) for r in rows]
 
-    # -- the sender thread --------------------------------------------------------------
+    def _mark_delivered(self, row_id: int, attempts: int, now: float) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
+                " last_error = NULL WHERE id = ?",
+                (attempts, now, row_id),
+            )
+
+    def _mark_failed(self, row_id: int, attempts: int, error: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE outbox SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
+                (attempts, error, row_id),
+            )
+
+    def _mark_retry(self, row_id: int, attempts: int, error: str, next_at: float) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
+                (attempts, error, next_at, row_id),
+            )
+
+    # -- the recorder and the couriers -------------------------------------------------
     def notify(self) -> None:
         """A game may just have ended: look now rather than at the next round."""
         self._wake.set()
@@ -380,9 +505,22 @@ class Outbox:
     def start(self) -> Outbox:
         self._thread = threading.Thread(target=self._run, name="outbox", daemon=True)
         self._thread.start()
+        for url in self.urls:  # bounded: one per configured URL
+            wake = threading.Event()
+            courier = threading.Thread(
+                target=self._courier, args=(url, wake), name=f"outbox-courier-{url}", daemon=True
+            )
+            self._couriers[url] = (courier, wake)
+            courier.start()
         return self
 
+    def _wake_couriers(self) -> None:
+        for _thread, wake in self._couriers.values():
+            wake.set()
+
     def _run(self) -> None:
+        """The recorder: results and outbox rows at once, retention now and then. It never
+        waits for an endpoint (the couriers do)."""
         while not self._stop.is_set():
             try:
                 self.reconcile()
@@ -393,25 +531,40 @@ class Outbox:
                 ):
                     self._pruned_at = time.monotonic()
                     self.prune(self.retention_days, self.delete_games)
-                self.deliver_due()
-                due = self.next_due()
-            except Exception:  # noqa: BLE001 - the sender never dies; the rows stay
+            except Exception:  # noqa: BLE001 - the recorder never dies; the games stay
                 log.exception("outbox")
+            self._wake.wait(RECONCILE_EVERY_S)
+            self._wake.clear()
+
+    def _courier(self, url: str, wake: threading.Event) -> None:
+        """Deliveries to one URL, one at a time: a slow endpoint delays only its own."""
+        while not self._stop.is_set():
+            try:
+                self.deliver_due(url)
+                due = self.next_due(url)
+            except Exception:  # noqa: BLE001 - the courier never dies; the rows stay
+                log.exception("outbox courier %s", url)
                 due = None
             wait = RECONCILE_EVERY_S
             if due is not None:
                 wait = max(0.05, min(wait, due - self.clock()))
-            self._wake.wait(wait)
-            self._wake.clear()
+            wake.wait(wait)
+            wake.clear()
 
     def close(self, wait: float = 2.0) -> None:
-        """Stop the sender. A delivery still in flight after ``wait`` seconds is left to the
-        process exit: its row stays pending and goes out again after the restart."""
+        """Stop the recorder and the couriers. A delivery still in flight after ``wait``
+        seconds is left to the process exit: its row stays pending and goes out again after
+        the restart."""
         self._stop.set()
         self._wake.set()
+        self._wake_couriers()
+        until = time.monotonic() + wait
+        threads = [t for t, _wake in self._couriers.values()]
         if self._thread is not None:
-            self._thread.join(timeout=wait)
-            if self._thread.is_alive():
+            threads.append(self._thread)
+        for thread in threads:
+            thread.join(timeout=max(0.0, until - time.monotonic()))
+            if thread.is_alive():
                 return
         with self._lock:
             self._db.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from companion.engine import apply_in_place, new_game, view
+from companion.engine import apply_in_place, final_total, new_game, view
 from companion.players import KINDS, chooser
 from companion.players.randomplay import random_players
 from companion.table import dealer
@@ -96,7 +96,7 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
         document,
         seat_kind,
         list(state["winners"]),
-        {p: ps["final"]["total"] for p, ps in state["players"].items()},
+        {p: final_total(ps) for p, ps in state["players"].items()},
         times,
     )
 

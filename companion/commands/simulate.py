@@ -12,7 +12,7 @@ import statistics
 import time
 from collections import Counter
 
-from companion.engine import apply_in_place, new_game
+from companion.engine import State, apply_in_place, final_total, new_game
 from companion.players.randomplay import random_command, random_players
 
 
@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
 
-def play(rng: random.Random, k: int) -> dict:
+def play(rng: random.Random, k: int) -> State:
     """One random game to the end; returns its final state."""
     players = random_players(k)
     stack = list(players)
@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
     for _ in range(args.games):
         state = play(rng, args.players)
         rounds[state["round"]] += 1
-        endings[state["last_round_reason"]] += 1
-        totals.extend(p["final"]["total"] for p in state["players"].values())
+        endings[str(state["last_round_reason"])] += 1
+        totals.extend(final_total(p) for p in state["players"].values())
         winners_shared += len(state["winners"]) > 1
     elapsed = time.perf_counter() - start
     print(f"games: {args.games} with {args.players} players, seed {args.seed}")

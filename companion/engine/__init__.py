@@ -16,7 +16,8 @@ companion.engine.errors.RuleViolation: 9 is not a value from 1 to 6
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import cast
 
 from companion.engine.errors import (
     IllegalCommand,
@@ -30,11 +31,14 @@ from companion.engine.explain import describe
 from companion.engine.flow import apply_in_place
 from companion.engine.jsondata import clone
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
-from companion.engine.state import Event, State, new_game
+from companion.engine.scoring import final_total
+from companion.engine.state import new_game
+from companion.engine.types import Command, Event, Pending, State, View
 from companion.engine.views import projection, view, views, visible_events
 
 __all__ = [
     "DEFAULT_PROFILE",
+    "Command",
     "PLACEHOLDERS",
     "Event",
     "IllegalCommand",
@@ -44,10 +48,12 @@ __all__ = [
     "ReplayError",
     "RuleViolation",
     "State",
+    "View",
     "apply",
     "apply_in_place",
     "copy_state",
     "describe",
+    "final_total",
     "game_from_document",
     "make_profile",
     "new_game",
@@ -68,12 +74,12 @@ DOCUMENT_KEYS = frozenset({"players", "stack", "profile", "commands", "meta"})
 def copy_state(state: State) -> State:
     """A deep copy of the state; the profile is shared (the engine never changes it)."""
     profile = state["profile"]
-    out = {k: (v if k == "profile" else clone(v)) for k, v in state.items()}
+    out = cast(State, {k: (v if k == "profile" else clone(v)) for k, v in state.items()})
     out["profile"] = profile
     return out
 
 
-def apply(state: State, command: dict[str, Any]) -> tuple[State, list[Event]]:
+def apply(state: State, command: Mapping[str, object]) -> tuple[State, list[Event]]:
     """The state after ``command`` and the events that explain it; ``state`` is not changed.
 
     Raises :class:`IllegalCommand` (a ``ValueError``) with a reason a player can read.
@@ -85,12 +91,12 @@ def apply(state: State, command: dict[str, Any]) -> tuple[State, list[Event]]:
     return new, events
 
 
-def pending(state: State) -> list[dict[str, str]]:
+def pending(state: State) -> list[Pending]:
     """What is awaited next and from whom (host inputs carry no player)."""
-    return [dict(e) for e in state["pending"]]
+    return [e.copy() for e in state["pending"]]
 
 
-def game_from_document(document: Any) -> State:
+def game_from_document(document: object) -> State:
     """The starting state of a SCENARIO.md document (players, stack, profile)."""
     if not isinstance(document, dict):
         raise InvalidSetup("a game document must be a JSON object")
@@ -104,12 +110,13 @@ def game_from_document(document: Any) -> State:
     return new_game(document.get("players"), document.get("stack"), document.get("profile"))
 
 
-def replay_document(document: Any, keep_events: bool = True) -> tuple[State, list[Event]]:
+def replay_document(document: object, keep_events: bool = True) -> tuple[State, list[Event]]:
     """Apply every command of a SCENARIO.md document; a refusal raises :class:`ReplayError`.
 
     ``keep_events=False`` skips collecting the events (the replay command only needs the state).
     """
     state = game_from_document(document)
+    assert isinstance(document, dict)  # game_from_document refuses anything else
     commands = document.get("commands", [])
     if not isinstance(commands, list):
         raise InvalidSetup("commands must be a list")

@@ -12,9 +12,8 @@ fields).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-Event = dict[str, Any]
+from companion.engine.types import Event, RankingEntry, Tie
 
 TIE_RULES = {
     "figure": "holds the Chocolatl figure (R3.4)",
@@ -47,12 +46,12 @@ FINAL_LINES = {
 }
 
 
-def tie_text(tie: dict[str, Any]) -> str:
+def tie_text(tie: Tie) -> str:
     a, b = tie["players"]
     return f"{a} ahead of {b} (both {tie['value']}): {a} {TIE_RULES[tie['rule']]}"
 
 
-def _join(values: list[Any]) -> str:
+def _join(values: list[object]) -> str:
     return ", ".join(map(str, values))
 
 
@@ -65,7 +64,7 @@ def _scored(e: Event) -> str:
     )
 
 
-def _entry(e: dict[str, Any]) -> str:
+def _entry(e: RankingEntry) -> str:
     parts = ["+".join(map(str, e["cards"]))]
     if e["huts"]:
         parts.append(f"huts {e['huts']:+d}")

@@ -6,26 +6,37 @@ the in-place state untouched; :func:`apply` also works on a copy.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TypeGuard, cast
 
 from companion.engine import scoring, stations
+from companion.engine.asks import STATIONS, bid_shape
 from companion.engine.errors import MalformedCommand, NotAwaited, RuleViolation
 from companion.engine.profile import track_colour
 from companion.engine.ranking import rank_station
-from companion.engine.state import STATIONS, Event, State, leader_box
+from companion.engine.state import leader_box
+from companion.engine.types import (
+    COMMAND_FIELDS,
+    CommandType,
+    Event,
+    Pending,
+    State,
+    Step,
+)
 
-Command = dict[str, Any]
+# A command as it arrives (a log line, a phone's message): checked field by field here.
+RawCommand = Mapping[str, object]
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return type(v) is int  # not bool: True is no card
 
 
-def _describe(entry: dict[str, str]) -> str:
+def _describe(entry: Pending) -> str:
     return entry["type"] + (f" from {entry['player']}" if "player" in entry else "")
 
 
-def _awaited(state: State, ctype: str, player: str | None) -> int:
+def _awaited(state: State, ctype: CommandType, player: str | None) -> int:
     """Index of the pending entry this command answers, or a refusal saying what is awaited."""
     for i, entry in enumerate(state["pending"]):
         if entry["type"] == ctype and entry.get("player") == player:
@@ -39,7 +50,7 @@ def _awaited(state: State, ctype: str, player: str | None) -> int:
     raise NotAwaited(f"no {ctype}{who} is awaited now (waiting for: {waiting})")
 
 
-def _player(state: State, command: Command) -> str:
+def _player(state: State, command: RawCommand) -> str:
     player = command.get("player")
     if type(player) is not str:
         raise MalformedCommand(f"a {command['type']} command needs a player")
@@ -48,14 +59,14 @@ def _player(state: State, command: Command) -> str:
     return player
 
 
-def _int_list(command: Command, field: str, length: int, low: int, high: int) -> list[int]:
+def _int_list(command: RawCommand, field: str, length: int, low: int, high: int) -> list[int]:
     values = command.get(field)
     if not isinstance(values, list) or len(values) != length:
         raise MalformedCommand(f"{command['type']} needs {field}: a list of {length} values")
     for v in values:
         if not _is_int(v) or not low <= v <= high:
             raise RuleViolation(f"{v!r} is not a value from {low} to {high}")
-    return values
+    return values  # a list[Any] checked value by value above
 
 
 # --- round flow -------------------------------------------------------------------------
@@ -75,16 +86,14 @@ def start_round(state: State, number: int, events: list[Event]) -> None:
     if number >= prof["max_rounds"]:
         state["last_round"] = True  # R2.1
         state["last_round_reason"] = "max_rounds"
-    state.update(
-        phase="setup",
-        step=None,
-        station=None,
-        harvest=None,
-        improvements=None,
-        revealed={},
-        dice_window=None,
-        decision=None,
-    )
+    state["phase"] = "setup"
+    state["step"] = None
+    state["station"] = None
+    state["harvest"] = None
+    state["improvements"] = None
+    state["revealed"] = {}
+    state["dice_window"] = None
+    state["decision"] = None
     state["pending"] = [{"type": "harvest"}]
     if number < prof["max_rounds"]:
         state["pending"].append({"type": "improvements"})
@@ -101,7 +110,7 @@ def start_round(state: State, number: int, events: list[Event]) -> None:
     )
 
 
-def _await_bids(state: State, step: Any) -> None:
+def _await_bids(state: State, step: Step) -> None:
     state["phase"] = "bid"
     state["step"] = step
     state["station"] = None
@@ -109,7 +118,8 @@ def _await_bids(state: State, step: Any) -> None:
 
 
 def _begin_bidding(state: State) -> None:
-    _await_bids(state, {"red": "all", "green": "first", "gold": 1}[state["mode"]])
+    mode = state["mode"]
+    _await_bids(state, "all" if mode == "red" else "first" if mode == "green" else 1)
 
 
 def _reveal(state: State, station: int, events: list[Event]) -> None:
@@ -131,12 +141,13 @@ def _reveal(state: State, station: int, events: list[Event]) -> None:
 
 def _resolve(state: State, events: list[Event]) -> None:
     station = state["station"]
-    window = state["dice_window"] or {"rolls": {}}
-    rolls: dict[str, list[int]] = window["rolls"]
+    assert station is not None, "a station is being ranked"
+    window = state["dice_window"]
+    rolls: dict[str, list[int]] = window["rolls"] if window is not None else {}
     for p, values in rolls.items():
         state["players"][p]["dice"] -= len(values)  # R3.2: used dice leave the player
     ranking = rank_station(state, station, rolls)
-    events.append(ranking)
+    events.append(cast(Event, ranking))
     state["dice_window"] = None
     state["pending"] = []
     order = ranking["order"]
@@ -170,6 +181,7 @@ def _resolve(state: State, events: list[Event]) -> None:
 
 def _next_station(state: State, events: list[Event]) -> None:
     station = state["station"]
+    assert station is not None, "a station was just played"
     state["decision"] = None
     if station == 6:
         _end_round(state, events)
@@ -197,7 +209,7 @@ def _end_round(state: State, events: list[Event]) -> None:
 # --- command handlers -------------------------------------------------------------------
 
 
-def _sacrifice(state: State, command: Command, events: list[Event]) -> None:
+def _sacrifice(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "sacrifice", player)
     card = command.get("card")
@@ -212,7 +224,7 @@ def _sacrifice(state: State, command: Command, events: list[Event]) -> None:
         start_round(state, 1, events)
 
 
-def _harvest(state: State, command: Command, events: list[Event]) -> None:
+def _harvest(state: State, command: RawCommand, events: list[Event]) -> None:
     i = _awaited(state, "harvest", None)
     dice = _int_list(command, "dice", 3, 1, 6)
     state["harvest"] = list(dice)
@@ -222,7 +234,7 @@ def _harvest(state: State, command: Command, events: list[Event]) -> None:
         _begin_bidding(state)
 
 
-def _improvements(state: State, command: Command, events: list[Event]) -> None:
+def _improvements(state: State, command: RawCommand, events: list[Event]) -> None:
     i = _awaited(state, "improvements", None)
     cards = _int_list(command, "cards", 2, 0, 99)
     state["improvements"] = list(cards)
@@ -232,17 +244,12 @@ def _improvements(state: State, command: Command, events: list[Event]) -> None:
         _begin_bidding(state)
 
 
-_GOLD_KEYS = {s: (str(s),) for s in range(1, 7)}
-
-
-def _expected_bid(state: State) -> tuple[tuple[str, ...], int]:
-    """The stations and cards per station a bid must give in this step (R2.4-R2.6)."""
-    step = state["step"]
-    if step == "all":
-        return STATIONS, 2
-    if step == "first" or step == "second":
-        return STATIONS, 1
-    return _GOLD_KEYS[step], 2
+# The bid shapes of every step, worked out once (asks.bid_shape, R2.4-R2.6).
+_SHAPES: dict[Step, tuple[list[str], int]] = {
+    step: (shape["stations"], shape["cards"])
+    for step in ("all", "first", "second", 1, 2, 3, 4, 5, 6)
+    for shape in [bid_shape(step)]
+}
 
 
 def _bad_bid_shape(state: State) -> RuleViolation:
@@ -254,11 +261,13 @@ def _bad_bid_shape(state: State) -> RuleViolation:
     return RuleViolation(f"this gold step's bid gives station {step} two cards")
 
 
-def _bid(state: State, command: Command, events: list[Event]) -> None:
+def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "bid", player)
     bids = command.get("bids")
-    keys, per_station = _expected_bid(state)
+    step = state["step"]
+    assert step is not None, "a bid step is open"
+    keys, per_station = _SHAPES[step]
     if type(bids) is not dict or len(bids) != len(keys):
         raise _bad_bid_shape(state)
     ps = state["players"][player]
@@ -279,9 +288,10 @@ def _bid(state: State, command: Command, events: list[Event]) -> None:
                 raise RuleViolation(f"card {card} is already used this round")  # R2.7
             taken.append(card)
     own_bids = ps["bids"]
+    checked: dict[str, list[int]] = bids  # checked card by card above
     for k in keys:
         earlier = own_bids.get(k)
-        own_bids[k] = list(bids[k]) if earlier is None else earlier + bids[k]
+        own_bids[k] = list(checked[k]) if earlier is None else earlier + checked[k]
     used.extend(taken)
     del state["pending"][i]
     events.append(
@@ -295,7 +305,6 @@ def _bid(state: State, command: Command, events: list[Event]) -> None:
     )  # events are read-only
     if state["pending"]:
         return
-    step = state["step"]
     if step == "first":  # R2.5: all first cards are shown together
         cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()} for k in STATIONS}
         state["revealed"] = cards
@@ -303,13 +312,13 @@ def _bid(state: State, command: Command, events: list[Event]) -> None:
             {"type": "first_cards_revealed", "cards": {k: dict(v) for k, v in cards.items()}}
         )
         _await_bids(state, "second")
-    elif step in ("all", "second"):
+    elif step == "all" or step == "second":
         _reveal(state, 1, events)
     else:
         _reveal(state, step, events)
 
 
-def _dice(state: State, command: Command, events: list[Event]) -> None:
+def _dice(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "dice", player)
     count = command.get("count")
@@ -317,6 +326,7 @@ def _dice(state: State, command: Command, events: list[Event]) -> None:
     if not _is_int(count) or not 0 <= count <= held:
         raise RuleViolation(f"you can use 0 to {held} bonus dice, not {count!r}")
     window = state["dice_window"]
+    assert window is not None, "a dice window is open"
     window["choices"][player] = count
     del state["pending"][i]
     events.append({"type": "dice_decided", "player": player, "count": count, "private": ["count"]})
@@ -332,10 +342,11 @@ def _dice(state: State, command: Command, events: list[Event]) -> None:
         _resolve(state, events)
 
 
-def _roll(state: State, command: Command, events: list[Event]) -> None:
+def _roll(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "roll", player)
     window = state["dice_window"]
+    assert window is not None, "a dice window is open"
     final = state["phase"] == "final_roll"
     count = 1 if final else window["choices"][player]
     values = _int_list(command, "values", count, 1, 6)
@@ -351,26 +362,28 @@ def _roll(state: State, command: Command, events: list[Event]) -> None:
         _resolve(state, events)
 
 
-def _city(state: State, command: Command, events: list[Event]) -> None:
+def _city(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "city", player)
     choice = command.get("choice")
-    if choice not in ("hut", "die"):
+    if choice != "hut" and choice != "die":
         raise RuleViolation(f"the city choice is 'hut' or 'die', not {choice!r}")
     decision = state["decision"]
+    assert decision is not None, "a decision is awaited"
     del state["pending"][i]
     events.append({"type": "city_choice", "player": player, "choice": choice})
     stations.city(state, decision["first"], decision["second"], choice, events)
     _next_station(state, events)
 
 
-def _pyramid(state: State, command: Command, events: list[Event]) -> None:
+def _pyramid(state: State, command: RawCommand, events: list[Event]) -> None:
     player = _player(state, command)
     i = _awaited(state, "pyramid", player)
     decision = state["decision"]
+    assert decision is not None, "a decision is awaited"
     pair = (decision["first"], decision["second"])
     first = command.get("first")
-    if first not in pair:
+    if first != pair[0] and first != pair[1]:
         raise RuleViolation(f"first must be {pair[0]} or {pair[1]}, not {first!r}")
     del state["pending"][i]
     events.append({"type": "pyramid_order", "player": player, "first": first})
@@ -379,7 +392,9 @@ def _pyramid(state: State, command: Command, events: list[Event]) -> None:
     _next_station(state, events)
 
 
-HANDLERS = {
+_FIELD_COUNT = {kind: len(fields) for kind, fields in COMMAND_FIELDS.items()}
+Handler = Callable[[State, RawCommand, list[Event]], None]
+HANDLERS: dict[str, Handler] = {
     "sacrifice": _sacrifice,
     "harvest": _harvest,
     "improvements": _improvements,
@@ -391,14 +406,38 @@ HANDLERS = {
 }
 
 
-def apply_in_place(state: State, command: Command) -> list[Event]:
-    """Apply ``command`` to ``state`` itself; on refusal nothing has changed."""
+def apply_in_place(state: State, command: object) -> list[Event]:
+    """Apply ``command`` to ``state`` itself; on refusal nothing has changed.
+
+    A command carries exactly its type's fields (SCENARIO.md "Commands"); any other key is
+    refused, so nothing unchecked is kept in a game log:
+
+    >>> from companion.engine import new_game
+    >>> apply_in_place(new_game(["ana", "ben", "cleo"]),
+    ...                {"type": "sacrifice", "player": "ana", "card": 3, "note": "hi"})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.engine.errors.MalformedCommand: a sacrifice command has no field 'note' (its ...
+    """
     if not isinstance(command, dict):
         raise MalformedCommand("a command must be an object with a type")
     kind = command.get("type")
-    handler = HANDLERS.get(kind) if type(kind) is str else None
-    if handler is None:
+    if type(kind) is not str or (handler := HANDLERS.get(kind)) is None:
         raise MalformedCommand(f"unknown command type {command.get('type')!r}")
+    # Every field of a command is required, so a command with as many keys as its type has
+    # fields either has exactly those or lacks one, which its handler refuses by name.
+    if len(command) != _FIELD_COUNT[kind]:
+        fields = COMMAND_FIELDS[kind]
+        for key in command:
+            if key not in fields:
+                raise MalformedCommand(unknown_field(kind, key))
     events: list[Event] = []
     handler(state, command, events)
     return events
+
+
+def unknown_field(kind: str, key: object) -> str:
+    """The refusal of a command with a key its type does not have (SCENARIO.md "Commands")."""
+    fields = ", ".join(sorted(COMMAND_FIELDS[kind]))
+    return f"a {kind} command has no field {key!r} (its fields: {fields})"

@@ -3,10 +3,12 @@ strings and None, so a copy only needs to rebuild the containers."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar, cast
+
+T = TypeVar("T")
 
 
-def clone(value: Any) -> Any:
+def clone(value: T) -> T:
     """A copy of plain JSON data (dicts and lists copied, numbers and strings shared).
 
     >>> a = {"x": [1, 2]}
@@ -16,7 +18,7 @@ def clone(value: Any) -> Any:
     {'x': [1, 2]}
     """
     if isinstance(value, dict):
-        return {k: clone(v) for k, v in value.items()}
+        return cast(T, {k: clone(v) for k, v in value.items()})
     if isinstance(value, list):
-        return [clone(v) for v in value]
+        return cast(T, [clone(v) for v in value])
     return value

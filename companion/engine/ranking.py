@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.engine.state import Event, State, stack_position
+from companion.engine.state import stack_position
+from companion.engine.types import RankingEntry, RankingEvent, State, Tie, TieRule
 
 HUT_BONUS = {1: 1, 2: 1, 3: -1, 4: 1, 5: 1, 6: 1}  # R4.2, per hut
 
@@ -18,7 +17,7 @@ def tie_key(state: State, player: str) -> tuple[int, int, int]:
     )
 
 
-def tie_rule(state: State, a: str, b: str) -> str:
+def tie_rule(state: State, a: str, b: str) -> TieRule:
     """Which rule put ``a`` before ``b`` when they are otherwise equal."""
     if state["chocolatl"] in (a, b):
         return "figure"
@@ -32,9 +31,9 @@ def order_players(state: State, players: list[str], values: dict[str, int]) -> l
     return sorted(players, key=lambda p: (-values[p], *tie_key(state, p)))
 
 
-def explain_ties(state: State, order: list[str], values: dict[str, int]) -> list[dict[str, Any]]:
+def explain_ties(state: State, order: list[str], values: dict[str, int]) -> list[Tie]:
     """One entry per adjacent pair with equal values: who went first and by which rule."""
-    ties = []
+    ties: list[Tie] = []
     for a, b in zip(order, order[1:], strict=False):
         if values[a] == values[b]:
             rule = tie_rule(state, a, b)
@@ -42,7 +41,7 @@ def explain_ties(state: State, order: list[str], values: dict[str, int]) -> list
     return ties
 
 
-def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Event:
+def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> RankingEvent:
     """The ranking event of ``station``: every bid split into its parts, the order and ties."""
     players = state["players"]
     track = state["track"]
@@ -53,7 +52,7 @@ def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Even
     else:
         om_player, om_value = state["old_man"], -1  # R4.1: this round's holder subtracts 1
     key = str(station)
-    keyed = []
+    keyed: list[tuple[tuple[int, bool, int, int], RankingEntry]] = []
     for p, ps in players.items():
         cards = ps["bids"][key]
         cards_sum = cards[0] + cards[1]  # R2.7: two cards a station
@@ -82,10 +81,10 @@ def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Even
             )
         )
     keyed.sort()
-    ranked = []
-    order = []
-    ties = []
-    previous = None
+    ranked: list[RankingEntry] = []
+    order: list[str] = []
+    ties: list[Tie] = []
+    previous: RankingEntry | None = None
     for place, (_key, entry) in enumerate(keyed, 1):
         entry["place"] = place
         p = entry["player"]

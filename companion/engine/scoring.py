@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from companion.engine.state import Event, State
+from companion.engine.types import Event, FinalLine, PlayerState, State
 
 LINES = (
     "track",
@@ -19,11 +19,11 @@ LINES = (
 
 
 def score_lines(
-    state: State, sacrifices: dict[str, int | None], die_rolls: dict[str, int | None]
-) -> dict[str, dict[str, Any]]:
+    state: State, sacrifices: Mapping[str, int | None], die_rolls: Mapping[str, int | None]
+) -> dict[str, FinalLine]:
     """Each player's R7 lines. A ``None`` sacrifice or die roll leaves that line unknown (None),
     which is how a projection "if the game ended now" hides what a seat may not see."""
-    stones = {p: 0 for p in state["players"]}
+    stones: dict[str, int] = {p: 0 for p in state["players"]}
     for row in state["pyramid"]:
         for owner in row:
             if owner is not None:
@@ -31,10 +31,21 @@ def score_lines(
     most = max(stones.values())
     known = [v for v in sacrifices.values() if v is not None]
     top_sacrifice = max(known) if len(known) == len(sacrifices) else None
-    lines: dict[str, dict[str, Any]] = {}
+    lines: dict[str, FinalLine] = {}
     for p, ps in state["players"].items():
         sac = sacrifices[p]
-        line: dict[str, Any] = {
+        die = die_rolls[p]
+        total = (
+            ps["score"]
+            + stones[p]
+            + (3 if most > 0 and stones[p] == most else 0)
+            + (3 if state["chocolatl"] == p else 0)
+            - (3 if state["old_man"] == p else 0)
+            + (sac or 0)
+            + (3 if top_sacrifice is not None and sac == top_sacrifice else 0)
+            + (die or 0)
+        )
+        lines[p] = {
             "track": ps["score"],
             "stones": stones[p],
             "pyramid_majority": 3 if most > 0 and stones[p] == most else 0,
@@ -44,16 +55,23 @@ def score_lines(
             "sacrifice_bonus": None
             if top_sacrifice is None
             else (3 if sac == top_sacrifice else 0),
-            "die": die_rolls[p],
+            "die": die,
+            "total": total,  # the sum of the known lines
         }
-        line["total"] = sum(v for v in line.values() if v is not None)
-        lines[p] = line
     return lines
+
+
+def final_total(player: PlayerState) -> int:
+    """A player's final score (R7); only a finished game has one."""
+    final = player["final"]
+    if final is None:
+        raise ValueError("the game is not finished: no final scores yet")
+    return final["total"]
 
 
 def final_scoring(state: State, rolls: dict[str, int], events: list[Event]) -> None:
     """Write every player's ``final`` lines and the winners, and finish the game."""
-    sacrifices = {p: ps["sacrifice"] for p, ps in state["players"].items()}
+    sacrifices = {p: ps["sacrifice"] or 0 for p, ps in state["players"].items()}
     dice = {p: (rolls.get(p, 0) if ps["dice"] else 0) for p, ps in state["players"].items()}
     lines = score_lines(state, sacrifices, dice)
     for p, line in lines.items():

@@ -8,22 +8,16 @@ Functions here mutate a state in place; :func:`companion.engine.apply` copies fi
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from companion.engine.errors import InvalidSetup
 from companion.engine.profile import make_profile
-
-State = dict[str, Any]
-Event = dict[str, Any]
+from companion.engine.types import Event, LastRoundReason, PlayerState, ScoreReason, State
 
 PLAYER_ID = re.compile(r"[a-z][a-z0-9_-]{0,15}")
-STATIONS = ("1", "2", "3", "4", "5", "6")
 FULL_DECK = tuple(range(13))  # R1.1: cards 0..12
 
 
-def new_game(
-    players: list[str], stack: list[str] | None = None, profile: dict[str, Any] | None = None
-) -> State:
+def new_game(players: object, stack: object = None, profile: object = None) -> State:
     """A game waiting for every player's sacrifice (R1).
 
     >>> s = new_game(["ana", "ben", "cleo"], stack=["ben", "ana", "cleo"])
@@ -32,18 +26,16 @@ def new_game(
     """
     if not isinstance(players, list) or not 3 <= len(players) <= 5:
         raise InvalidSetup("a game needs 3 to 5 players")  # R1.1
+    ids: list[str] = []
     for p in players:
         if not isinstance(p, str) or not PLAYER_ID.fullmatch(p):
             raise InvalidSetup(f"player id {p!r} must match [a-z][a-z0-9_-]{{0,15}}")
-    if len(set(players)) != len(players):
+        ids.append(p)
+    if len(set(ids)) != len(ids):
         raise InvalidSetup("player ids must be different")
     if stack is None:
-        stack = list(players)
-    if (
-        not isinstance(stack, list)
-        or len(stack) != len(players)
-        or any(p not in stack for p in players)
-    ):
+        stack = list(ids)
+    if not isinstance(stack, list) or len(stack) != len(ids) or any(p not in stack for p in ids):
         raise InvalidSetup("stack must list every player exactly once")  # R1.3
     prof = make_profile(profile)
     return {
@@ -51,27 +43,14 @@ def new_game(
         "mode": None,
         "last_round": False,
         "finished": False,
-        "pending": [{"type": "sacrifice", "player": p} for p in players],
+        "pending": [{"type": "sacrifice", "player": p} for p in ids],
         "chocolatl": None,  # R1.4
         "old_man": None,
-        "players": {
-            p: {
-                "score": 0,
-                "deck": list(FULL_DECK),
-                "huts": 0,
-                "dice": 0,
-                "cubes_used": 0,
-                "sacrifice": None,
-                "final": None,
-                "used": [],  # cards bid this round (R2.7)
-                "bids": {},  # station -> cards bid this round, secret until revealed
-            }
-            for p in players
-        },
-        "track": {"0": list(stack)},
+        "players": {p: _new_player() for p in ids},
+        "track": {"0": [str(p) for p in stack]},
         "pyramid": [[None] * cells for cells, _bonus in prof["pyramid_rows"]],
         "winners": [],
-        "seats": list(players),
+        "seats": list(ids),
         "profile": prof,
         "phase": "sacrifice",
         "step": None,
@@ -86,6 +65,20 @@ def new_game(
     }
 
 
+def _new_player() -> PlayerState:
+    return {
+        "score": 0,
+        "deck": list(FULL_DECK),
+        "huts": 0,
+        "dice": 0,
+        "cubes_used": 0,
+        "sacrifice": None,
+        "final": None,
+        "used": [],  # cards bid this round (R2.7)
+        "bids": {},  # station -> cards bid this round, secret until revealed
+    }
+
+
 def stack_position(state: State, player: str) -> int:
     """Height of ``player``'s marker in the stack on its box (0 = bottom)."""
     return state["track"][str(state["players"][player]["score"])].index(player)
@@ -96,7 +89,9 @@ def leader_box(state: State) -> int:
     return max(p["score"] for p in state["players"].values())
 
 
-def add_score(state: State, player: str, points: int, reason: str, events: list[Event]) -> None:
+def add_score(
+    state: State, player: str, points: int, reason: ScoreReason, events: list[Event]
+) -> None:
     """Move ``player``'s marker by ``points`` (R6.1): cut at 0, a moved marker goes on top."""
     ps = state["players"][player]
     old = ps["score"]
@@ -127,7 +122,7 @@ def pyramid_full(state: State) -> bool:
     return all(cell is not None for row in state["pyramid"] for cell in row)
 
 
-def end_this_round(state: State, reason: str, events: list[Event]) -> None:
+def end_this_round(state: State, reason: LastRoundReason, events: list[Event]) -> None:
     """Make the current round the last (R6.3); the first reason found is kept."""
     if not state["last_round"]:
         state["last_round"] = True

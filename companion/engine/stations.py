@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.engine.ranking import explain_ties, order_players
-from companion.engine.state import Event, State, add_score, end_this_round, pyramid_full, use_cube
+from companion.engine.state import add_score, end_this_round, pyramid_full, use_cube
+from companion.engine.types import CityChoice, Event, State
 
 
 def chocolatl(state: State, order: list[str], events: list[Event]) -> None:
@@ -18,7 +19,7 @@ def chocolatl(state: State, order: list[str], events: list[Event]) -> None:
 
 def harvest(state: State, order: list[str], events: list[Event]) -> None:
     """R5.2: first three score the dice from highest to lowest."""
-    for player, value in zip(order, sorted(state["harvest"], reverse=True), strict=False):
+    for player, value in zip(order, sorted(state["harvest"] or (), reverse=True), strict=False):
         add_score(state, player, value, "harvest", events)
 
 
@@ -39,7 +40,7 @@ def take_die(state: State, player: str, events: list[Event]) -> None:
     events.append({"type": "die", "player": player, "dice": ps["dice"]})
 
 
-def city(state: State, first: str, second: str, choice: str, events: list[Event]) -> None:
+def city(state: State, first: str, second: str, choice: CityChoice, events: list[Event]) -> None:
     """R5.3 once first's choice is known."""
     if choice == "hut":
         build_hut(state, first, events)
@@ -70,7 +71,8 @@ def _row_bonus(state: State, r: int, events: list[Event]) -> None:
     row = state["pyramid"][r]
     counts: dict[str, int] = {}
     for owner in row:
-        counts[owner] = counts.get(owner, 0) + 1
+        if owner is not None:  # a completed row has no empty cell
+            counts[owner] = counts.get(owner, 0) + 1
     order = order_players(state, list(counts), counts)  # R3.5 breaks a tied majority
     winner = order[0]
     ties = [t for t in explain_ties(state, order, counts) if t["players"][0] == winner]
@@ -105,7 +107,7 @@ def tachli(state: State, order: list[str], events: list[Event]) -> None:
         add_score(state, order[0], first_pts, "tachli", events)
         add_score(state, order[1], second_pts, "tachli", events)
         return
-    high, low = sorted(state["improvements"], reverse=True)
+    high, low = sorted(state["improvements"] or (), reverse=True)  # R2.2: laid this round
     for player, card in ((order[0], high), (order[1], low)):
         deck = state["players"][player]["deck"]
         dropped = deck.pop(0)  # the deck is kept sorted: index 0 is the lowest card

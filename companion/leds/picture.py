@@ -300,15 +300,15 @@ def _draw_track(view, layout: Layout, colour_of, now: float, px: list[Vec]) -> N
         top_first = [p for _, _, p in reversed(entries)]
         lap = {p: s // boxes for s, _, p in entries}
         leds = layout.box_leds[box]
-        for i, p in enumerate(box_slots(top_first, k, now)):
+        for i, shown in enumerate(box_slots(top_first, k, now)):
             led = leds[k - 1 - i]
-            if p is None:
+            if shown is None:
                 px[led] = dim
-            elif not lap_visible(lap[p], now):
+            elif not lap_visible(lap[shown], now):
                 px[led] = BLACK
             else:
-                level = TOP_MARKER_LEVEL if p == top_first[0] else UNDER_MARKER_LEVEL
-                px[led] = _scale(colour_of(p, "track"), level)
+                level = TOP_MARKER_LEVEL if shown == top_first[0] else UNDER_MARKER_LEVEL
+                px[led] = _scale(colour_of(shown, "track"), level)
 
 
 def _draw_pyramid(view, layout: Layout, colour_of, px: list[Vec]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 KINDS: dict[str, str] = {
@@ -22,7 +22,8 @@ KINDS: dict[str, str] = {
 }
 LEVELS = ("plain", "good", "strong")  # what a host can seat at a table
 
-Chooser = Callable[[dict[str, Any], random.Random], "dict[str, Any] | None"]
+# A seat's view (engine View) in, a command or None out.
+Chooser = Callable[[Mapping[str, Any], random.Random], "dict[str, Any] | None"]
 
 
 def chooser(kind: str) -> Chooser:

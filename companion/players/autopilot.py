@@ -7,21 +7,15 @@ pyramid. The moves go through the engine and the log like any player's.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-STATIONS = ("1", "2", "3", "4", "5", "6")
+from companion.engine.asks import bid_shape, free_cards
 
 
-def free_cards(player_state: dict[str, Any]) -> list[int]:
-    """The player's cards not yet used this round (R2.7), lowest first."""
-    left = Counter(player_state["deck"])
-    left.subtract(player_state["used"])
-    return sorted(left.elements())
-
-
-def move(state: dict[str, Any], seat: str) -> dict[str, Any] | None:
-    """The command answering what the engine awaits from ``seat``, or ``None``."""
+def move(state: Mapping[str, Any], seat: str) -> dict[str, Any] | None:
+    """The command answering what the engine awaits from ``seat``, or ``None`` (``state`` is
+    a whole state or the seat's own view: only the seat's own and public fields are read)."""
     for entry in state["pending"]:
         if entry.get("player") != seat:
             continue
@@ -31,13 +25,9 @@ def move(state: dict[str, Any], seat: str) -> dict[str, Any] | None:
             return {"type": "sacrifice", "player": seat, "card": min(ps["deck"])}
         if kind == "bid":
             cards = free_cards(ps)
-            step = state["step"]
-            if step == "all":  # R2.4: two cards per station
-                bids = {s: cards[2 * i : 2 * i + 2] for i, s in enumerate(STATIONS)}
-            elif step in ("first", "second"):  # R2.5: one card per station
-                bids = {s: [cards[i]] for i, s in enumerate(STATIONS)}
-            else:  # R2.6: two cards for this gold step's station
-                bids = {str(step): cards[:2]}
+            shape = bid_shape(state["step"])  # R2.4-R2.6
+            n = shape["cards"]
+            bids = {s: cards[n * i : n * i + n] for i, s in enumerate(shape["stations"])}
             return {"type": "bid", "player": seat, "bids": bids}
         if kind == "dice":
             return {"type": "dice", "player": seat, "count": 0}

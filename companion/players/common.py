@@ -8,41 +8,36 @@ player invents while it searches (they never read another seat's hidden fields t
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-STATIONS = ("1", "2", "3", "4", "5", "6")
-HUT_BONUS = {1: 1, 2: 1, 3: -1, 4: 1, 5: 1, 6: 1}  # R4.2, per hut
-PLAYER_KINDS = ("sacrifice", "bid", "dice", "city", "pyramid")  # rolls are the dealer's
+from companion.engine import asks
+from companion.engine.asks import PLAYER_KINDS, STATIONS, free_cards
+from companion.engine.ranking import HUT_BONUS
 
-View = dict[str, Any]
+__all__ = [
+    "HUT_BONUS",
+    "PLAYER_KINDS",
+    "STATIONS",
+    "Command",
+    "View",
+    "awaited",
+    "decision_key",
+    "free_cards",
+    "modifier",
+    "rounds_left",
+    "station_values",
+]
+
+# A seat's view (engine.types.View) or a whole state the strong player invented: both are
+# read through the same keys here, so the players take either as plain JSON data.
+View = Mapping[str, Any]
 Command = dict[str, Any]
 
 
 def awaited(view: View, seat: str | None = None) -> str | None:
     """The kind of command the engine awaits from ``seat`` (default: the view's own seat)."""
-    seat = view["me"] if seat is None else seat
-    for entry in view["pending"]:
-        if entry.get("player") == seat and entry["type"] in PLAYER_KINDS:
-            return entry["type"]
-    return None
-
-
-def free_cards(ps: dict[str, Any]) -> list[int]:
-    """The seat's cards not yet used this round (R2.7), lowest first."""
-    left = Counter(ps["deck"])
-    left.subtract(ps["used"])
-    return sorted(left.elements())
-
-
-def bid_keys(view: View) -> tuple[list[str], int]:
-    """The stations a bid must cover now and the cards per station (R2.4-R2.6)."""
-    step = view["step"]
-    if step == "all":
-        return list(STATIONS), 2
-    if step in ("first", "second"):
-        return list(STATIONS), 1
-    return [str(step)], 2
+    return asks.awaited(view["pending"], view["me"] if seat is None else seat)
 
 
 def modifier(view: View, seat: str, station: int) -> int:
@@ -113,9 +108,9 @@ def station_values(view: View, seat: str) -> dict[int, tuple[float, float, float
     return {s: (values[s], second[s], lowest[s]) for s in range(1, 7)}
 
 
-def decision_key(state: dict[str, Any], seat: str) -> tuple[Any, ...] | None:
+def decision_key(state: Mapping[str, Any], seat: str) -> tuple[Any, ...] | None:
     """What the engine awaits from ``seat`` now; the same key means the same decision."""
-    kind = awaited({"me": seat, "pending": state["pending"]}, seat)
+    kind = asks.awaited(state["pending"], seat)
     if kind is None:
         return None
     return (kind, state["round"], state["phase"], state["step"], state["station"])

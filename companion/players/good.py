@@ -10,14 +10,14 @@ while enough rounds remain, and picks the pyramid order that scores more for it.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from companion.engine.stations import place_cube
+from companion.engine.types import State
 from companion.players.common import (
     Command,
     View,
     awaited,
-    bid_keys,
     free_cards,
     modifier,
     rounds_left,
@@ -80,7 +80,6 @@ def bid(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> dict[s
     ps = view["players"][seat]
     cards = free_cards(ps)
     prio = priorities(view, seat, rng, noise)
-    keys, per = bid_keys(view)
     step = view["step"]
     if step == "all":
         return {str(s): c for s, c in plan(cards, list(range(1, 7)), prio).items()}
@@ -104,7 +103,7 @@ def bid(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> dict[s
         return {str(s): c for s, c in plan(cards, list(range(1, 7)), need, 1).items()}
     station = int(step)  # R2.6: plan the stations left, give this one its pair
     pairs = plan(cards, list(range(station, 7)), prio)
-    return {keys[0]: pairs[station]}
+    return {str(station): pairs[station]}
 
 
 def _first_cards(view: View, station: int) -> dict[str, list[int]]:
@@ -173,7 +172,8 @@ def pyramid_first(view: View, seat: str) -> str:
     other = b if a == seat else a
     best, best_gain = seat, None
     for first in (seat, other):
-        trial = _board_copy(view)
+        # place_cube reads and changes only the board fields copied here (R5.4, R6.1).
+        trial = cast(State, _board_copy(view))
         events: list[dict[str, Any]] = []
         place_cube(trial, first, events)
         place_cube(trial, other if first == seat else seat, events)

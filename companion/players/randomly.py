@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from companion.players.common import Command, View, awaited, bid_keys, free_cards
+from companion.engine.asks import bid_shape
+from companion.players.common import Command, View, awaited, free_cards
 
 
 def choose(view: View, rng: random.Random) -> Command | None:
@@ -21,11 +22,11 @@ def decide(view: View, seat: str, rng: random.Random) -> Command | None:
     if kind == "bid":
         free = free_cards(ps)
         rng.shuffle(free)
-        keys, per = bid_keys(view)
+        shape = bid_shape(view["step"])  # R2.4-R2.6
         return {
             "type": "bid",
             "player": seat,
-            "bids": {k: [free.pop() for _ in range(per)] for k in keys},
+            "bids": {k: [free.pop() for _ in range(shape["cards"])] for k in shape["stations"]},
         }
     if kind == "dice":
         return {"type": "dice", "player": seat, "count": rng.randint(0, ps["dice"])}

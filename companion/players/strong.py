@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
-from companion.engine import IllegalCommand, apply_in_place
-from companion.engine.jsondata import clone
+from companion.engine import IllegalCommand, State, apply_in_place, copy_state
 from companion.players import good, randomly
 from companion.players.common import STATIONS, Command, View, awaited, free_cards, rounds_left
 
@@ -84,7 +83,7 @@ def choose(
         wild = {p for p in det["players"] if p != me and rng.random() < RANDOM_SHARE}
         seed = rng.getrandbits(32)
         for ci in alive:
-            sim = {k: (v if k == "profile" else clone(v)) for k, v in det.items()}
+            sim = copy_state(det)
             sim_rng = random.Random(seed)
             try:
                 _apply_step(sim, candidates[ci], others, wild, sim_rng)
@@ -161,7 +160,7 @@ def _candidates(view: View, me: str, kind: str, rng: random.Random) -> list[Comm
 # --- determinization ----------------------------------------------------------------------
 
 
-def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any], list[str]]:
+def _determinize(view: View, me: str, rng: random.Random) -> tuple[State, list[str]]:
     """A full state agreeing with ``view``, and the seats whose current step is re-made."""
     state: dict[str, Any] = {k: view[k] for k in STATE_KEYS}
     state["pending"] = [dict(e) for e in view["pending"]]
@@ -187,14 +186,15 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[dict[str, Any
     if phase == "bid":
         # Everyone's bid for this step is (re)made: the others' by the model.
         state["pending"] = [{"type": "bid", "player": p} for p in players]
-    elif phase == "dice":
+    elif phase == "dice" and window is not None:
         holders = [p for p, ps in players.items() if ps["dice"] > 0]
         state["dice_window"] = {"station": window["station"], "choices": {}, "rolls": {}}
         state["pending"] = [{"type": "dice", "player": p} for p in holders]
         others = [p for p in holders if p != me]
     else:
         others = []
-    return state, others
+    # Every key of a state is filled in above, from the view or invented (the docstring).
+    return cast(State, state), others
 
 
 def _invent_hand(
@@ -204,7 +204,7 @@ def _invent_hand(
     shown: dict[str, list[int]] = {k: list(v[p]) for k, v in revealed.items() if p in v}
     seen = [c for cards in shown.values() for c in cards]
     base = list(range(13))  # R1.1
-    extra = []
+    extra: list[int] = []
     for c in seen:
         if c in base and seen.count(c) <= base.count(c):
             continue
@@ -249,9 +249,7 @@ def _invent_hand(
 # --- playouts -----------------------------------------------------------------------------
 
 
-def _model(
-    sim: dict[str, Any], p: str, me: str, wild: set[str], rng: random.Random
-) -> Command | None:
+def _model(sim: State, p: str, me: str, wild: set[str], rng: random.Random) -> Command | None:
     """What a seat does in a playout: the good player with noise, or at random."""
     if p in wild:
         return randomly.decide(sim, p, rng)
@@ -259,7 +257,7 @@ def _model(
 
 
 def _apply_step(
-    sim: dict[str, Any], mine: Command, others: list[str], wild: set[str], rng: random.Random
+    sim: State, mine: Command, others: list[str], wild: set[str], rng: random.Random
 ) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
     commands = [_model(sim, p, "", wild, rng) for p in others]
@@ -269,7 +267,7 @@ def _apply_step(
             apply_in_place(sim, c)
 
 
-def _rollout(sim: dict[str, Any], me: str, wild: set[str], rng: random.Random) -> None:
+def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
     """Play to the end of this round (or the game) with the modelled players and fair dice."""
     start = sim["round"]
     decks = sim["profile"]["improvement_decks"]
@@ -278,20 +276,22 @@ def _rollout(sim: dict[str, Any], me: str, wild: set[str], rng: random.Random) -
         steps += 1
         entry = sim["pending"][0]
         kind = entry["type"]
+        cmd: Command | None
         if kind == "harvest":
             cmd = {"type": "harvest", "dice": [rng.randint(1, 6) for _ in range(3)]}
         elif kind == "improvements":
             cmd = {"type": "improvements", "cards": [rng.choice(d) for d in decks]}
         elif kind == "roll":
             p = entry["player"]
-            n = 1 if sim["phase"] == "final_roll" else sim["dice_window"]["choices"][p]
+            window = sim["dice_window"]
+            n = 1 if window is None or sim["phase"] == "final_roll" else window["choices"][p]
             cmd = {"type": "roll", "player": p, "values": [rng.randint(1, 6) for _ in range(n)]}
         else:
             cmd = _model(sim, entry["player"], me, wild, rng)
         apply_in_place(sim, cmd)
 
 
-def _utility(sim: dict[str, Any], me: str) -> float:
+def _utility(sim: View, me: str) -> float:
     """1 for a win (shared wins split), else a projection of the final margin."""
     if sim["finished"]:
         winners = sim["winners"]
@@ -304,7 +304,7 @@ def _utility(sim: dict[str, Any], me: str) -> float:
     return 0.5 + 0.5 * max(-1.0, min(1.0, margin / 15.0))
 
 
-def _projection(sim: dict[str, Any]) -> dict[str, float]:
+def _projection(sim: View) -> dict[str, float]:
     """Final scores if the game ended soon (R7), with huts, dice and decks valued for the
     rounds that probably follow."""
     later = rounds_left(sim) if not sim["last_round"] else 0.0

@@ -5,6 +5,11 @@ serving, and submits the answer like a phone's command when it arrives (checking
 has not moved on). The search runs in its own process with a raised nice value, so on a busy
 core the operating system serves the tables first, and it never holds a table's lock or the
 server's interpreter lock.
+
+The pool's processes end with the server's process, however it ends: a ``kill -9`` (gunicorn's
+own worker timeout, the OOM killer) runs no clean-up, and the pool's processes would otherwise
+live on as orphans thinking for nobody. Each one watches its parent's process id and exits when
+it changes (the kernel hands an orphan to another parent).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import os
 import queue
 import random
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -23,6 +29,7 @@ from companion.players import chooser
 from companion.players.hints import suggest
 
 NICE = 19  # the lowest priority: tables are served first, bots use what is left
+PARENT_CHECK_S = 0.5  # how soon a thinking process notices that its server is gone
 log = logging.getLogger(__name__)
 
 
@@ -40,6 +47,27 @@ def _lower_priority(nice: int) -> None:
             os.sched_setaffinity(0, others)
     except (AttributeError, OSError):  # pragma: no cover - no affinity on this system
         pass
+
+
+def _start_in_pool(nice: int, parent: int) -> None:
+    """The pool process's initializer: end with ``parent``, then lower the priority."""
+    _end_with_parent(parent)
+    _lower_priority(nice)
+
+
+def _end_with_parent(parent: int, every: float = PARENT_CHECK_S) -> None:
+    """Exit as soon as ``parent`` is no longer this process's parent (it died: we were
+    re-parented). A thread that polls ``getppid`` is used rather than ``PR_SET_PDEATHSIG``,
+    which fires when the *thread* that started us ends, not the process."""
+    if os.getppid() != parent:  # it died while we were starting
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)  # no clean-up: the parent that would want our answers is gone
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def decide(kind: str, view: dict[str, Any], seed: int) -> dict[str, Any] | None:
@@ -64,8 +92,8 @@ class Thinker:
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_lower_priority,
-            initargs=(nice,),
+            initializer=_start_in_pool,
+            initargs=(nice, os.getpid()),
         )
         self._answers: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._answering = threading.Thread(

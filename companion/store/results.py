@@ -8,6 +8,7 @@ document is the webhook body (PROTOCOL.md "Result webhooks") and the café's his
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,6 +36,23 @@ def engine_log(
             "profile": {**(document.get("profile") or {}), "track_colors": list(colors[-1])},
         }
     return document, [c for c in commands if c.get("type") != TRACK_COLORS]
+
+
+def companion_levels(logged: Iterable[tuple[dict[str, Any], str]]) -> dict[str, str]:
+    """Which seats companion players played, at which level (the last one, if the host changed
+    it), from the logged ``(command, source)`` pairs: sources ``auto`` (plain) and
+    ``bot:<seat>:<level>``.
+
+    >>> companion_levels([({"player": "ana"}, "seat:ana"), ({"player": "bo"}, "bot:bo:easy"),
+    ...                   ({"player": "cy"}, "auto"), ({"type": "x"}, "host")])
+    {'bo': 'easy', 'cy': 'plain'}
+    """
+    levels: dict[str, str] = {}
+    for command, source in logged:
+        player = command.get("player")
+        if isinstance(player, str) and (source == "auto" or source.startswith("bot:")):
+            levels[player] = "plain" if source == "auto" else source.split(":")[2]
+    return levels
 
 
 def iso(ts: float) -> str:
@@ -67,8 +85,10 @@ def build_result(
     document: dict[str, Any],
     seats: list[dict[str, Any]],
     commands: list[dict[str, Any]],
+    companions: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The result document of a game that is over (``status`` finished or ended)."""
+    """The result document of a game that is over (``status`` finished or ended);
+    ``companions`` marks the seats companion players played (:func:`companion_levels`)."""
     if status not in ("finished", "ended"):
         raise ValueError(f"game {game_id} is {status}, not over")
     document, commands = engine_log(document, commands)
@@ -93,6 +113,9 @@ def build_result(
                 "track": ps["score"],
                 "final": dict(final) if final else None,
                 "winner": seat in winners,
+                # The level of the companion player that played this seat, else None: the
+                # café's leaderboard marks (or leaves out) companion players.
+                "companion": (companions or {}).get(seat),
             }
         )
     return {
@@ -110,11 +133,21 @@ def build_result(
     }
 
 
-def meta(table: str, created: float, seats: list[dict[str, Any]]) -> dict[str, Any]:
+def meta(
+    table: str,
+    created: float,
+    seats: list[dict[str, Any]],
+    companions: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and
-    colours (``replay`` ignores it)."""
-    return {
+    colours, with ``companion: <level>`` on seats companion players played (``replay``
+    ignores it)."""
+    about: dict[str, Any] = {
         "table": table,
         "date": iso(created),
         "seats": {s["seat"]: {"name": s["name"], "colour": s["colour"]} for s in seats},
     }
+    for seat, level in (companions or {}).items():
+        if seat in about["seats"]:
+            about["seats"][seat]["companion"] = level
+    return about

@@ -11,6 +11,7 @@ Connections are the web layer's (``companion.web.hub``); the LED board is an obs
 
 from companion.table.model import (
     DICE_MODES,
+    NAME_MAX,
     SEATS_MAX,
     SEATS_MIN,
     TABLE_NAME,
@@ -23,6 +24,7 @@ from companion.table.table import Table
 
 __all__ = [
     "DICE_MODES",
+    "NAME_MAX",
     "SEATS_MAX",
     "SEATS_MIN",
     "TABLE_NAME",

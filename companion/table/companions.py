@@ -17,7 +17,7 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import view
+from companion.engine import State, view
 from companion.players import thinker as thinking
 from companion.players.common import decision_key
 
@@ -45,7 +45,7 @@ class BotDriver:
                 self._thinker = thinking.Thinker(self._workers)
             return self._thinker
 
-    def observe(self, table: Table, state: dict[str, Any], events: list[Any]) -> None:
+    def observe(self, table: Table, state: State, events: list[Any]) -> None:
         """Called by the table after each commit, under its lock: queue the awaited bots."""
         g = table.game
         if g is None or g.status != "playing" or self._closed:

@@ -9,12 +9,13 @@ replays to the same state. Values come from the operating system's generator.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 _RNG = random.SystemRandom()
 
 
-def shuffle_decks(profile: dict[str, Any], rng: random.Random = _RNG) -> list[list[int]]:
+def shuffle_decks(profile: Mapping[str, Any], rng: random.Random = _RNG) -> list[list[int]]:
     """The two improvement decks (R1.5) shuffled once per game; stored with the game so the
     dealer keeps drawing in the same order after a restart."""
     decks = [list(deck) for deck in profile["improvement_decks"]]
@@ -31,7 +32,7 @@ def initial_stack(players: list[str], rng: random.Random = _RNG) -> list[str]:
 
 
 def deal(
-    state: dict[str, Any], decks: list[list[int]], draws: int, rng: random.Random = _RNG
+    state: Mapping[str, Any], decks: list[list[int]], draws: int, rng: random.Random = _RNG
 ) -> dict[str, Any] | None:
     """One command answering the first pending host input, or ``None`` if none is pending.
 
@@ -55,7 +56,7 @@ def deal(
     return None
 
 
-def roll_count(state: dict[str, Any], player: str) -> int:
+def roll_count(state: Mapping[str, Any], player: str) -> int:
     """How many dice ``player`` rolls now: one leftover die at final scoring (R7), else the
     number chosen in the bonus dice window (R3.2)."""
     if state["phase"] == "final_roll":

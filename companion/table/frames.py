@@ -75,6 +75,8 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
         "urls": {**links.paths, "join": links.join if with_join else None},
         "lang": snap.settings.get("lang", "en"),
         "hints": snap.settings.get("hints"),
+        # The host may hide the LED board's drawing on the display (shown by default).
+        "board_drawing": snap.settings.get("board_drawing", True) is not False,
     }
 
 

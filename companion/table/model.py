@@ -5,20 +5,55 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast, get_args
+
+from companion.engine import State
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
+# What a refusal's ``code`` may be (PROTOCOL.md 3.4 error frames): programs branch on these.
+ErrorCode = Literal[
+    "bad_colour",
+    "bad_log",
+    "bad_message",
+    "bad_name",
+    "bad_secret",
+    "bad_state",
+    "bad_table",
+    "cannot_undo",
+    "colour_taken",
+    "game_running",
+    "hints_off",
+    "illegal",
+    "no_game",
+    "not_allowed",
+    "storage_failed",
+    "table_full",
+    "undone",
+    "unknown_type",
+]
+GameStatus = Literal["playing", "finished", "ended"]
+SeatState = Literal["phone", "auto", "bot", "vacant"]
+Role = Literal["display", "seat", "host"]  # who is at the other end of a connection
+
+
 class TableError(ValueError):
     """A refused request: ``code`` for programs, ``reason`` for people. Nothing changed."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: ErrorCode, reason: str) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
+
+
+def game_status(value: str) -> GameStatus:
+    """A game status read back from the store, which keeps it as text."""
+    if value in get_args(GameStatus):
+        return cast(GameStatus, value)
+    raise TableError("bad_log", f"unknown game status {value!r} in the database")
 
 
 def storage_error(exc: BaseException) -> TableError:
@@ -38,7 +73,7 @@ class Seat:
     name: str
     colour: str
     token_hash: str | None
-    state: str = "phone"  # "phone" | "auto" (skipped) | "bot" (companion) | "vacant"
+    state: SeatState = "phone"  # "auto": skipped, "bot": a companion player
     level: str | None = None  # a companion player's kind when state == "bot"
 
     def row(self) -> dict[str, Any]:
@@ -68,11 +103,11 @@ class Game:
     """The running (or last) game of a table, rebuilt from the store on start-up."""
 
     id: int
-    status: str  # "playing" | "finished" | "ended"
+    status: GameStatus
     document: dict[str, Any]
     decks: list[list[int]]
     dice: str
-    state: dict[str, Any]
+    state: State
     commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
     events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
@@ -123,12 +158,25 @@ def seat_id_for(name: str, taken: set[str]) -> str:
     raise TableError("bad_name", "no free seat id for that name")  # pragma: no cover
 
 
+NAME_MAX = 24  # characters of a player's name, kept whole on every screen and in the logs
+
+
 def clean_name(name: Any) -> str:
+    """A player's name with its spaces collapsed; a longer one is refused, never cut.
+
+    >>> clean_name("  Anna   von Hohenberg ")
+    'Anna von Hohenberg'
+    """
     if not isinstance(name, str):
         raise TableError("bad_name", "the name must be text")
     name = " ".join(name.split())
-    if not 1 <= len(name) <= 20:
-        raise TableError("bad_name", "the name must have 1 to 20 characters")
+    if not name:
+        raise TableError("bad_name", f"the name must have 1 to {NAME_MAX} characters")
+    if len(name) > NAME_MAX:
+        raise TableError(
+            "bad_name",
+            f"the name has {len(name)} characters; at most {NAME_MAX} are allowed",
+        )
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise TableError("bad_name", "the name must not contain control characters")
     return name

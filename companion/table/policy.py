@@ -30,10 +30,12 @@ HOST_ACTIONS = (
     "set_hints",
     "set_pace",
     "show_next",
+    "set_board_drawing",
 )
 SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint")
 HOST_MESSAGES = ("hello", "command", "ping", *HOST_ACTIONS)
-DISPLAY_MESSAGES = ("ping",)
+# The display may choose its own language (kept in the table's settings, like the host's choice).
+DISPLAY_MESSAGES = ("ping", "set_language")
 
 
 def command_for(

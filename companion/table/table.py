@@ -18,13 +18,22 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.engine import DEFAULT_PROFILE, IllegalCommand, apply, make_profile, new_game, view
+from companion.engine import (
+    DEFAULT_PROFILE,
+    IllegalCommand,
+    State,
+    View,
+    apply,
+    make_profile,
+    new_game,
+    view,
+)
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players import LEVELS, autopilot
 from companion.players.common import decision_key
 from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store, token_hash
-from companion.store.results import TRACK_COLORS, engine_log, meta
+from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer, policy, show
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import (
@@ -35,8 +44,10 @@ from companion.table.model import (
     Game,
     Outcome,
     Seat,
+    SeatState,
     TableError,
     clean_name,
+    game_status,
     seat_id_for,
     storage_error,
 )
@@ -59,14 +70,14 @@ MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far
 # TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
 # engine one.
 
-Observer = Callable[["Table", dict[str, Any], list[dict[str, Any]]], None]
+Observer = Callable[["Table", State, list[dict[str, Any]]], None]
 Listener = Callable[["Table", Outcome], None]
 Applied = list[tuple[dict[str, Any], str, str | None, list[dict[str, Any]]]]
 
 
 def recoloured(
     document: dict[str, Any], commands: list[dict[str, Any]], colors: list[str]
-) -> dict[str, Any]:
+) -> State:
     """The game's state had it been set up with track ``colors`` (R2.3): the engine commands so
     far replayed on the corrected profile (only allowed before round 1, so nothing scored)."""
     profile = {**document["profile"], "track_colors": list(colors)}
@@ -125,7 +136,7 @@ class Table:
             raise TableError("no_game", f"table {self.name}: game {game_id} is missing")
         doc = stored.document
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
-        game = Game(stored.id, stored.status, doc, stored.decks, stored.dice, state)
+        game = Game(stored.id, game_status(stored.status), doc, stored.decks, stored.dice, state)
         for c in self.store.commands(game_id, include_undone=True):
             game.next_n = c.n + 1
             if c.cmd_id is not None:
@@ -210,7 +221,8 @@ class Table:
                     {
                         "id": sg.id,
                         "status": sg.status,
-                        "players": sg.document["players"],
+                        # Names as the players typed them (the seat ids are lower-cased).
+                        "players": [s["name"] for s in sg.seats] or sg.document["players"],
                         "created": sg.created,
                     }
                     for sg in self.store.games(self.name)
@@ -354,11 +366,11 @@ class Table:
     def _plan(
         self,
         g: Game,
-        state: dict[str, Any],
+        state: State,
         batch: list[tuple[dict[str, Any], str, str | None]],
         seats: list[Seat],
         dice: str | None = None,
-    ) -> tuple[dict[str, Any], Applied]:
+    ) -> tuple[State, Applied]:
         """``batch`` and every follow-up of the dealer and autopilot, applied to a copy:
         nothing changes here. Raises TableError if ``batch`` is refused."""
         applied: Applied = []
@@ -386,7 +398,7 @@ class Table:
         return state, applied
 
     def _follow_up(
-        self, state: dict[str, Any], g: Game, draws: int, seats: list[Seat], dice: str
+        self, state: State, g: Game, draws: int, seats: list[Seat], dice: str
     ) -> tuple[dict[str, Any], str] | None:
         if dice == "digital":
             cmd = dealer.deal(state, g.decks, draws)
@@ -399,7 +411,7 @@ class Table:
                     return cmd, "auto"
         return None
 
-    def _append_stmts(self, g: Game, state: dict[str, Any], applied: Applied) -> Statements:
+    def _append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:
         if not applied:
             return []
         status = "finished" if state["finished"] else None
@@ -407,7 +419,7 @@ class Table:
             g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
         )
 
-    def _apply(self, g: Game, state: dict[str, Any], applied: Applied) -> list[dict[str, Any]]:
+    def _apply(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
         """Committed: record ``applied`` in memory. Returns their events in order."""
         first_n = g.next_n
         all_events: list[dict[str, Any]] = []
@@ -426,7 +438,7 @@ class Table:
     def _commit_commands(
         self,
         g: Game,
-        state: dict[str, Any],
+        state: State,
         applied: Applied,
         extra: Statements | None = None,
         reply: Callable[[Outcome], Any] | None = None,
@@ -665,7 +677,8 @@ class Table:
             name = clean_name(
                 name if name is not None else next(n for n in BOT_NAMES if n not in names)
             )
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             seat = Seat(
                 seat_id_for(name, {s.seat for s in self.seats}), name, colour, None, state, kind
             )
@@ -680,7 +693,8 @@ class Table:
             seat = self._need_seat(seat_id)
             if seat.state == "vacant":
                 raise TableError("bad_state", f"{seat.seat} is free; a phone can join there")
-            state, kind = ("auto", None) if level == "plain" else ("bot", level)
+            state: SeatState = "auto" if level == "plain" else "bot"
+            kind = None if level == "plain" else level
             outcome = self._seat_change(
                 [replace(s, state=state, level=kind) if s is seat else s for s in self.seats]
             )
@@ -737,7 +751,7 @@ class Table:
             self.settings = settings
             return self._publish(Outcome("settings"))
 
-    def hint_request(self, seat_id: str) -> tuple[str, dict[str, Any], int]:
+    def hint_request(self, seat_id: str) -> tuple[str, View, int]:
         """What a hint needs: the level, this seat's own view (taken under the lock, the
         thinking happens elsewhere) and the sequence number it answers."""
 
@@ -819,6 +833,16 @@ class Table:
             self.settings = settings
             return self._publish(Outcome("settings"))
 
+    def set_board_drawing(self, shown: Any) -> Outcome:
+        """Whether the display draws the LED board (the host's choice, kept in the settings)."""
+        if not isinstance(shown, bool):
+            raise TableError("bad_message", "shown must be true or false")
+        with self.lock:
+            settings = {**self.settings, "board_drawing": shown}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
+
     def rotate_join(self) -> Outcome:
         with self.lock:
             secret = secrets.token_urlsafe(16)
@@ -856,12 +880,6 @@ class Table:
 
             stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])
-            about = meta(self.name, stored.created, stored.seats)
-            # Which seats companion players played, at which level (the last one, if the
-            # host changed it): from the logged sources "auto" and "bot:<seat>:<level>".
-            for c in stored_commands:
-                player = c.command.get("player")
-                if player in about["seats"] and (c.source == "auto" or c.source.startswith("bot:")):
-                    level = "plain" if c.source == "auto" else c.source.split(":")[2]
-                    about["seats"][player]["companion"] = level
+            levels = companion_levels((c.command, c.source) for c in stored_commands)
+            about = meta(self.name, stored.created, stored.seats, levels)
             return {**document, "meta": about, "commands": commands}

@@ -24,12 +24,13 @@ from flask import (
 from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
-from companion.engine import apply, new_game, views, visible_events
+from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
-from companion.store.results import engine_log, meta
+from companion.store.results import companion_levels, engine_log, meta
 from companion.table import SEATS_MAX, TableError
 from companion.web.guard import RateLimit, Refused, parse, pong
 from companion.web.hub import WsConnection
+from companion.web.replay import chapters, step_view
 from companion.web.sockets import sock
 
 bp = Blueprint("admin", __name__)
@@ -210,7 +211,8 @@ def leaderboard_json() -> Any:
         since, until = _period()
     except PeriodError as exc:
         return jsonify({"error": "bad_period", "reason": str(exc)}), 400
-    return _no_store(jsonify({"players": _history().leaderboard(since, until)}))
+    people_only = request.args.get("people_only") == "1"  # leave companion players out
+    return _no_store(jsonify({"players": _history().leaderboard(since, until, people_only)}))
 
 
 @bp.get("/admin/export/<kind>.csv")
@@ -228,7 +230,9 @@ def export_csv(kind: str) -> Any:
     text = (
         games_csv(history.games(since, until, limit=100_000))
         if kind == "games"
-        else leaderboard_csv(history.leaderboard(since, until))
+        else leaderboard_csv(
+            history.leaderboard(since, until, request.args.get("people_only") == "1")
+        )
     )
     response = _no_store(Response(text, mimetype="text/csv"))
     response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}.csv"'
@@ -277,7 +281,7 @@ class Replay:
 
     def __init__(self, frames: list[dict[str, Any]]) -> None:
         self.frames = frames
-        self.step = len(frames) - 1
+        self.step = 0  # a replay starts at the beginning
         self.conns: list[WsConnection] = []
         self.lock = threading.Lock()
         self.used = time.monotonic()
@@ -333,13 +337,15 @@ def replay_frames(
             "hex": PLAYER_COLOURS.get(s["colour"]),
             "connected": True,
             "state": "phone",
+            "companion": bool(s.get("companion")),  # ⚙ as at the live table
+            "level": s.get("companion"),
         }
         for s in seats
     ]
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
-    def frame(shown: dict[str, Any], over: bool) -> dict[str, Any]:
+    def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
         summary = {
             "name": table,
             "title": title,
@@ -363,7 +369,7 @@ def replay_frames(
                 "id": game_id,
                 "status": status if over else "playing",
                 "dice": "digital",
-                "view": views(shown, [None])[None],
+                "view": step_view(views(shown, [None])[None], done or []),
             },
             "events": [],
             "history": visible_events(list(round_events), None),
@@ -382,7 +388,7 @@ def replay_frames(
                 round_events = []
             round_events.append(e)
             done = j == len(events) - 1
-            frames.append(frame(state if done else before, last and done))
+            frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
     return frames
 
 
@@ -394,16 +400,16 @@ def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
     cafe = current_app.extensions["cafe"]
     table = cafe.get(stored.table_name)
-    document, commands = engine_log(
-        stored.document, [c.command for c in cafe.store.commands(game_id)]
-    )
+    logged = cafe.store.commands(game_id)
+    levels = companion_levels((c.command, c.source) for c in logged)
+    document, commands = engine_log(stored.document, [c.command for c in logged])
     frames = replay_frames(
         table=stored.table_name,
         title=table.title if table else f"Table {stored.table_name}",
         lang=table.settings.get("lang", "en") if table else "en",
         game_id=game_id,
         document=document,
-        seats=stored.seats,
+        seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
         status=stored.status,
         commands=commands,
     )
@@ -429,6 +435,7 @@ def replay_page(game_id: int) -> Any:
                 wifi_ssid=None,
                 admin_token=_token(),
                 steps=len(frames),
+                chapters=chapters(frames),
             )
         )
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
@@ -124,7 +126,7 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
         delete_games=cafe.store.delete_games,
     )
 
-    def on_commit(table: object, state: dict, events: list[dict]) -> None:
+    def on_commit(table: object, state: Mapping[str, Any], events: list[dict[str, Any]]) -> None:
         if state.get("finished"):
             outbox.notify()
 

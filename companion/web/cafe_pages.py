@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify
 
 from companion.cafe.outbox import Outbox
 from companion.store.results import iso
 from companion.table import Table
+from companion.web.access import host_refusal, host_token
 
 bp = Blueprint("cafe", __name__)
 
@@ -35,9 +36,8 @@ def table_results(name: str) -> Any:
     """The table's games that are over and the delivery of each to every webhook (the host
     page's "results sent" list). Host token required."""
     table = _table(name)
-    token = request.args.get("token") or request.headers.get("X-Host-Token")
-    if not table.check_host(token):
-        return jsonify({"error": "bad_token", "reason": "the host token is missing or wrong"}), 403
+    if (refused := host_refusal(table, host_token())) is not None:
+        return refused  # wrong guesses are throttled as on every host-token route
     outbox = _outbox()
     games: list[dict[str, Any]] = []
     for row in outbox.results_of(name):

@@ -8,14 +8,32 @@ import socket
 import threading
 import time
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import urlsplit
+
+from companion.engine.flow import unknown_field
+from companion.engine.types import COMMAND_FIELDS
+
+# Error frame codes of the socket edge itself (PROTOCOL.md 3.4); a table adds its own
+# (companion.table.model.ErrorCode).
+RefusalCode = Literal[
+    "bad_json",
+    "bad_message",
+    "bad_token",
+    "no_table",
+    "not_hello",
+    "rate_limited",
+    "server_error",
+    "too_large",
+    "too_many_guesses",
+    "unknown_type",
+]
 
 
 class Refused(ValueError):
     """A message refused before it reaches a table; ``code`` goes into the error frame."""
 
-    def __init__(self, code: str, reason: str) -> None:
+    def __init__(self, code: RefusalCode, reason: str) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
@@ -103,6 +121,50 @@ def parse(raw: str | bytes | None, max_bytes: int) -> dict[str, Any]:
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise Refused("bad_message", "a message is a JSON object with a string type")
     return msg
+
+
+# PROTOCOL.md 3.1 / 3.2: a command message holds its id, the token and the command, nothing
+# else (a client library may add nothing of its own: what is not read is not accepted).
+COMMAND_MESSAGE_FIELDS = frozenset({"type", "token", "id", "command"})
+
+
+class CommandRequest(TypedDict):
+    """A ``command`` message whose keys are exactly those PROTOCOL.md and SCENARIO.md give."""
+
+    type: str
+    id: object  # checked by the table (1 to 64 characters)
+    token: NotRequired[object]
+    command: dict[str, Any]
+
+
+def command_request(msg: dict[str, Any]) -> CommandRequest:
+    """The ``command`` message ``msg`` with its keys checked, or a refusal naming the first
+    key its type does not have. The values are the table's and the engine's to check; an
+    unknown command type is left to them too (they say what may be sent).
+
+    >>> command_request({"type": "command", "id": "c1", "command":
+    ...                  {"type": "sacrifice", "card": 7, "note": "x"}})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.web.guard.Refused: a sacrifice command has no field 'note' (its fields: ...)
+    """
+    for key in msg:
+        if key not in COMMAND_MESSAGE_FIELDS:
+            allowed = ", ".join(sorted(COMMAND_MESSAGE_FIELDS))
+            raise Refused("bad_message", f"a command message has no field {key!r} ({allowed})")
+    command = msg.get("command")
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise Refused("bad_message", "command must be an object with a type")
+    kind = command["type"]
+    exact = COMMAND_FIELDS.get(kind)
+    if exact is not None:
+        for key in command:
+            if key not in exact:
+                raise Refused("bad_message", unknown_field(kind, key))
+    request: CommandRequest = {"type": "command", "id": msg.get("id"), "command": command}
+    if "token" in msg:
+        request["token"] = msg["token"]
+    return request
 
 
 def host_name(host_header: str | None) -> str:

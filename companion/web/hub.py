@@ -23,6 +23,7 @@ from werkzeug.routing import MapAdapter
 from companion.table import Outcome, Table
 from companion.table import frames as render
 from companion.table.frames import Audience, Links
+from companion.table.model import Role
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +34,8 @@ CLOSE_TABLE_CLOSED = 4410
 class Connection:
     """One live connection as the hub sees it; subclasses deliver the text."""
 
-    def __init__(self, role: str, seat: str | None = None) -> None:
-        self.role = role  # "display" | "seat" | "host"
+    def __init__(self, role: Role, seat: str | None = None) -> None:
+        self.role = role
         self.seat = seat
         self.alive = True
 
@@ -73,7 +74,7 @@ class WsConnection(Connection):
     STALLED_S = 10.0  # a frame waiting this long means the peer stopped reading
     MAX_BACKLOG = 1000  # frames, whatever their age (memory bound)
 
-    def __init__(self, ws: Any, role: str, seat: str | None = None) -> None:
+    def __init__(self, ws: Any, role: Role, seat: str | None = None) -> None:
         super().__init__(role, seat)
         self.ws = ws
         self._outbox: deque[tuple[float, str | tuple[int, str]]] = deque()

@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
-from companion.table import TableError
+from companion.table import NAME_MAX, TableError
 from companion.web import i18n
+from companion.web.access import host_refusal, host_token, throttled, wrong_guess
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
 
@@ -37,24 +38,9 @@ def _refuse(code: str, reason: str, status: int | None = None) -> tuple[Response
     return jsonify({"error": code, "reason": reason}), status or HTTP_STATUS.get(code, 400)
 
 
-def _throttled() -> tuple[Response, int] | None:
-    """The 429 answer while this address has used up its wrong guesses (guard.GuessThrottle)."""
-    wait = current_app.extensions["guesses"].wait(request.remote_addr or "?")
-    if wait > 0:
-        response = jsonify(
-            {
-                "error": "too_many_guesses",
-                "reason": f"too many wrong links or tokens from this device; "
-                f"try again in {wait:.0f} s",
-            }
-        )
-        response.headers["Retry-After"] = str(int(wait) + 1)
-        return response, 429
-    return None
-
-
-def _wrong_guess() -> None:
-    current_app.extensions["guesses"].failed(request.remote_addr or "?")
+# Throttled token checks live in access.py (one place, so no route can skip the throttle).
+_throttled = throttled
+_wrong_guess = wrong_guess
 
 
 def _summaries() -> list[dict[str, Any]]:
@@ -67,8 +53,9 @@ def _colours() -> list[list[str]]:
 
 @bp.app_context_processor
 def _screen_colours() -> dict[str, Any]:
-    """Every page gets the screen palette (base.html hands it to the scripts)."""
-    return {"screen_colours": SCREEN_COLOURS}
+    """Every page gets the screen palette (base.html hands it to the scripts) and the longest
+    name a player may have (the join form says it)."""
+    return {"screen_colours": SCREEN_COLOURS, "name_max": NAME_MAX}
 
 
 def _no_store(response: Response) -> Response:
@@ -114,7 +101,7 @@ def display_page(name: str) -> str:
 
 
 @bp.get("/t/<name>/join/<secret>")
-def join_page(name: str, secret: str) -> Response | tuple[str, int]:
+def join_page(name: str, secret: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     if (busy := _throttled()) is not None:
         return busy
@@ -152,14 +139,12 @@ def seat_page(name: str) -> Response:
 
 
 @bp.get("/t/<name>/host")
-def host_page(name: str) -> Response | tuple[str, int]:
+def host_page(name: str) -> Response | tuple[str | Response, int]:
     hub = _hub(name)
     token = request.args.get("token")
-    if (busy := _throttled()) is not None:
-        return busy
-    if not hub.table.check_host(token):
-        _wrong_guess()
-        return "The host link is not valid for this table.", 403
+    wrong = ("The host link is not valid for this table.", 403)
+    if (refused := host_refusal(hub.table, token, wrong)) is not None:
+        return refused
     summary = hub.summary(with_join=True)
     return _no_store(
         Response(
@@ -219,11 +204,8 @@ def state_json(name: str) -> Response:
 @bp.get("/t/<name>/games/<int:game_id>/log.json")
 def game_log(name: str, game_id: int) -> Any:
     table = _hub(name).table
-    if (busy := _throttled()) is not None:
-        return busy
-    if not table.check_host(request.args.get("token") or request.headers.get("X-Host-Token")):
-        _wrong_guess()
-        return _refuse("bad_token", "the host token is missing or wrong")
+    if (refused := host_refusal(table, host_token())) is not None:
+        return refused
     try:
         doc = table.log_document(game_id)
     except TableError as exc:

@@ -351,10 +351,19 @@ def _post_worker_init(worker: Any) -> None:
     would see a plain drop instead of "table closed"."""
     previous = signal.getsignal(signal.SIGTERM)
 
-    def on_term(signum: int, frame: Any) -> None:
+    def close_then_stop(signum: int, frame: Any) -> None:
         _close_tables()
         if callable(previous):
             previous(signum, frame)
+
+    def on_term(signum: int, frame: Any) -> None:
+        gevent = sys.modules.get("gevent")
+        if gevent is not None and gevent.getcurrent() is gevent.get_hub():
+            # Under gevent the handler runs in the event loop, where nothing may wait (closing
+            # joins the thinking pool and the tables' writers: BlockingSwitchOutError).
+            gevent.spawn(close_then_stop, signum, frame)
+        else:
+            close_then_stop(signum, frame)
 
     signal.signal(signal.SIGTERM, on_term)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -15,9 +16,18 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from companion.table import Outcome, Table, TableError, policy
+from companion.table.model import ErrorCode, Role
 from companion.web import i18n
 from companion.web.config import ServerConfig
-from companion.web.guard import RateLimit, Refused, origin_allowed, parse, pong
+from companion.web.guard import (
+    RateLimit,
+    RefusalCode,
+    Refused,
+    command_request,
+    origin_allowed,
+    parse,
+    pong,
+)
 from companion.web.hub import Connection, Hub, WsConnection
 
 log = logging.getLogger(__name__)
@@ -46,7 +56,9 @@ def _check_origin() -> Response | None:
     return None
 
 
-def _error(conn: Connection, code: str, reason: str, msg_id: Any = None) -> None:
+def _error(
+    conn: Connection, code: RefusalCode | ErrorCode, reason: str, msg_id: Any = None
+) -> None:
     frame: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
     if isinstance(msg_id, str):
         frame["id"] = msg_id
@@ -80,7 +92,7 @@ def _hub_or_close(conn: WsConnection, name: str) -> Hub | None:
     return hub
 
 
-def _serve(ws: Any, name: str, role: str, handle: Callable[[Hub, WsConnection], None]) -> None:
+def _serve(ws: Any, name: str, role: Role, handle: Callable[[Hub, WsConnection], None]) -> None:
     """Run one socket's handler; its writer always ends with it."""
     conn = WsConnection(ws, role)
     try:
@@ -133,8 +145,19 @@ def display_socket(ws: Any, name: str) -> None:
         for msg in _messages(conn):
             try:
                 if msg["type"] not in policy.DISPLAY_MESSAGES:
-                    raise Refused("unknown_type", "the display only sends ping")
-                conn.send(pong(msg))
+                    raise Refused("unknown_type", "the display only sends ping and set_language")
+                if msg["type"] == "set_language":
+                    # The display's own picker: the same setting as the host's (phones keep
+                    # their own language); the new views are the answer.
+                    _answer(
+                        conn,
+                        hub.table,
+                        "set_language",
+                        msg.get("id"),
+                        partial(_set_display_language, hub.table, msg),
+                    )
+                else:
+                    conn.send(pong(msg))
             except Refused as exc:
                 _error(conn, exc.code, exc.reason)
 
@@ -169,7 +192,7 @@ def seat_socket(ws: Any, name: str) -> None:
                 conn.close(CLOSE_BAD_TOKEN, "bad token")
                 return
             msg_id = msg.get("id")
-            _answer(conn, table, kind, msg_id, lambda m=msg: _seat_message(hub, conn, m))
+            _answer(conn, table, kind, msg_id, partial(_seat_message, hub, conn, msg))
 
     _serve(ws, name, "seat", handle)
 
@@ -177,7 +200,8 @@ def seat_socket(ws: Any, name: str) -> None:
 def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
     kind, msg_id, table = msg["type"], msg.get("id"), hub.table
     if kind == "command":
-        table.submit(f"seat:{conn.seat}", msg_id, msg.get("command"), reply=_ack(conn))
+        request = command_request(msg)  # exact keys: nothing unread is stored with the game
+        table.submit(f"seat:{conn.seat}", msg_id, request["command"], reply=_ack(conn))
     elif kind == "ping":
         conn.send(pong(msg))
     elif kind == "leave":
@@ -216,6 +240,11 @@ def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
     bots.hint(level, seen, done)
 
 
+def _set_display_language(table: Table, msg: dict[str, Any]) -> Outcome:
+    """The display's own language picker: checked here, inside the answer's error handling."""
+    return table.set_language(_language(msg.get("lang")))
+
+
 def _language(lang: Any) -> str:
     if lang not in i18n.LANGUAGES:
         raise TableError("bad_message", f"lang must be one of {', '.join(i18n.LANGUAGES)}")
@@ -235,6 +264,7 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "set_hints": lambda t, m: t.set_hints(m.get("level")),
     "set_pace": lambda t, m: t.set_pace(m.get("pace")),
     "show_next": lambda t, m: t.stage.next() if t.stage is not None else None,
+    "set_board_drawing": lambda t, m: t.set_board_drawing(m.get("shown")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),
     "end_game": lambda t, m: t.end_game(),
@@ -275,7 +305,7 @@ def host_socket(ws: Any, name: str) -> None:
                 hub.attach(conn)
                 attached = True
                 continue
-            _answer(conn, table, kind, msg.get("id"), lambda m=msg: _host_message(hub, conn, m))
+            _answer(conn, table, kind, msg.get("id"), partial(_host_message, hub, conn, msg))
 
     _serve(ws, name, "host", handle)
 
@@ -283,7 +313,8 @@ def host_socket(ws: Any, name: str) -> None:
 def _host_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
     kind, msg_id, table = msg["type"], msg.get("id"), hub.table
     if kind == "command":
-        table.submit("host", msg_id, msg.get("command"), reply=_ack(conn))
+        request = command_request(msg)  # exact keys: nothing unread is stored with the game
+        table.submit("host", msg_id, request["command"], reply=_ack(conn))
     elif kind == "ping":
         conn.send(pong(msg))
     elif kind == "hello":

@@ -128,6 +128,7 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
         won = seat in final["winners"]
         assert rows[name] == {
             "name": name,
+            "companion": False,
             "games": 1,
             "wins": int(won),
             "win_share": float(won),
@@ -139,11 +140,12 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     assert earlier["players"] == []
     bad = get(live, "/admin/api/leaderboard", token, **{"from": "22/11/2026"})
     assert bad.status_code == 400 and "date like" in bad.json()["reason"]
-    text = get(live, "/admin/export/games.csv", token).text
+    text = get(live, "/admin/export/games.csv", token).content.decode("utf-8-sig")
     lines = list(csv.DictReader(io.StringIO(text)))
     assert [r["name"] for r in lines] == ["Ana", "Ben", "Cleo"]
     assert all(r["status"] == "finished" for r in lines)
-    lb = list(csv.DictReader(io.StringIO(get(live, "/admin/export/leaderboard.csv", token).text)))
+    lb_text = get(live, "/admin/export/leaderboard.csv", token).content.decode("utf-8-sig")
+    lb = list(csv.DictReader(io.StringIO(lb_text)))
     assert {r["name"] for r in lb} == {"Ana", "Ben", "Cleo"}
 
 
@@ -209,13 +211,16 @@ def test_admin_page_and_replay_in_chromium(cafe: Any) -> None:
         replay.wait_for_selector("body.in-game")
         replay.wait_for_function("document.body.dataset.replayStep !== undefined")
         last = int(replay.evaluate("document.body.dataset.steps")) - 1
-        assert replay.locator("#final-panel").is_visible(), "the end shows the final scoring"
-        replay.locator("#replay-first").click()
+        # A replay opens at its first step (nothing of the end is shown).
         replay.wait_for_function("document.body.dataset.replayStep === '0'")
         replay.wait_for_function(
             "!document.querySelector('#final-panel') || "
             "document.querySelector('#final-panel').hidden"
         )
+        replay.locator("#replay-last").click()
+        replay.wait_for_selector("#final-panel:not([hidden])")
+        replay.locator("#replay-first").click()
+        replay.wait_for_function("document.body.dataset.replayStep === '0'")
         for _ in range(3):
             replay.keyboard.press("ArrowRight")
         replay.wait_for_function("document.body.dataset.replayStep === '3'")
@@ -298,6 +303,7 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
     frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
     from companion.engine import apply, new_game, view, visible_events
     from companion.web.admin import replay_frames
+    from companion.web.replay import step_view
 
     doc = random_document(random.Random(4), 3)
     seats = [
@@ -320,7 +326,9 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
         before = view(state, None)
         state, events = apply(state, command)
         after = view(state, None)
-        expected_views += [before] * (len(events) - 1) + [after] if events else [after]
+        # Mid-command steps: the view before, with the cards the log has spoken of so far.
+        partial = [step_view(before, events[: j + 1]) for j in range(len(events) - 1)]
+        expected_views += [*partial, after] if events else [after]
     assert [f["game"]["view"] for f in frames] == expected_views
     assert frames[-1]["game"]["status"] == "finished"
     assert frames[-1]["game"]["view"]["winners"] == state["winners"]

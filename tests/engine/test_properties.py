@@ -244,7 +244,7 @@ profiles = st.fixed_dictionaries(
     optional={
         "track_colors": st.lists(st.sampled_from(["gold", "red", "green"]), min_size=1, max_size=5),
         "end_score": st.integers(1, 60),
-        "max_rounds": st.integers(1, 9),
+        "max_rounds": st.integers(1, 7),  # R2.1
         "cubes": st.integers(1, 10),
         "hut_spaces": st.integers(0, 8),
         "pyramid_rows": st.lists(

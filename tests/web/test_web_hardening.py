@@ -70,6 +70,50 @@ def test_leave_in_the_lobby_answers_ok_then_closes(server: LiveServer, table: st
         phone.until(lambda f: False, timeout=10)
 
 
+def test_a_command_with_an_unknown_key_is_refused_and_never_stored(
+    server: LiveServer, table: str
+) -> None:
+    """SCENARIO.md "Commands", PROTOCOL.md 3.1: a phone's sacrifice with a junk key (or a
+    command message with one) gets an error frame naming the key; nothing of it is kept, so
+    the game's log download has no trace of it, and the exact command is then accepted."""
+    phones = seat_phones(server, table, ["Ana", "Ben", "Cleo"])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start")["type"] == "ok"
+    phone = phones[0]
+    junk = "junk-" + "x" * 3000
+    phone.command({"type": "sacrifice", "card": 7, "note": junk}, "c1")
+    refusal = phone.until(lambda f: f.get("id") == "c1")
+    assert refusal["type"] == "error" and refusal["code"] == "bad_message"
+    assert "'note'" in refusal["reason"] and "sacrifice" in refusal["reason"]
+    phone.send(
+        {
+            "type": "command",
+            "token": phone.token,
+            "id": "c2",
+            "command": {"type": "sacrifice", "card": 7},
+            "memo": junk,
+        }
+    )
+    refusal = phone.until(lambda f: f.get("id") == "c2")
+    assert refusal["type"] == "error" and "'memo'" in refusal["reason"]
+    phone.command({"type": "sacrifice", "card": 7}, "c3")
+    assert phone.until(lambda f: f.get("id") == "c3")["type"] == "ack"
+    game_id = host.until(lambda f: f["type"] == "view" and f["game"])["game"]["id"]
+    assert host.act("end_game")["type"] == "ok"  # a running game's log is not given out
+    text = requests.get(
+        f"{server.base}/t/{table}/games/{game_id}/log.json",
+        params={"token": server.host_tokens[table]},
+        timeout=5,
+    ).text
+    assert "junk-" not in text and "note" not in text and "memo" not in text
+    log = json.loads(text)
+    assert log["commands"] == [{"type": "sacrifice", "player": phone.seat, "card": 7}]
+    for p in phones:
+        p.close()
+    host.close()
+
+
 def test_origin_scheme_must_match(server: LiveServer, table: str) -> None:
     same = f"http://127.0.0.1:{server.port}"
     Peer(f"{server.ws_base}/t/{table}/ws/display", origin=same).close()

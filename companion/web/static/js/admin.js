@@ -16,6 +16,7 @@ function periodQuery() {
   const to = document.getElementById("period-to").value;
   if (from) q.set("from", from);
   if (to) q.set("to", to);
+  if (document.getElementById("people-only")?.checked) q.set("people_only", "1");
   return q;
 }
 
@@ -98,7 +99,7 @@ function renderHistory() {
         h(
           "td",
           {},
-          g.players.map((p) => h("span", { class: "who" }, `${p.name} ${p.score}`)),
+          g.players.map((p) => h("span", { class: `who${p.companion ? " companion" : ""}` }, companionMark(p), `${p.name} ${p.score}`)),
         ),
         h("td", { class: "winners" }, g.players.filter((p) => p.winner).map((p) => p.name).join(", ") || "–"),
         h(
@@ -112,6 +113,11 @@ function renderHistory() {
   );
 }
 
+/** ⚙ before a companion player's name (the leaderboard ranks them apart from people). */
+function companionMark(p) {
+  return p.companion ? h("span", { class: "companion-mark", title: t("admin.companion_mark"), "aria-label": t("admin.companion_mark") }, "⚙ ") : null;
+}
+
 function renderLeaderboard() {
   if (!leaderboard) return;
   fill(
@@ -119,8 +125,8 @@ function renderLeaderboard() {
     leaderboard.map((p) =>
       h(
         "tr",
-        { dataset: { name: p.name } },
-        h("td", {}, p.name),
+        { dataset: { name: p.name, companion: p.companion ? "1" : "0" } },
+        h("td", {}, companionMark(p), p.name),
         h("td", { class: "num" }, p.games),
         h("td", { class: "num" }, p.wins),
         h("td", { class: "num" }, `${Math.round(p.win_share * 100)} %`),
@@ -169,6 +175,7 @@ onLanguageChange(() => {
 });
 document.getElementById("period-from").addEventListener("change", loadPeriod);
 document.getElementById("period-to").addEventListener("change", loadPeriod);
+document.getElementById("people-only").addEventListener("change", loadPeriod);
 await loadTables();
 await loadPeriod();
 document.body.dataset.loaded = "1";

@@ -34,6 +34,8 @@ let connStatus = "connecting";
 const beat = new Beat(); // the show's current step and which of its beats is up
 const sound = new Sound("chocolatl.display.sound", true);
 let beatShown = null; // "step:index" last rendered, to render and sound once per beat
+let ownLanguage = null; // chosen on a display whose socket cannot keep it (a replay)
+const serverTitle = document.getElementById("table-title")?.textContent || "";
 
 // ---------- frames ----------
 
@@ -52,7 +54,7 @@ function onFrame(f) {
   if (beat.update(f, before) && (f.events || []).some((e) => e.type === "revealed" || e.type === "first_cards_revealed")) {
     sound.play("bids_in");
   }
-  const wanted = f.table?.lang;
+  const wanted = ownLanguage || f.table?.lang;
   if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
     setLanguage(wanted); // re-renders through onLanguageChange
     return;
@@ -76,6 +78,7 @@ function absorb(events) {
 
 function render() {
   renderStatusBar();
+  renderTitle();
   if (!frame) return;
   const game = frame.game;
   const view = beat.staged(game?.view || null);
@@ -809,6 +812,42 @@ function renderSound() {
   volume.setAttribute("aria-label", t("show.volume"));
 }
 
+// ---------- title and language picker ----------
+
+/** The table's title, never cut: the default one ("Table 1") in the display's language, a
+ * title the café gave the table as it is. */
+function renderTitle() {
+  const el = document.getElementById("table-title");
+  if (!el) return;
+  const name = frame?.table?.name ?? page.table;
+  const title = frame?.table?.title ?? serverTitle;
+  el.textContent = !title || title === `Table ${name}` ? t("display.table_title", { name }) : title;
+}
+
+/** The display's own language picker: the choice is the table's display setting (the host
+ * page shows the same one; phones keep their own). On a replay it stays on this page. */
+function bindLanguagePicker(conn) {
+  const select = document.getElementById("display-lang");
+  if (!select) return;
+  fill(
+    select,
+    LANGUAGES.map((code) => h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`))),
+  );
+  select.value = document.documentElement.lang;
+  select.addEventListener("change", () => {
+    const lang = select.value;
+    if (page.stepUrl || !conn.send({ type: "set_language", lang })) {
+      ownLanguage = page.stepUrl ? lang : null;
+      setLanguage(lang);
+    }
+  });
+  onLanguageChange((code) => {
+    select.value = code;
+  });
+}
+
+// ---------- LED board ----------
+
 function renderBoard() {
   const status = document.getElementById("board-status");
   const board = frame?.board;
@@ -826,37 +865,104 @@ function renderBoard() {
   if (!leds) return;
   const pixels = board?.pixels;
   const simulated = board && (board.mode === "simulated" || board.simulated);
-  leds.hidden = !(simulated && Array.isArray(pixels) && pixels.length);
+  // The host may hide the drawing (table setting board_drawing).
+  const wanted = frame?.table?.board_drawing !== false;
+  leds.hidden = !(wanted && simulated && Array.isArray(pixels) && pixels.length);
+  document.body.classList.toggle("leds-shown", !leds.hidden);
   if (leds.hidden) return;
   const dot = (i) => h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
-  const layout = board.layout;
-  if (!layout) {
+  if (!board.layout) {
     fill("leds", h("div", { class: "led-strip" }, pixels.map((_, i) => dot(i))));
     return;
   }
-  // The simulated board drawn like the real one: track boxes, pyramid rows, status lights.
-  const track = h(
-    "div",
-    { class: "led-track" },
-    (layout.track || []).map((group, b) => h("span", { class: "led-box", title: String(b) }, group.map(dot))),
-  );
-  const pyramid = h(
-    "div",
-    { class: "led-pyramid", title: t("display.pyramid") },
-    (layout.pyramid || [])
-      .slice()
-      .reverse()
-      .map((row) => h("div", { class: "led-row" }, row.map(dot))),
-  );
+  fill("leds", boardDrawing(board.layout, dot));
+}
+
+/** Where box ``b`` sits on a board of four sides of ``perSide`` boxes (hardware/ASSEMBLY.md:
+ * four sides of 15), box 0 in the top left corner, clockwise in the direction of play; and the
+ * cell just inside it for its number. */
+function boxPlace(b, perSide) {
+  const side = Math.floor(b / perSide);
+  const i = b % perSide;
+  const last = perSide + 1; // grid lines: 1 .. perSide + 1
+  const place = [
+    { row: 1, col: 1 + i, inward: [1, 0] },
+    { row: 1 + i, col: last, inward: [0, -1] },
+    { row: last, col: last - i, inward: [-1, 0] },
+    { row: last - i, col: 1, inward: [0, 1] },
+  ][side];
+  // A corner box's number goes diagonally inwards (the cells beside it are boxes): also
+  // inwards from the side that ends in that corner.
+  const before = [[0, 1], [1, 0], [0, -1], [-1, 0]][side];
+  const [dr, dc] = i === 0 ? [place.inward[0] + before[0], place.inward[1] + before[1]] : place.inward;
+  return { side, row: place.row, col: place.col, labelRow: place.row + dr, labelCol: place.col + dc };
+}
+
+/** The simulated board as the physical one: the score track around the edge (box numbers
+ * every five, LEDs in the direction of play), the pyramid and the labelled status lights. */
+function boardDrawing(layout, dot) {
+  const track = layout.track || [];
+  const perSide = Math.max(1, Math.ceil(track.length / 4));
+  const cells = [];
+  track.forEach((group, b) => {
+    const at = boxPlace(b, perSide);
+    cells.push(
+      h(
+        "span",
+        {
+          class: `led-box side-${at.side}${b % 5 === 0 ? " fifth" : ""}`,
+          title: t("board.box", { n: b }),
+          dataset: { box: b },
+          style: { gridRow: String(at.row), gridColumn: String(at.col) },
+        },
+        group.map(dot),
+      ),
+    );
+    if (b % 5 === 0) {
+      cells.push(
+        h(
+          "span",
+          // Numbers beside the left and right sides lean inwards, clear of the boxes.
+          { class: `led-box-no${at.labelCol === 2 ? " lean-right" : at.labelCol === perSide ? " lean-left" : ""}`, dataset: { boxNo: b }, style: { gridRow: String(at.labelRow), gridColumn: String(at.labelCol) } },
+          String(b),
+        ),
+      );
+    }
+  });
   const st = layout.status || {};
-  const lights = h(
+  const numbered = (leds, kind) =>
+    h(
+      "span",
+      { class: "led-numbered" },
+      leds.map((led, k) => h("span", { class: "led-cell", dataset: { [kind]: k + 1 } }, dot(led), h("span", { class: "led-no" }, String(k + 1)))),
+    );
+  const centre = h(
     "div",
-    { class: "led-status", title: t("board.status_lights") },
-    st.mode !== undefined ? h("div", { class: "led-row" }, dot(st.mode)) : null,
-    st.round ? h("div", { class: "led-row" }, st.round.map(dot)) : null,
-    st.station ? h("div", { class: "led-row" }, st.station.map(dot)) : null,
+    { class: "led-centre", style: { gridRow: `3 / ${perSide}`, gridColumn: `3 / ${perSide}` } },
+    h(
+      "div",
+      { class: "led-pyramid", title: t("display.pyramid") },
+      h("span", { class: "led-label" }, t("board.pyramid_leds")),
+      (layout.pyramid || [])
+        .slice()
+        .reverse()
+        .map((row) => h("div", { class: "led-row" }, row.map(dot))),
+    ),
+    h(
+      "div",
+      { class: "led-status", title: t("board.status_lights") },
+      st.mode !== undefined && st.mode !== null
+        ? h("div", { class: "led-status-row", dataset: { status: "mode" } }, h("span", { class: "led-label" }, t("board.mode_led")), h("span", { class: "led-numbered" }, h("span", { class: "led-cell" }, dot(st.mode))))
+        : null,
+      st.round?.length
+        ? h("div", { class: "led-status-row", dataset: { status: "round" } }, h("span", { class: "led-label" }, t("board.round_leds")), numbered(st.round, "round"))
+        : null,
+      st.station?.length
+        ? h("div", { class: "led-status-row", dataset: { status: "station" } }, h("span", { class: "led-label" }, t("board.station_leds")), numbered(st.station, "station"))
+        : null,
+    ),
   );
-  fill("leds", track, pyramid, lights);
+  return h("div", { class: "led-board", style: { "--cells": String(perSide + 1) } }, cells, centre);
 }
 
 function ledColour(c) {
@@ -880,6 +986,7 @@ async function main() {
     },
   });
   conn.start();
+  bindLanguagePicker(conn);
   // Tests and the host's preview feed frames through the same path as the socket.
   window.__display = { frame: () => frame, conn, inject: (f) => onFrame(f) };
   // Sound: off or on, and how loud, kept on this display; browsers start audio on a click.

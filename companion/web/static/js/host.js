@@ -75,6 +75,7 @@ function render() {
   renderGame(playing);
   renderGames();
   renderShow();
+  renderBoardDrawing();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   const lines = log.map((ev) => eventText(ev, view)).filter(Boolean);
   const base = logBase;
@@ -355,6 +356,17 @@ function bind() {
   for (const code of LANGUAGES) displayLang.appendChild(h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`)));
   displayLang.value = frame?.table?.lang || "en";
   displayLang.addEventListener("change", () => send("set_language", { lang: displayLang.value }));
+  const drawing = document.getElementById("board-drawing");
+  drawing.addEventListener("change", () => send("set_board_drawing", { shown: drawing.checked }));
+}
+
+/** The display's settings as the table keeps them: the LED board's drawing (shown unless the
+ * host hid it) and the language (the display's own picker may have changed it). */
+function renderBoardDrawing() {
+  const drawing = document.getElementById("board-drawing");
+  if (drawing && frame?.table) drawing.checked = frame.table.board_drawing !== false;
+  const displayLang = document.getElementById("display-lang");
+  if (displayLang && frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = frame.table.lang;
 }
 
 async function main() {

@@ -92,7 +92,10 @@ export function list(items) {
 
 /** Fill every [data-i18n] / [data-i18n-attr] element below `root`. */
 export function translateDom(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    // data-i18n-args: the placeholders' values as JSON (e.g. the longest name allowed).
+    el.textContent = t(el.dataset.i18n, el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined);
+  }
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
     for (const pair of el.dataset.i18nAttr.split(";")) {
       const [attr, key] = pair.split(":").map((s) => s.trim());

@@ -110,7 +110,11 @@ async function join(event) {
   const colour = form.querySelector('input[name="colour"]:checked')?.value;
   const error = document.getElementById("join-error");
   error.textContent = "";
-  if (!name || name.length > 20) return void (error.textContent = t("pad.err.bad_name"));
+  // Names are refused when too long, never cut (the server counts characters the same way).
+  const max = Number(form.elements.name.dataset.nameMax) || 24;
+  const length = [...name.split(/\s+/).join(" ")].length;
+  if (!name) return void (error.textContent = t("pad.err.bad_name"));
+  if (length > max) return void (error.textContent = t("pad.err.name_too_long", { n: length, max }));
   if (!colour) return void (error.textContent = t("pad.err.bad_colour"));
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
@@ -408,12 +412,10 @@ function renderLobby() {
   );
 }
 
-/** Slots the current bid step asks for: [{station, index}] (R2.4–R2.6). */
-function slotsFor(step) {
+/** Slots the bid asked now gives: [{station, index}], from the view's bid_shape (R2.4–R2.6). */
+function slotsFor(shape) {
   const slots = [];
-  if (step === "all") for (let s = 1; s <= 6; s += 1) slots.push({ station: s, index: 0 }, { station: s, index: 1 });
-  else if (step === "first" || step === "second") for (let s = 1; s <= 6; s += 1) slots.push({ station: s, index: 0 });
-  else if (step) slots.push({ station: Number(step), index: 0 }, { station: Number(step), index: 1 });
+  for (const s of shape?.stations || []) for (let i = 0; i < shape.cards; i += 1) slots.push({ station: Number(s), index: i });
   return slots;
 }
 
@@ -427,7 +429,7 @@ function ensureDraft(view) {
     saved = null;
   }
   if (saved?.key === key && draftFits(saved, view)) draft = saved;
-  else draft = { key, slots: slotsFor(view.step).map((s) => ({ ...s, card: null, idx: null })), active: 0 };
+  else draft = { key, slots: slotsFor(view.bid_shape).map((s) => ({ ...s, card: null, idx: null })), active: 0 };
   reviewing = false;
   return draft;
 }

@@ -1,0 +1,80 @@
+"""``kill -9`` of the server's gunicorn worker (as its own timeout or the OOM killer would)
+while companion players think: the worker's thinking processes end with it instead of living
+on as orphans (companion/players/thinker.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from live_server import Host, LiveServer, play, seat_phones
+
+
+def descendants(pid: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except (FileNotFoundError, ProcessLookupError):
+        return []
+    out = []
+    for child in map(int, children):
+        out += [child, *descendants(child)]
+    return out
+
+
+def running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that still run (a zombie waiting to be reaped has stopped)."""
+    out = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if state != "Z":
+            out.append(pid)
+    return out
+
+
+def wait_for(pred: Callable[[], Any], what: str, timeout: float) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := pred():
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(what)
+
+
+def test_thinking_processes_end_with_a_killed_worker(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data", extra=["--board", "none"]).start()
+    orphans: list[int] = []
+    try:
+        phones = seat_phones(live, "1", ["Ana", "Ben"])
+        host = Host(live, "1")
+        host.hello()
+        for _ in range(2):
+            assert host.act("add_bot", level="strong")["type"] == "ok"
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [], host, max_steps=2)  # the people's sacrifices: the companions think
+        worker = live.worker_pid()
+        thinkers = wait_for(lambda: descendants(worker), "a thinking process", 60)
+        assert isinstance(thinkers, list)
+        os.kill(worker, signal.SIGKILL)
+        try:
+            wait_for(lambda: not running(thinkers), "the thinking processes ended", 15)
+        except TimeoutError:
+            orphans = running(thinkers)
+            raise AssertionError(f"orphans of the killed worker still run: {orphans}") from None
+        # gunicorn's master starts a new worker, which serves the table again.
+        wait_for(lambda: live.proc and descendants(live.proc.pid), "a new worker", 30)
+    finally:
+        for peer in locals().get("phones", []):
+            peer.close()
+        live.stop()
+        for pid in orphans:  # never leave them behind, even when the test fails
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
