@@ -226,6 +226,7 @@ class Stage:
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
             beats = show.beats(self._current_events(g), pace)
+            hold = sum(b["seconds"] for b in beats)
             for beat in beats:
                 if beat["kind"] == "summary":
                     beat["rankings"] = self._round_rankings(g, beat["round"])
@@ -234,8 +235,9 @@ class Stage:
                 "seconds": show.pace_seconds(pace),
                 "step": self.shown,
                 "beats": beats,
-                "hold": sum(b["seconds"] for b in beats),
-                "elapsed": max(0.0, time.time() - self.reached),
+                "hold": hold,
+                # Past the hold it stays at the hold: a read of a quiet table is the same twice.
+                "elapsed": round(min(hold, max(0.0, time.time() - self.reached)), 3),
                 "more": self.shown < len(g.commands),
             }
 

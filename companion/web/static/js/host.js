@@ -4,6 +4,7 @@
 import { Connection, commandIds } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
+import { Beat } from "./show.js";
 import { LANGUAGES, languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const page = document.body.dataset;
@@ -15,6 +16,8 @@ let trackDraft = null; // colours being edited
 let log = [];
 let logBase = 0; // how many older log lines were dropped (keeps the numbers stable)
 let showStart = 0; // performance.now() at which the shown step began (the show's countdown)
+const beat = new Beat(); // which beat of the shown step is up (the log follows it)
+let beatShown = null;
 const PACES = ["quick", "normal", "relaxed"]; // "instant" (no pause) is for tests
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 
@@ -30,7 +33,10 @@ function onFrame(f) {
       logBase += log.length - 40;
       log = log.slice(-40);
     }
+    const before = frame?.game?.view || null;
     frame = f;
+    beat.update(f, before);
+    beatShown = `${beat.step}:${beat.current().index}`;
     showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok") {
@@ -77,7 +83,11 @@ function render() {
   renderShow();
   renderBoardDrawing();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
-  const lines = log.map((ev) => eventText(ev, view)).filter(Boolean);
+  // The log runs as far as the show has told (a later station of the step is not told early).
+  const lines = log
+    .slice(0, log.length - beat.hiddenTail())
+    .map((ev) => eventText(ev, view))
+    .filter(Boolean);
   const base = logBase;
   fill(
     "host-log",
@@ -160,7 +170,11 @@ function renderShow() {
     fill(
       pace,
       options.map((value) =>
-        h("option", { value, selected: value === current }, t(`host.pace.${PACES.includes(value) ? value : "instant"}`, { s: frame.show?.seconds ?? "" })),
+        h(
+          "option",
+          { value, selected: value === current },
+          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: frame.show?.seconds ?? "" }),
+        ),
       ),
     );
   }
@@ -339,7 +353,14 @@ function bind() {
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
   document.getElementById("show-next").addEventListener("click", () => send("show_next"));
-  setInterval(() => frame && renderShowLeft(), 250);
+  setInterval(() => {
+    if (!frame) return;
+    const key = `${beat.step}:${beat.current().index}`;
+    if (key !== beatShown) {
+      beatShown = key;
+      render();
+    } else renderShowLeft();
+  }, 250);
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
   document.getElementById("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");
