@@ -215,7 +215,17 @@ class Stage:
         with self.table.lock:
             if self.table.game is not snap.game:
                 return snap
-            return replace(snap, game=self.shown_game(snap.game))
+            game = self.shown_game(snap.game)
+            host = snap.host
+            if host is not None and game is not snap.game:
+                # The host types in what the shown step asks (real dice and cards), not more.
+                inputs = [
+                    dict(e)
+                    for e in game.state["pending"]
+                    if "player" not in e or e["type"] == "roll"
+                ]
+                host = replace(host, inputs=inputs)
+            return replace(snap, game=game, host=host)
 
     def info(self) -> dict[str, Any]:
         """What every frame says about the show: the pace, the current step's beats and how
