@@ -111,8 +111,15 @@ function fitOptional() {
   const items = document.querySelectorAll("#log li");
   for (let i = items.length - 1; i >= 0 && over(log); i -= 1) items[i].remove();
   const reveal = document.getElementById("reveal-panel");
-  const past = [...document.querySelectorAll("#reveal .past-list li")];
-  while (past.length && over(reveal)) past.pop().remove();
+  // First the ties in a few words each, then the earliest stations of the matrix (the log and
+  // the round's summary beat have them all).
+  reveal?.classList.remove("compact");
+  if (over(reveal)) reveal.classList.add("compact");
+  const table = document.querySelector("#reveal .past-list");
+  while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
+    for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
+  }
+  if (table && over(reveal)) table.closest(".past-wrap")?.remove();
   const prev = document.querySelector("#reveal .previous-round");
   if (prev && over(reveal)) prev.remove();
 }
