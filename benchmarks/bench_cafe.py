@@ -66,7 +66,7 @@ def main() -> None:
         t = time.perf_counter()
         recorded = outbox.reconcile()
         record_s = time.perf_counter() - t
-        history = History(outbox.read)
+        history = History(store)
         games_s = best_of(lambda: history.games(limit=100_000), args.repeats)
         board_s = best_of(history.leaderboard, args.repeats)
         rows = history.games(limit=100_000)

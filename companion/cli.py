@@ -24,6 +24,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "companion.commands.arena",
         "play companion players against each other and measure them",
     ),
+    "review": (
+        "companion.commands.review",
+        "rate every decision of a game log with the strong player's search",
+    ),
     "serve": ("companion.web.serve", "start the table server (display, phone pads, LED board)"),
     "flash": ("companion.board.flash", "copy the MicroPython firmware to a board with mpremote"),
 }

@@ -1,6 +1,6 @@
 """A table's LED board: the picture follows the table's game, the display shows the board.
 
-Data flows one way (DESIGN.md): after every committed command the table calls
+Data flows one way (DESIGN.md): after every committed command the table calls its subscriber
 :meth:`TableBoard.on_commit`, which only records the new public view and wakes a background
 thread. That thread renders the picture (companion.leds), hands it to the board link (which
 never blocks) and, once a second or whenever something changed, reports the board's status to
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.board.service import BoardService
-from companion.engine import DEFAULT_PROFILE, State, view
+from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import (
     FRAME_RATE,
     Animation,
@@ -31,7 +31,7 @@ from companion.leds import (
 from companion.leds.vision import screen_hex
 
 if TYPE_CHECKING:
-    from companion.table import Table
+    from companion.table import Outcome, Table
 
 log = logging.getLogger(__name__)
 
@@ -89,24 +89,25 @@ class TableBoard:
         self._dirty = True
         self._thread = threading.Thread(target=self._run, name=f"board-{table.name}", daemon=True)
 
-    def _source(self) -> list[Any]:
-        """The board follows the show (what the screens show now), or the table without one."""
+    def _source(self) -> Any:
+        """The board follows the show (what the screens show now), or the table without one:
+        both tell their subscribers ``(table, outcome)``, ``outcome.state`` the state shown."""
         stage = self.table.stage
-        return stage.observers if stage is not None else self.table.observers
+        return stage if stage is not None else self.table
 
     def start(self) -> TableBoard:
-        self._source().append(self.on_commit)
+        self._source().subscribe(self.on_commit, catch_up=True)
         self.service.start()
-        with self.table.lock:
-            if self.table.game is not None:
-                stage = self.table.stage
-                state = stage.shown_state() if stage is not None else self.table.game.state
-                self.on_commit(self.table, state, [])
         self._thread.start()
         return self
 
-    def on_commit(self, table: Table, state: State, events: list[dict[str, Any]]) -> None:
-        """Observer: runs under the table's lock, so it only records and wakes the thread."""
+    def on_commit(self, table: Table, outcome: Outcome) -> None:
+        """Subscriber: runs under the table's lock, so it only records and wakes the thread.
+        Only outcomes that moved the game (``outcome.state``) change the picture."""
+        state = outcome.state
+        if state is None:
+            return
+        events = outcome.events
         public = view(state, None)
         chosen = {s.seat: s.colour for s in table.seats if s.seat in state["players"]}
         now = time.monotonic()
@@ -183,8 +184,5 @@ class TableBoard:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
-        try:
-            self._source().remove(self.on_commit)
-        except ValueError:
-            pass
+        self._source().unsubscribe(self.on_commit)
         self.service.stop()

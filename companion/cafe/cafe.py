@@ -66,10 +66,8 @@ class Cafe:
                 table.stage.start()
             if self.bots is not None:
                 table.bots = self.bots
-                table.observers.append(self.bots.observe)
-                with table.lock:  # a restarted server's companions pick up where they were
-                    if table.game is not None:
-                        self.bots.observe(table, table.game.state, [])
+                # A restarted server's companions pick up where they were (catch_up).
+                table.subscribe(self.bots.observe, catch_up=True)
             if with_boards and cfg.board != "none":
                 self.boards.append(_board_for(table, cfg.board))
 

@@ -1,18 +1,17 @@
 """The café's memory: finished games of every table, a leaderboard by player name over a
 period, CSV exports, and a retention limit. Read from the ``results`` the outbox records
-(companion.cafe.outbox), so history, leaderboard and webhooks always agree."""
+(companion.cafe.outbox), so history, leaderboard and webhooks always agree. The queries
+are the store's (companion.store, the database's one owner)."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
-import secrets
-import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
+from companion.store import Store
 from companion.store.results import iso
 
 DATE_FORMAT = "%Y-%m-%d"
@@ -20,22 +19,6 @@ DATE_FORMAT = "%Y-%m-%d"
 
 class PeriodError(ValueError):
     """A period that cannot be read; nothing is queried."""
-
-
-def admin_token(database: str | Path) -> str:
-    """The café admin token, made on the first start and kept in the database."""
-    db = sqlite3.connect(str(database), timeout=30, isolation_level=None)
-    try:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-        )
-        db.execute(
-            "INSERT OR IGNORE INTO cafe_meta VALUES ('admin_token', ?)",
-            (secrets.token_urlsafe(24),),
-        )
-        return db.execute("SELECT value FROM cafe_meta WHERE key = 'admin_token'").fetchone()[0]
-    finally:
-        db.close()
 
 
 def period(start: str | None, end: str | None) -> tuple[float | None, float | None]:
@@ -65,10 +48,15 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
 
 
 class History:
-    """Queries over the recorded results (one SQLite connection, shared with the outbox)."""
+    """The café's history over the recorded results, asked of the store."""
 
-    def __init__(self, read: Any) -> None:
-        self._read = read  # (sql, params) -> list of rows
+    def __init__(self, store: Store | Callable[..., Any]) -> None:
+        # A store; or, while web/admin.py still hands over ``Outbox.read``, the outbox's store.
+        self._store: Store | None = (
+            store
+            if isinstance(store, Store)
+            else getattr(getattr(store, "__self__", None), "store", None)
+        )
 
     def games(
         self,
@@ -78,19 +66,9 @@ class History:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Games that are over, newest first, each with its result document."""
-        sql = "SELECT game_id, table_name, status, started, ended, result FROM results WHERE 1"
-        params: list[Any] = []
-        if since is not None:
-            sql += " AND ended >= ?"
-            params.append(since)
-        if until is not None:
-            sql += " AND ended < ?"
-            params.append(until)
-        if table is not None:
-            sql += " AND table_name = ?"
-            params.append(table)
-        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
-        return [json.loads(r["result"]) for r in rows]
+        if self._store is None:
+            raise TypeError("History needs the café's Store")
+        return self._store.history(since, until, table, limit)
 
     def leaderboard(
         self, since: float | None = None, until: float | None = None, people_only: bool = False
@@ -205,4 +183,4 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-__all__ = ["History", "PeriodError", "admin_token", "games_csv", "iso", "leaderboard_csv", "period"]
+__all__ = ["History", "PeriodError", "games_csv", "iso", "leaderboard_csv", "period"]

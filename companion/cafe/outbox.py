@@ -1,10 +1,11 @@
 """Results leave the table: a durable outbox of webhook deliveries in the server's SQLite file.
 
-When a game is over (finished, or ended by the host) its result (companion.store.results) is written
-to the ``results`` table and one ``outbox`` row per webhook URL, in one transaction, by the
-recorder thread, which never waits for the network: the history and the leaderboard show a game
-at once whatever the endpoints do. One courier thread per webhook URL (so at most as many as
-URLs are configured) posts that URL's due rows with ``requests``, signed with
+When a game is over (finished, or ended by the host) its result (companion.store.results) is
+written through the store (companion.store, the database's one owner) to the ``results``
+table and one ``outbox`` row per webhook URL, in one transaction, by the recorder thread,
+which never waits for the network: the history and the leaderboard show a game at once
+whatever the endpoints do. One courier thread per webhook URL (so at most as many as URLs are
+configured) posts that URL's due rows with ``requests``, signed with
 ``X-Chocolatl-Signature: sha256=<hex HMAC-SHA256 of the body>``, and retries failures with
 exponential backoff and full jitter (capped at 15 minutes) for up to a week, so a café endpoint
 that is down for a day, or a Pi that restarts meanwhile, still gets every result: at least once
@@ -13,7 +14,7 @@ own courier: every attempt has a total deadline (``DEADLINE_S``, connection to a
 headers; the answer's body is not read), after which its socket is shut and the attempt counts
 as failed. A 2xx answer is delivered; 3xx and 4xx other than 408/425/429 are final refusals.
 
-Games are found by reconciling the ``games`` table, not by a callback alone: a game that went
+Games are found by reconciling the store's games, not by a callback alone: a game that went
 over just before a crash is picked up at the next start. ``notify()`` only makes it prompt.
 """
 
@@ -25,7 +26,6 @@ import json
 import logging
 import random
 import socket
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -37,34 +37,11 @@ from requests.adapters import HTTPAdapter
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from companion.store import Store
+from companion.store.database import StoredGame
 from companion.store.results import build_result, companion_levels
 
 log = logging.getLogger(__name__)
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS results (
-    game_id INTEGER PRIMARY KEY,
-    table_name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    started REAL NOT NULL,
-    ended REAL NOT NULL,
-    result TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS results_ended ON results (ended);
-CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL,
-    url TEXT NOT NULL,
-    state TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_at REAL NOT NULL,
-    last_error TEXT,
-    delivered_at REAL,
-    UNIQUE (game_id, url)
-);
-CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_at);
-"""
 
 SIGNATURE_HEADER = "X-Chocolatl-Signature"
 FIRST_RETRY_S = 5.0
@@ -212,7 +189,7 @@ class Outbox:
 
     def __init__(
         self,
-        database: str | Path,
+        database: str | Path | Store,
         urls: list[str] | None = None,
         secret: str | None = None,
         titles: dict[str, str] | None = None,
@@ -236,166 +213,95 @@ class Outbox:
         self.delete_games = delete_games
         self._pruned_at = float("-inf")
         self._broken: set[int] = set()  # games whose log cannot be replayed (logged once)
-        self._db = sqlite3.connect(
-            str(database), check_same_thread=False, isolation_level=None, timeout=30
-        )
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._lock = threading.Lock()
+        # Its own store (connection) on the path, so history reads never wait on the tables'.
+        self._owns_store = not isinstance(database, Store)
+        self.store = Store(database) if not isinstance(database, Store) else database
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._couriers: dict[str, tuple[threading.Thread, threading.Event]] = {}
-        with self._lock:
-            self._db.executescript(SCHEMA)
-            # Webhooks are sent for games over from now on, not for a database's old history.
-            self._db.execute(
-                "INSERT OR IGNORE INTO cafe_meta VALUES ('results_since', ?)", (repr(self.clock()),)
-            )
+        # Webhooks are sent for games over from now on, not for a database's old history.
+        self._since_at = float(self.store.meta_setdefault("results_since", repr(self.clock())))
 
     # -- results ------------------------------------------------------------------------
     def _since(self) -> float:
-        row = self._db.execute("SELECT value FROM cafe_meta WHERE key = 'results_since'").fetchone()
-        return float(row["value"])
+        return self._since_at
 
     def reconcile(self) -> int:
         """Record every game that is over and has no result yet; queue its webhooks. Returns
         how many games were recorded."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM games WHERE status IN ('finished', 'ended') AND id NOT IN "
-                "(SELECT game_id FROM results) ORDER BY id"
-            ).fetchall()
         count = 0
-        for row in rows:
-            if row["id"] in self._broken:
+        for game in self.store.games_over_unrecorded():
+            if game.id in self._broken:
                 continue
             try:
-                self._record(row)
+                self._record(game)
                 count += 1
             except Exception:  # noqa: BLE001 - one broken game must not stop the others
                 # Logged once per run, not at every look (the log would fill the card).
-                self._broken.add(row["id"])
-                log.exception("results: game %s could not be recorded", row["id"])
+                self._broken.add(game.id)
+                log.exception("results: game %s could not be recorded", game.id)
         return count
 
-    def _record(self, game: sqlite3.Row) -> None:
+    def _record(self, game: StoredGame) -> None:
         now = self.clock()
-        with self._lock:
-            cmds = self._db.execute(
-                "SELECT command, source, at FROM commands"
-                " WHERE game_id = ? AND undone = 0 ORDER BY n",
-                (game["id"],),
-            ).fetchall()
-            since = self._since()
-        status = game["status"]
-        last_at = max([game["created"], *(c["at"] for c in cmds)])
-        # A host's "end" stores no time: it is noticed within seconds while the server runs.
-        ended = last_at if status == "finished" else max(last_at, now)
+        cmds = self.store.commands(game.id)
+        since = self._since()
+        status = game.status
+        last_at = max([game.created, *(c.at for c in cmds)])
+        # The store keeps when the game went over (final command or host's end); a game over
+        # before it did so (an older database) falls back to its last command, or now.
+        if game.ended is not None:
+            ended = game.ended
+        else:
+            ended = last_at if status == "finished" else max(last_at, now)
         result = build_result(
-            table=game["table_name"],
-            title=self.titles.get(game["table_name"], f"Table {game['table_name']}"),
-            game_id=game["id"],
+            table=game.table_name,
+            title=self.titles.get(game.table_name, f"Table {game.table_name}"),
+            game_id=game.id,
             status=status,
-            created=game["created"],
+            created=game.created,
             ended=ended,
-            document=json.loads(game["document"]),
-            seats=json.loads(game["seats"]),
-            commands=[json.loads(c["command"]) for c in cmds],
-            companions=companion_levels((json.loads(c["command"]), c["source"]) for c in cmds),
+            document=game.document,
+            seats=game.seats,
+            commands=[c.command for c in cmds],
+            companions=companion_levels((c.command, c.source) for c in cmds),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []
-        with self._lock:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                cur.execute(
-                    "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        game["id"],
-                        game["table_name"],
-                        status,
-                        game["created"],
-                        ended,
-                        json.dumps(result),
-                    ),
-                )
-                if cur.rowcount:
-                    for url in urls:
-                        cur.execute(
-                            "INSERT OR IGNORE INTO outbox (game_id, url, state, next_at)"
-                            " VALUES (?, ?, 'pending', ?)",
-                            (game["id"], url, now),
-                        )
-                cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
+        self.store.record_result(game, ended, result, urls, now)
         if urls:
             self._wake_couriers()
 
-    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        """A read-only query on this connection (the history's)."""
-        with self._lock:
-            return self._db.execute(sql, params).fetchall()
+    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """A read-only query on this outbox's store. Kept only while web/admin.py still calls
+        it; the store's own methods (``Store.last_command_at``, ``History``) replace it."""
+        return self.store._read(sql, params)
 
     def prune(self, days: int, delete_games: Callable[[list[int]], list[int]]) -> int:
         """Retention: forget games that ended more than ``days`` days ago — their results,
         deliveries, and (through ``delete_games``, the store's) the games and their logs."""
         cutoff = self.clock() - days * 86400.0
-        with self._lock:
-            old = [
-                r["game_id"]
-                for r in self._db.execute(
-                    "SELECT game_id FROM results WHERE ended < ? AND game_id NOT IN"
-                    " (SELECT game_id FROM outbox WHERE state = 'pending')",
-                    (cutoff,),
-                ).fetchall()
-            ]
+        old = self.store.results_before(cutoff)
         if not old:
             return 0
         deleted = delete_games(old)
-        with self._lock:
-            cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            try:
-                for gid in deleted:
-                    cur.execute("DELETE FROM outbox WHERE game_id = ?", (gid,))
-                    cur.execute("DELETE FROM results WHERE game_id = ?", (gid,))
-                cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
+        self.store.delete_results(deleted)
         if deleted:
             log.info("retention: deleted %d games older than %d days", len(deleted), days)
         return len(deleted)
 
     def result(self, game_id: int) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT result FROM results WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        return json.loads(row["result"]) if row else None
+        return self.store.result(game_id)
 
     def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
         """The table's latest results (newest first), without the documents."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT game_id, status, started, ended FROM results WHERE table_name = ?"
-                " ORDER BY ended DESC LIMIT ?",
-                (table, limit),
-            ).fetchall()
-        return [dict(r) for r in rows]
+        return self.store.results_of(table, limit)
 
     # -- deliveries ---------------------------------------------------------------------
     def deliveries(self, game_id: int) -> list[dict[str, Any]]:
         """The delivery state of a game's result to each webhook (for the host page)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
-            ).fetchall()
+        rows = self.store.deliveries(game_id)
         return [
             {
                 "url": r["url"],
@@ -419,7 +325,7 @@ class Outbox:
             self._attempt(row)
         return len(rows)
 
-    def _attempt(self, row: sqlite3.Row) -> None:
+    def _attempt(self, row: dict[str, Any]) -> None:
         body = body_of(json.loads(row["result"]))
         headers = {
             "Content-Type": "application/json",
@@ -458,44 +364,21 @@ class Outbox:
         due = [t for u, t in self._next_due_per_url() if u in self.urls and url in (None, u)]
         return min(due) if due else None
 
-    # -- the outbox's SQL (small functions, one statement each) --------------------------
-    def _due_rows(self, now: float, url: str | None) -> list[sqlite3.Row]:
-        with self._lock:
-            return self._db.execute(
-                "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
-                " WHERE o.state = 'pending' AND o.next_at <= ? AND (? IS NULL OR o.url = ?)"
-                " ORDER BY o.next_at LIMIT 50",
-                (now, url, url),
-            ).fetchall()
+    # -- the outbox's rows, through the store --------------------------------------------
+    def _due_rows(self, now: float, url: str | None) -> list[dict[str, Any]]:
+        return self.store.due_deliveries(now, url)
 
     def _next_due_per_url(self) -> list[tuple[str, float]]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
-            ).fetchall()
-        return [(r["url"], r["t"]) for r in rows]
+        return list(self.store.next_due_by_url().items())
 
     def _mark_delivered(self, row_id: int, attempts: int, now: float) -> None:
-        with self._lock:
-            self._db.execute(
-                "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
-                " last_error = NULL WHERE id = ?",
-                (attempts, now, row_id),
-            )
+        self.store.delivery_delivered(row_id, attempts, now)
 
     def _mark_failed(self, row_id: int, attempts: int, error: str) -> None:
-        with self._lock:
-            self._db.execute(
-                "UPDATE outbox SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
-                (attempts, error, row_id),
-            )
+        self.store.delivery_failed(row_id, attempts, error)
 
     def _mark_retry(self, row_id: int, attempts: int, error: str, next_at: float) -> None:
-        with self._lock:
-            self._db.execute(
-                "UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
-                (attempts, error, next_at, row_id),
-            )
+        self.store.delivery_retry(row_id, attempts, error, next_at)
 
     # -- the recorder and the couriers -------------------------------------------------
     def notify(self) -> None:
@@ -566,5 +449,5 @@ class Outbox:
             thread.join(timeout=max(0.0, until - time.monotonic()))
             if thread.is_alive():
                 return
-        with self._lock:
-            self._db.close()
+        if self._owns_store:
+            self.store.close()

@@ -43,9 +43,17 @@ def free_cards(player: Mapping[str, object]) -> list[int]:
     >>> free_cards({"deck": [1, 3, 3, 7], "used": [3, 7]})
     [1, 3]
     """
-    left = Counter(_ints(player["deck"]))
-    left.subtract(_ints(player["used"]))
-    return sorted(left.elements())
+    deck, used = _ints(player["deck"]), _ints(player["used"])
+    free = list(deck)
+    try:  # the engine's bookkeeping: ``used`` is part of ``deck``, so removing is enough
+        for card in used:
+            free.remove(card)
+    except ValueError:  # anything else: count what is left
+        left = Counter(deck)
+        left.subtract(used)
+        return sorted(left.elements())
+    free.sort()
+    return free
 
 
 def _ints(value: object) -> Iterable[int]:

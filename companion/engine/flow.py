@@ -274,6 +274,17 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
     deck = ps["deck"]
     used = ps["used"]
     taken: list[int] = []
+    # The deck may hold equal improvement cards: a card is free while the deck holds more of
+    # it than are used. Early in a round the free cards are cheapest to list; later (a gold
+    # round's last stations) to count.
+    free: list[int] | None = None
+    if len(used) <= len(keys) * per_station:
+        free = list(deck)
+        try:
+            for card in used:
+                free.remove(card)
+        except ValueError:  # not the engine's bookkeeping: count instead
+            free = None
     for k in keys:
         cards = bids.get(k)
         if type(cards) is not list or len(cards) != per_station:
@@ -281,10 +292,16 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
         for card in cards:
             if type(card) is not int:
                 raise MalformedCommand(f"{card!r} is not a card")
-            owned = deck.count(card)  # the deck may hold equal improvement cards
-            if not owned:
-                raise RuleViolation(f"card {card} is not in your deck")
-            if used.count(card) + taken.count(card) >= owned:
+            if free is None:
+                ok = used.count(card) + taken.count(card) < deck.count(card)
+            elif card in free:
+                free.remove(card)
+                ok = True
+            else:
+                ok = False
+            if not ok:
+                if card not in deck:
+                    raise RuleViolation(f"card {card} is not in your deck")
                 raise RuleViolation(f"card {card} is already used this round")  # R2.7
             taken.append(card)
     own_bids = ps["bids"]

@@ -162,6 +162,8 @@ class DiceWindowView(TypedDict):
     decided: dict[str, bool]
     choices: dict[str, int]
     rolls: dict[str, list[int]]
+    # Every bid from public facts (bonusdice.outlook, R3.3): parts, value before dice, places.
+    bids: dict[str, dict[str, Any]] | None
 
 
 class View(TypedDict):

@@ -7,7 +7,10 @@ seat's sacrifice (R1.2), unrevealed bids (R2.4-R2.6) or undecided dice (R3.2).
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.engine.asks import bid_shape
+from companion.engine.bonusdice import outlook
 from companion.engine.explain import describe
 from companion.engine.jsondata import clone
 from companion.engine.scoring import score_lines
@@ -59,6 +62,9 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, View]:
     step = state["step"]
     window = state["dice_window"]
     dice_open = window is not None and state["phase"] in ("dice", "roll")
+    # Effective bids before dice and what a roll could change: public facts only (R3.3).
+    station = window["station"] if window is not None else None
+    bids = outlook(state, station) if dice_open and station is not None else None
     public_projection = None if over else projection(state, None)
     # The public part, built once. The profile never changes during a game, so views share
     # it rather than copy it.
@@ -100,7 +106,7 @@ def views(state: State, seats: list[str | None]) -> dict[str | None, View]:
                 **public_players,
                 seat: _player_view(state["players"][seat], True, own=True),
             }
-        v["dice_window"] = _dice_view(state, seat) if dice_open else None
+        v["dice_window"] = _dice_view(state, seat, bids) if dice_open else None
         if seat is not None and not over:
             v["projection"] = projection(state, seat)
         out[seat] = v
@@ -123,7 +129,9 @@ def _player_view(ps: PlayerState, visible: bool, own: bool = False) -> PlayerVie
     }
 
 
-def _dice_view(state: State, seat: str | None) -> DiceWindowView:
+def _dice_view(
+    state: State, seat: str | None, bids: dict[str, dict[str, Any]] | None
+) -> DiceWindowView:
     window = state["dice_window"]
     assert window is not None, "only while a dice window is open"
     decided = window["choices"]
@@ -136,6 +144,7 @@ def _dice_view(state: State, seat: str | None) -> DiceWindowView:
         if state["phase"] == "roll"
         else ({seat: decided[seat]} if seat is not None and seat in decided else {}),
         "rolls": clone(window["rolls"]),
+        "bids": bids,
     }
 
 

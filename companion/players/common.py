@@ -58,7 +58,10 @@ def rounds_left(view: View) -> float:
         return 0.0
     prof = view["profile"]
     by_rounds = prof["max_rounds"] - view["round"]
-    lead = max(p["score"] for p in view["players"].values())
+    lead = 0
+    for p in view["players"].values():
+        if p["score"] > lead:
+            lead = p["score"]
     by_score = max(0.0, (prof["end_score"] - lead) / 8.0)
     return max(0.0, min(by_rounds, by_score + 0.5))
 
@@ -69,43 +72,46 @@ def station_values(view: View, seat: str) -> dict[int, tuple[float, float, float
     prof = view["profile"]
     later = rounds_left(view)
     last = view["last_round"]
-    n = len(view["players"])
-    me = view["players"][seat]
-    values: dict[int, float] = {}
-    second: dict[int, float] = {}
-    lowest: dict[int, float] = {}
+    players = view["players"]
+    me = players[seat]
     # R5.1: a point and the figure (ties, +3 at the end); lowest takes the old man (-1 at
     # stations 2-6, -3 at the end when it is the last round).
     figure = 3.0 if last else 1.5
-    values[1] = prof["chocolatl_points"] + (0.5 if view["chocolatl"] == seat else figure)
-    second[1] = 0.0
-    lowest[1] = -3.5 if last else -1.5
-    dice = sorted(view["harvest"] or [3, 4, 5], reverse=True)  # R5.2
-    values[2], second[2] = float(dice[0]), float(dice[1])
-    lowest[2] = float(dice[2]) if n == 3 else 0.0
+    s1 = (
+        prof["chocolatl_points"] + (0.5 if view["chocolatl"] == seat else figure),
+        0.0,
+        -3.5 if last else -1.5,
+    )
+    dice = sorted(view["harvest"] or (3, 4, 5), reverse=True)  # R5.2
+    s2 = (float(dice[0]), float(dice[1]), float(dice[2]) if len(players) == 3 else 0.0)
     # R5.3: a hut adds 1 at five stations of every later round; a die is 1-6 once.
     hut = 0.9 * later
     die = 2.5 if me["dice"] == 0 else 1.8
-    free = prof["hut_spaces"] - sum(p["huts"] for p in view["players"].values())
-    values[3] = max(hut, die) if free > 0 else die
-    second[3] = min(hut, die) if free > 0 else 0.0
-    lowest[3] = 0.0
+    free = prof["hut_spaces"]
+    for ps in players.values():
+        free -= ps["huts"]
+    if free > 0:
+        s3 = (max(hut, die), min(hut, die), 0.0)
+    else:
+        s3 = (die, 0.0, 0.0)
     # R5.4 / R7: a cube is a point at the end, plus row and majority bonuses.
-    values[4], second[4], lowest[4] = 3.5, 1.5, 0.0
     # R5.5: drink points this round, lowest loses the penalty.
     sched = prof["drink"][min(view["round"], len(prof["drink"])) - 1]
-    values[5], second[5] = float(sched[0]), float(sched[1])
-    lowest[5] = -float(prof["drink_penalty"])
+    s5 = (float(sched[0]), float(sched[1]), -float(prof["drink_penalty"]))
     # R5.6: in the last round points; otherwise the higher card replaces the lowest card.
     if last:
-        values[6], second[6] = map(float, prof["tachli_last_round"])
+        first6, second6 = prof["tachli_last_round"]
+        s6 = (float(first6), float(second6), 0.0)
     else:
-        imp = sorted(view["improvements"] or [12, 10], reverse=True)
-        low = min(me["deck"]) if me["deck"] else 0
-        values[6] = max(0.0, imp[0] - low) * 0.22 * later
-        second[6] = max(0.0, imp[1] - low) * 0.22 * later
-    lowest[6] = 0.0
-    return {s: (values[s], second[s], lowest[s]) for s in range(1, 7)}
+        imp = sorted(view["improvements"] or (12, 10), reverse=True)
+        deck = me["deck"]
+        low = min(deck) if deck else 0
+        s6 = (
+            max(0.0, imp[0] - low) * 0.22 * later,
+            max(0.0, imp[1] - low) * 0.22 * later,
+            0.0,
+        )
+    return {1: s1, 2: s2, 3: s3, 4: (3.5, 1.5, 0.0), 5: s5, 6: s6}
 
 
 def decision_key(state: Mapping[str, Any], seat: str) -> tuple[Any, ...] | None:

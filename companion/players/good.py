@@ -58,11 +58,15 @@ def sacrifice_card(view: View, seat: str) -> int:
 def priorities(view: View, seat: str, rng: random.Random, noise: float) -> dict[int, float]:
     """How much winning each station matters: first's value against lowest's."""
     out = {}
-    for s, (first, _second, lowest) in station_values(view, seat).items():
-        value = first - 0.5 * lowest
-        if noise:
-            value *= 1.0 + rng.uniform(-noise, noise)
-        out[s] = value
+    if noise:
+        spread = noise + noise
+        random = rng.random
+        for s, (first, _second, lowest) in station_values(view, seat).items():
+            # value * (1 + rng.uniform(-noise, noise)), inlined: this runs in every playout
+            out[s] = (first - 0.5 * lowest) * (1.0 + (-noise + spread * random()))
+    else:
+        for s, (first, _second, lowest) in station_values(view, seat).items():
+            out[s] = first - 0.5 * lowest
     return out
 
 
@@ -75,11 +79,19 @@ def plan(
     return {s: sorted(cards[per_station * i : per_station * (i + 1)]) for i, s in enumerate(order)}
 
 
-def bid(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> dict[str, list[int]]:
-    """The cards for this step (R2.4-R2.6)."""
+def bid(
+    view: View,
+    seat: str,
+    rng: random.Random,
+    noise: float = 0.0,
+    prio: dict[int, float] | None = None,
+) -> dict[str, list[int]]:
+    """The cards for this step (R2.4-R2.6); ``prio`` gives the stations' :func:`priorities`
+    when the caller already has them (the strong player's playouts keep a round's)."""
     ps = view["players"][seat]
     cards = free_cards(ps)
-    prio = priorities(view, seat, rng, noise)
+    if prio is None:
+        prio = priorities(view, seat, rng, noise)
     step = view["step"]
     if step == "all":
         return {str(s): c for s, c in plan(cards, list(range(1, 7)), prio).items()}
@@ -116,14 +128,17 @@ def station_totals(view: View, station: int) -> dict[str, int]:
     return {p: sum(c) + modifier(view, p, station) for p, c in cards.items()}
 
 
-def dice_count(view: View, seat: str) -> int:
-    """R3.2: the fewest dice that probably lift the seat to a place worth their cost."""
+def dice_count(
+    view: View, seat: str, values: dict[int, tuple[float, float, float]] | None = None
+) -> int:
+    """R3.2: the fewest dice that probably lift the seat to a place worth their cost.
+    ``values``: the seat's :func:`station_values` when the caller already has them."""
     station = view["dice_window"]["station"] if view.get("dice_window") else view["station"]
     held = view["players"][seat]["dice"]
     totals = station_totals(view, station)
     mine = totals[seat]
     others = sorted((t for p, t in totals.items() if p != seat), reverse=True)
-    first, second, lowest = station_values(view, seat)[station]
+    first, second, lowest = (values or station_values(view, seat))[station]
     place_now = sum(1 for t in others if t >= mine)  # 0 = first (ties count against us)
     value_now = (
         first

@@ -16,11 +16,20 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any, cast
 
-from companion.engine import IllegalCommand, State, apply_in_place, copy_state
+from companion.engine import IllegalCommand, State, apply_in_place
 from companion.players import good, randomly
-from companion.players.common import STATIONS, Command, View, awaited, free_cards, rounds_left
+from companion.players.common import (
+    STATIONS,
+    Command,
+    View,
+    awaited,
+    free_cards,
+    rounds_left,
+    station_values,
+)
 
 ROLLOUTS = 240  # playouts per decision (all candidates together)
 TIME_LIMIT = 0.3  # seconds: the search stops early past this, whatever is left
@@ -78,15 +87,21 @@ def choose(
     alive = list(range(len(candidates)))
     rounds = max(2, rollouts // len(candidates))
     done = 0
+    sim_rng = random.Random(0)  # its state is set before every playout
     for it in range(rounds):
         det, others = _determinize(view, me, rng)
         wild = {p for p in det["players"] if p != me and rng.random() < RANDOM_SHARE}
         seed = rng.getrandbits(32)
+        # The other seats' simultaneous commands depend only on the invented state and the
+        # seed, not on the candidate: model them once and restart every playout from there.
+        step_rng = random.Random(seed)
+        step = [_model(det, p, "", wild, step_rng) for p in others]
+        after_step = step_rng.getstate()
         for ci in alive:
-            sim = copy_state(det)
-            sim_rng = random.Random(seed)
+            sim = copy_sim(det)
+            sim_rng.setstate(after_step)
             try:
-                _apply_step(sim, candidates[ci], others, wild, sim_rng)
+                _apply_step(sim, candidates[ci], step)
             except IllegalCommand:  # a candidate the invented state cannot take: skip it
                 totals[ci] -= 1e9
                 continue
@@ -102,6 +117,65 @@ def choose(
             break
     best = max(alive, key=lambda c: totals[c] / max(1, counts[c]) + (BASE_BONUS if c == 0 else 0.0))
     return candidates[best]
+
+
+def candidates(view: View, rng: random.Random) -> list[Command]:
+    """The moves the search weighs for what the engine awaits from ``view["me"]`` (for a
+    sacrifice, every card: the player itself takes the good player's choice unsearched)."""
+    me = view["me"]
+    kind = awaited(view, me)
+    if kind is None:
+        return []
+    if kind == "sacrifice":
+        cards = sorted(set(view["players"][me]["deck"]))
+        return [{"type": "sacrifice", "player": me, "card": c} for c in cards]
+    return _candidates(view, me, kind, rng)
+
+
+def playout_scores(
+    view: View,
+    moves: list[Command],
+    rng: random.Random,
+    rounds: int,
+    score: Callable[[State, str], float] | None = None,
+) -> list[list[float | None]]:
+    """``rounds`` rows of paired samples: each row is one invented state agreeing with
+    ``view`` and one random stream, and every move is played out on both (common random
+    numbers), so differences between moves are measured on the same luck. ``score`` rates a
+    finished playout for the seat (default: the search's own win-based utility); ``None``
+    marks a move the invented state refuses. A pure function of the view and ``rng``."""
+    me = view["me"]
+    score = _utility if score is None else score
+    rows: list[list[float | None]] = []
+    sim_rng = random.Random(0)  # its state is set before every playout
+    for _ in range(rounds):
+        det, others = _determinize(view, me, rng)
+        wild = {p for p in det["players"] if p != me and rng.random() < RANDOM_SHARE}
+        step_rng = random.Random(rng.getrandbits(32))
+        step = [_model(det, p, "", wild, step_rng) for p in others]
+        after_step = step_rng.getstate()
+        row: list[float | None] = []
+        for move in moves:
+            sim = copy_sim(det)
+            sim_rng.setstate(after_step)
+            try:
+                _apply_step(sim, move, step)
+            except IllegalCommand:
+                row.append(None)
+                continue
+            _rollout(sim, me, wild, sim_rng)
+            row.append(score(sim, me))
+        rows.append(row)
+    return rows
+
+
+def expected_points(sim: State, me: str) -> float:
+    """The seat's final total (R7) at the end of a playout: exact once the game is over,
+    otherwise the projection that the search uses for the rounds still to come."""
+    final = sim["players"][me]["final"]
+    if sim["finished"] and final is not None:
+        return float(final["total"])
+    return _projection(sim)[me]
 
 
 # --- candidates ---------------------------------------------------------------------------
@@ -183,6 +257,13 @@ def _determinize(view: View, me: str, rng: random.Random) -> tuple[State, list[s
     others = [p for p in players if p != me]
     window = view.get("dice_window")
     state["dice_window"] = None
+    if phase == "sacrifice":
+        # R1.2: a seat still to sacrifice holds all 13 cards; its choice is made afresh.
+        waiting = [e["player"] for e in view["pending"] if e["type"] == "sacrifice"]
+        for p in waiting:
+            if p != me:
+                players[p].update(deck=list(range(13)), sacrifice=None, used=[], bids={})
+        return cast(State, state), [p for p in waiting if p != me]
     if phase == "bid":
         # Everyone's bid for this step is (re)made: the others' by the model.
         state["pending"] = [{"type": "bid", "player": p} for p in players]
@@ -249,22 +330,85 @@ def _invent_hand(
 # --- playouts -----------------------------------------------------------------------------
 
 
-def _model(sim: State, p: str, me: str, wild: set[str], rng: random.Random) -> Command | None:
-    """What a seat does in a playout: the good player with noise, or at random."""
+def _model(
+    sim: State,
+    p: str,
+    me: str,
+    wild: set[str],
+    rng: random.Random,
+    plans: dict[tuple[Any, ...], Any] | None = None,
+) -> Command | None:
+    """What a seat does in a playout: the good player with noise, or at random.
+
+    With ``plans`` (one playout's memory), a modelled seat keeps the station priorities it
+    drew at its first gold step of the round (R2.6) for the round's other steps instead of
+    valuing every station again: a player with one plan for the round, and the playout's
+    most frequent computation done once.
+    """
     if p in wild:
         return randomly.decide(sim, p, rng)
-    return good.decide(sim, p, rng, SELF_NOISE if p == me else OPPONENT_NOISE)
+    noise = SELF_NOISE if p == me else OPPONENT_NOISE
+    if plans is not None:
+        kind = awaited(sim, p)
+        step = sim["step"]
+        if kind == "bid" and type(step) is int:
+            key = (p, sim["round"], sim["last_round"])
+            order = plans.get(key)
+            if order is None:
+                prio = good.priorities(sim, p, rng, noise)
+                order = plans[key] = sorted(prio, key=lambda s: -prio[s])
+            # good.plan over the stations left, read for this one: the same pair.
+            i = [s for s in order if s >= step].index(step)
+            cards = free_cards(sim["players"][p])[::-1]
+            return {
+                "type": "bid",
+                "player": p,
+                "bids": {str(step): sorted(cards[2 * i : 2 * i + 2])},
+            }
+        if kind == "dice":  # the same for the dice windows of the round (R3.2)
+            values_key = (p, sim["round"], sim["last_round"], "values")
+            values = plans.get(values_key)
+            if values is None:
+                values = plans[values_key] = station_values(sim, p)
+            return {"type": "dice", "player": p, "count": good.dice_count(sim, p, values)}
+    return good.decide(sim, p, rng, noise)
 
 
-def _apply_step(
-    sim: State, mine: Command, others: list[str], wild: set[str], rng: random.Random
-) -> None:
+def _apply_step(sim: State, mine: Command, others: list[Command | None]) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
-    commands = [_model(sim, p, "", wild, rng) for p in others]
     apply_in_place(sim, mine)
-    for c in commands:
+    for c in others:
         if c is not None:
             apply_in_place(sim, c)
+
+
+def copy_sim(state: State) -> State:
+    """A copy of an engine state to play out, rebuilding only what the engine changes in
+    place (a playout runs thousands of times a decision; a generic deep copy was a quarter of
+    the search). Shared, because the engine only ever replaces them whole: the profile, the
+    seats, the pending entries, the dice and cards of the round, the decision, the revealed
+    cards of a station and every player's bid lists and final lines."""
+    out = state.copy()
+    out["pending"] = state["pending"].copy()
+    out["track"] = {k: v.copy() for k, v in state["track"].items()}
+    out["pyramid"] = [row.copy() for row in state["pyramid"]]
+    out["revealed"] = state["revealed"].copy()
+    window = state["dice_window"]
+    if window is not None:
+        out["dice_window"] = {
+            "station": window["station"],
+            "choices": window["choices"].copy(),
+            "rolls": window["rolls"].copy(),
+        }
+    players = {}
+    for p, ps in state["players"].items():
+        q = ps.copy()
+        q["deck"] = ps["deck"].copy()
+        q["used"] = ps["used"].copy()
+        q["bids"] = ps["bids"].copy()
+        players[p] = q
+    out["players"] = players
+    return out
 
 
 def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
@@ -272,6 +416,7 @@ def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
     start = sim["round"]
     decks = sim["profile"]["improvement_decks"]
     steps = 0
+    plans: dict[tuple[Any, ...], Any] = {}
     while not sim["finished"] and sim["round"] == start and steps < 400:
         steps += 1
         entry = sim["pending"][0]
@@ -287,7 +432,7 @@ def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
             n = 1 if window is None or sim["phase"] == "final_roll" else window["choices"][p]
             cmd = {"type": "roll", "player": p, "values": [rng.randint(1, 6) for _ in range(n)]}
         else:
-            cmd = _model(sim, entry["player"], me, wild, rng)
+            cmd = _model(sim, entry["player"], me, wild, rng, plans)
         apply_in_place(sim, cmd)
 
 

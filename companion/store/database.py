@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -16,49 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY,
-    join_secret TEXT NOT NULL,
-    host_token TEXT NOT NULL,
-    settings TEXT NOT NULL DEFAULT '{}',
-    current_game INTEGER
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_name TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    position INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    colour TEXT NOT NULL,
-    token_hash TEXT,
-    state TEXT NOT NULL,
-    PRIMARY KEY (table_name, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created REAL NOT NULL,
-    document TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    decks TEXT NOT NULL,
-    dice TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS commands (
-    game_id INTEGER NOT NULL,
-    n INTEGER NOT NULL,
-    command TEXT NOT NULL,
-    source TEXT NOT NULL,
-    cmd_id TEXT,
-    undone INTEGER NOT NULL DEFAULT 0,
-    at REAL NOT NULL,
-    PRIMARY KEY (game_id, n)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, cmd_id)
-    WHERE cmd_id IS NOT NULL;
-"""
+from companion.store import migrations
 
-
+# SQLite's INTEGER range: an id outside it is no row of ours (and SQLite would overflow).
+MIN_ID, MAX_ID = -(2**63), 2**63 - 1
+OVER = ("finished", "ended")  # a game's status once it is over
 Statements = list[tuple[str, tuple[Any, ...]]]
 
 
@@ -76,6 +39,7 @@ class StoredCommand:
     source: str
     cmd_id: str | None
     undone: bool
+    at: float = 0.0  # when it was stored (epoch seconds)
 
 
 @dataclass
@@ -90,6 +54,7 @@ class StoredGame:
     seats: list[dict[str, Any]]  # names and colours at game start
     decks: list[list[Any]]  # the dealer's shuffled improvement decks
     dice: str
+    ended: float | None = None  # when it went over (final command or host's end), else None
 
 
 class Store:
@@ -98,6 +63,9 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # An existing file must be read whole before anything is written to it: a damaged
+        # café is refused, never started anew (migrations.check_file).
+        migrations.check_file(self.path)
         self._lock = threading.Lock()
         self._cond = threading.Condition()
         self._pending: list[_Write] = []
@@ -109,7 +77,7 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        migrations.migrate(self._db)
 
     def close(self) -> None:
         with self._lock:
@@ -226,12 +194,6 @@ class Store:
     def current_game_stmts(self, name: str, game_id: int | None) -> Statements:
         return [("UPDATE tables SET current_game = ? WHERE name = ?", (game_id, name))]
 
-    def save_settings(self, name: str, settings: dict[str, Any]) -> None:
-        self._write(self.settings_stmts(name, settings))
-
-    def save_join_secret(self, name: str, secret: str) -> None:
-        self._write(self.join_secret_stmts(name, secret))
-
     def set_current_game(self, name: str, game_id: int | None) -> None:
         self._write(self.current_game_stmts(name, game_id))
 
@@ -245,9 +207,6 @@ class Store:
             "SELECT * FROM seats WHERE table_name = ? ORDER BY position", (table_name,)
         )
         return [dict(r) for r in rows]
-
-    def save_seats(self, table_name: str, seats: list[dict[str, Any]]) -> None:
-        self._write(self.seats_stmts(table_name, seats))
 
     def seats_stmts(self, table_name: str, seats: list[dict[str, Any]]) -> Statements:
         """Replace the table's seat list (seats change rarely: joins, releases, removals;
@@ -316,6 +275,9 @@ class Store:
         ]
 
     def game(self, game_id: int) -> StoredGame | None:
+        """The game, or None; an id outside SQLite's integer range is simply not found."""
+        if not _in_range(game_id):
+            return None
         rows = self._read("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
@@ -326,16 +288,16 @@ class Store:
         return [_game(r) for r in rows]
 
     def game_status_stmts(self, game_id: int, status: str) -> Statements:
-        return [("UPDATE games SET status = ? WHERE id = ?", (status, game_id))]
+        """Set the status; a game going over keeps this moment as its end (the host's "End
+        game"), not when the outbox later notices it."""
+        ended = time.time() if status in OVER else None
+        return [("UPDATE games SET status = ?, ended = ? WHERE id = ?", (status, ended, game_id))]
 
     def game_dice_stmts(self, game_id: int, dice: str) -> Statements:
         return [("UPDATE games SET dice = ? WHERE id = ?", (dice, game_id))]
 
     def set_game_status(self, game_id: int, status: str) -> None:
         self._write(self.game_status_stmts(game_id, status))
-
-    def set_game_dice(self, game_id: int, dice: str) -> None:
-        self._write(self.game_dice_stmts(game_id, dice))
 
     # -- commands -----------------------------------------------------------------------
     def append(
@@ -375,17 +337,31 @@ class Store:
             for i, (cmd, source, cmd_id) in enumerate(rows)
         ]
         if status is not None:
-            stmts.append((f"UPDATE games SET status = ? WHERE id = {gid[0]}", (status, *gid[1])))
+            # The final command's time is the game's end (stored with it, in one transaction).
+            ended = now if status in OVER else None
+            stmts.append(
+                (
+                    f"UPDATE games SET status = ?, ended = ? WHERE id = {gid[0]}",
+                    (status, ended, *gid[1]),
+                )
+            )
         return stmts
 
     def commands(self, game_id: int, include_undone: bool = False) -> list[StoredCommand]:
+        if not _in_range(game_id):
+            return []
         sql = "SELECT * FROM commands WHERE game_id = ?"
         if not include_undone:
             sql += " AND undone = 0"
         rows = self._read(sql + " ORDER BY n", (game_id,))
         return [
             StoredCommand(
-                r["n"], json.loads(r["command"]), r["source"], r["cmd_id"], bool(r["undone"])
+                r["n"],
+                json.loads(r["command"]),
+                r["source"],
+                r["cmd_id"],
+                bool(r["undone"]),
+                r["at"],
             )
             for r in rows
         ]
@@ -407,9 +383,6 @@ class Store:
         return StoredCommand(
             r["n"], json.loads(r["command"]), r["source"], r["cmd_id"], bool(r["undone"])
         )
-
-    def mark_undone(self, game_id: int, n: int) -> None:
-        self._write(self.undone_stmts(game_id, n))
 
     def undone_stmts(self, game_id: int, n: int) -> Statements:
         return [("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?", (game_id, n))]
@@ -435,6 +408,179 @@ class Store:
             self._write(stmts)
         return ids
 
+    def last_command_at(self, game_id: int) -> float | None:
+        """When the game's latest command was stored (None: none yet, or no such game).
+        For the café admin's "seconds since the last command"."""
+        if not _in_range(game_id):
+            return None
+        rows = self._read("SELECT MAX(at) AS at FROM commands WHERE game_id = ?", (game_id,))
+        return rows[0]["at"] if rows else None
+
+    def finished_game(self, game_id: int) -> StoredGame | None:
+        """A game that is over, or None: no such game (any id, however large), or one still
+        running (its log would give away unrevealed bids and sacrifices)."""
+        stored = self.game(game_id)
+        return stored if stored is not None and stored.status != "playing" else None
+
+    # -- café values --------------------------------------------------------------------
+    def meta_setdefault(self, key: str, value: str) -> str:
+        """The café value under ``key``, stored as ``value`` if it had none."""
+        self._write([("INSERT OR IGNORE INTO cafe_meta VALUES (?, ?)", (key, value))])
+        return str(self._read("SELECT value FROM cafe_meta WHERE key = ?", (key,))[0]["value"])
+
+    def admin_token(self) -> str:
+        """The café admin token, made on the first start and kept in the database."""
+        return self.meta_setdefault("admin_token", secrets.token_urlsafe(24))
+
+    # -- results and webhook deliveries (companion.cafe.outbox) --------------------------
+    def games_over_unrecorded(self) -> list[StoredGame]:
+        """Games that are over and have no result yet, oldest first."""
+        rows = self._read(
+            "SELECT * FROM games WHERE status IN ('finished', 'ended') AND id NOT IN "
+            "(SELECT game_id FROM results) ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    def record_result(
+        self, game: StoredGame, ended: float, result: dict[str, Any], urls: list[str], now: float
+    ) -> None:
+        """Store a game's result and queue one delivery per URL, in one transaction; a game
+        recorded before keeps its first result (deliveries are queued only for the result
+        stored here)."""
+        document = json.dumps(result)
+        stmts: Statements = [
+            (
+                "INSERT OR IGNORE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, game.table_name, game.status, game.created, ended, document),
+            )
+        ]
+        for url in urls:
+            stmts.append(
+                (
+                    # Only when the stored result is this one (not an earlier record's).
+                    "INSERT OR IGNORE INTO outbox (game_id, url, state, next_at)"
+                    " SELECT ?, ?, 'pending', ?"
+                    " WHERE (SELECT result FROM results WHERE game_id = ?) = ?",
+                    (game.id, url, now, game.id, document),
+                )
+            )
+        self._write(stmts)
+
+    def result(self, game_id: int) -> dict[str, Any] | None:
+        if not _in_range(game_id):
+            return None
+        rows = self._read("SELECT result FROM results WHERE game_id = ?", (game_id,))
+        return json.loads(rows[0]["result"]) if rows else None
+
+    def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The table's latest results (newest first), without the documents."""
+        rows = self._read(
+            "SELECT game_id, status, started, ended FROM results WHERE table_name = ?"
+            " ORDER BY ended DESC LIMIT ?",
+            (table, limit),
+        )
+        return [dict(r) for r in rows]
+
+    def history(
+        self,
+        since: float | None = None,
+        until: float | None = None,
+        table: str | None = None,
+        limit: int = 1000,
+    ) -> list[dict[str, Any]]:
+        """Result documents of games that ended in ``[since, until)``, newest first."""
+        sql = "SELECT result FROM results WHERE 1"
+        params: list[Any] = []
+        if since is not None:
+            sql += " AND ended >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND ended < ?"
+            params.append(until)
+        if table is not None:
+            sql += " AND table_name = ?"
+            params.append(table)
+        rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
+        return [json.loads(r["result"]) for r in rows]
+
+    def results_before(self, cutoff: float) -> list[int]:
+        """Games whose result ended before ``cutoff`` and that have no delivery pending."""
+        rows = self._read(
+            "SELECT game_id FROM results WHERE ended < ? AND game_id NOT IN"
+            " (SELECT game_id FROM outbox WHERE state = 'pending')",
+            (cutoff,),
+        )
+        return [int(r["game_id"]) for r in rows]
+
+    def delete_results(self, game_ids: list[int]) -> None:
+        """Forget these games' results and deliveries, in one transaction."""
+        stmts: Statements = []
+        for gid in game_ids:
+            stmts.append(("DELETE FROM outbox WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM results WHERE game_id = ?", (gid,)))
+        if stmts:
+            self._write(stmts)
+
+    def deliveries(self, game_id: int) -> list[dict[str, Any]]:
+        """Every delivery row of a game's result, in the order they were queued."""
+        if not _in_range(game_id):
+            return []
+        return [
+            dict(r)
+            for r in self._read("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        ]
+
+    def due_deliveries(
+        self, now: float, url: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Pending deliveries due by ``now`` (to ``url`` only, when given) with their result
+        document and its end."""
+        rows = self._read(
+            "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
+            " WHERE o.state = 'pending' AND o.next_at <= ? AND (? IS NULL OR o.url = ?)"
+            " ORDER BY o.next_at LIMIT ?",
+            (now, url, url, limit),
+        )
+        return [dict(r) for r in rows]
+
+    def delivery_delivered(self, delivery_id: int, attempts: int, now: float) -> None:
+        self._write(
+            [
+                (
+                    "UPDATE outbox SET state = 'delivered', attempts = ?, delivered_at = ?,"
+                    " last_error = NULL WHERE id = ?",
+                    (attempts, now, delivery_id),
+                )
+            ]
+        )
+
+    def delivery_failed(self, delivery_id: int, attempts: int, error: str) -> None:
+        self._write(
+            [
+                (
+                    "UPDATE outbox SET state = 'failed', attempts = ?, last_error = ? WHERE id = ?",
+                    (attempts, error, delivery_id),
+                )
+            ]
+        )
+
+    def delivery_retry(self, delivery_id: int, attempts: int, error: str, next_at: float) -> None:
+        self._write(
+            [
+                (
+                    "UPDATE outbox SET attempts = ?, last_error = ?, next_at = ? WHERE id = ?",
+                    (attempts, error, next_at, delivery_id),
+                )
+            ]
+        )
+
+    def next_due_by_url(self) -> dict[str, float]:
+        """For each URL with pending deliveries, when its earliest one is due."""
+        rows = self._read(
+            "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
+        )
+        return {r["url"]: r["t"] for r in rows}
+
 
 class _Write:
     """Statements waiting for the committer, and how their commit went."""
@@ -455,4 +601,14 @@ def _game(row: sqlite3.Row) -> StoredGame:
         seats=json.loads(row["seats"]),
         decks=json.loads(row["decks"]),
         dice=row["dice"],
+        ended=row["ended"],
     )
+
+
+def _in_range(game_id: int) -> bool:
+    """Whether SQLite can hold this id (a URL may carry any number of digits).
+
+    >>> _in_range(7), _in_range(99999999999999999999999)
+    (True, False)
+    """
+    return MIN_ID <= game_id <= MAX_ID

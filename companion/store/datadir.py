@@ -12,6 +12,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+from companion.store.migrations import DatabaseRefused
+
 
 class DataDirError(Exception):
     """The data directory or its database cannot be used; the message says why in words."""
@@ -66,6 +68,8 @@ def prepare(data: Path) -> None:
 
 def database_problem(path: Path, exc: BaseException) -> DataDirError:
     """A sentence for an error met while opening or replaying the database at ``path``."""
+    if isinstance(exc, DatabaseRefused):  # already the sentence (migrations.check_file)
+        return DataDirError(str(exc))
     text = str(exc)
     if isinstance(exc, sqlite3.DatabaseError) and "not a database" in text:
         why = "the file is not a SQLite database (damaged or replaced)"

@@ -1,14 +1,18 @@
 """A table of the café, in the order data flows through it:
 
 - :mod:`~companion.table.policy` — who may send what;
-- :mod:`~companion.table.table` — validates a change, commits it, applies it, returns an
-  :class:`~companion.table.model.Outcome` and tells its listeners;
+- :mod:`~companion.table.table` — the façade; its parts :mod:`~companion.table.commands`,
+  :mod:`~companion.table.games`, :mod:`~companion.table.seats` and :mod:`~companion.table.bots`
+  validate a change, commit it, apply it, return an :class:`~companion.table.model.Outcome`
+  and tell the table's subscribers (:mod:`~companion.table.core`);
 - :mod:`~companion.table.frames` — renders each audience's frame from a snapshot (the only way
   out to screens).
 
-Connections are the web layer's (``companion.web.hub``); the LED board is an observer.
+Connections are the web layer's (``companion.web.hub``); the hub, the LED board and the
+companion players are subscribers.
 """
 
+from companion.table.core import Subscriber
 from companion.table.model import (
     DICE_MODES,
     NAME_MAX,
@@ -31,6 +35,7 @@ __all__ = [
     "Game",
     "Outcome",
     "Seat",
+    "Subscriber",
     "Table",
     "TableError",
 ]

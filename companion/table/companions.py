@@ -1,8 +1,8 @@
 """Companion players at a table: the host seats them, they think elsewhere, they answer like
 a phone.
 
-A table tells its observers after every commit (DESIGN.md: command -> engine -> store ->
-views, LEDs). The driver is such an observer: for every companion seat the engine now awaits,
+A table tells its subscribers after every commit (DESIGN.md: command -> engine -> store ->
+views, LEDs). The driver is such a subscriber: for every companion seat the engine now awaits,
 it takes that seat's view (cheap, under the table's lock) and hands it to the thinker, a
 separate low-priority process (companion/players/thinker.py). It never thinks under the lock.
 When the answer comes back, the table checks that the same decision is still awaited from a
@@ -17,12 +17,12 @@ import random
 import threading
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import State, view
+from companion.engine import View, view
 from companion.players import thinker as thinking
 from companion.players.common import decision_key
 
 if TYPE_CHECKING:
-    from companion.table import Table
+    from companion.table import Outcome, Table
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()
@@ -45,10 +45,12 @@ class BotDriver:
                 self._thinker = thinking.Thinker(self._workers)
             return self._thinker
 
-    def observe(self, table: Table, state: State, events: list[Any]) -> None:
-        """Called by the table after each commit, under its lock: queue the awaited bots."""
+    def observe(self, table: Table, outcome: Outcome) -> None:
+        """Called by the table after each commit, under its lock: when the game moved
+        (``outcome.state``), queue the awaited bots."""
+        state = outcome.state
         g = table.game
-        if g is None or g.status != "playing" or self._closed:
+        if state is None or g is None or g.status != "playing" or self._closed:
             return
         for seat, level in table.bot_seats():
             key = decision_key(state, seat)
@@ -77,7 +79,7 @@ class BotDriver:
 
             self.thinker.submit(thinking.decide, level, seen, _SEEDS.getrandbits(32), done=done)
 
-    def hint(self, level: str, seen: dict[str, Any], done: Any) -> None:
+    def hint(self, level: str, seen: View, done: Any) -> None:
         """A learning-mode suggestion for a seat's view, answered through ``done``."""
         self.thinker.submit(thinking.hint, level, seen, _SEEDS.getrandbits(32), done=done)
 

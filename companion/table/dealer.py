@@ -9,10 +9,13 @@ replays to the same state. Values come from the operating system's generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
+from companion.engine.bonusdice import nothing_to_decide
+
 _RNG = random.SystemRandom()
+NO_DICE = "table:no_dice"  # the logged source of a "no dice" the table gave without asking
 
 
 def shuffle_decks(profile: Mapping[str, Any], rng: random.Random = _RNG) -> list[list[int]]:
@@ -62,3 +65,28 @@ def roll_count(state: Mapping[str, Any], player: str) -> int:
     if state["phase"] == "final_roll":
         return 1
     return int(state["dice_window"]["choices"][player])
+
+
+def roll_for(
+    state: Mapping[str, Any], players: Collection[str], rng: random.Random = _RNG
+) -> dict[str, Any] | None:
+    """A digital roll for the first pending ``roll`` of one of ``players`` (companion players
+    roll their own black dice, R3.2 and R7, also when the host types the real dice in)."""
+    for entry in state["pending"]:
+        if entry["type"] == "roll" and entry.get("player") in players:
+            player = entry["player"]
+            return {
+                "type": "roll",
+                "player": player,
+                "values": [rng.randint(1, 6) for _ in range(roll_count(state, player))],
+            }
+    return None
+
+
+def no_dice(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """ "No dice" for the first holder the bonus dice window awaits whose place no roll can
+    change (R3.2, R3.4; decided from public facts by the engine), or ``None``."""
+    for entry in state["pending"]:
+        if entry["type"] == "dice" and nothing_to_decide(state, entry["player"]):
+            return {"type": "dice", "player": entry["player"], "count": 0}
+    return None

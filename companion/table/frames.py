@@ -1,6 +1,7 @@
 """Every frame a display, phone or host receives, rendered from a table's snapshot.
 
-The only way out of a table, as ``view()`` is for the engine: pure functions of a
+The only way out of a table (a finished game's replay and the café admin's list included), as
+``view()`` is for the engine: pure functions of a
 :class:`Snapshot` (taken under the table's lock), the :class:`Links` the web layer made, and
 the audience — ``(role, seat)``. What an audience may not see never enters its frame: a seat's
 frame holds the engine view for that seat, display and host frames the public view
@@ -9,15 +10,71 @@ frame holds the engine view for that seat, display and host frames the public vi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import views, visible_events
+from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
+from companion.table.dealer import NO_DICE
 from companion.table.model import SEATS_MAX, Game, Seat
 
 Audience = tuple[str, str | None]  # ("display" | "seat" | "host", seat id or None)
+
+# Events a command may cause and still be undone: nothing secret or scored came out of it.
+UNDOABLE_EVENTS = frozenset(
+    {
+        "sacrificed",
+        "bid_placed",
+        "dice_decided",
+        "harvest_dice",
+        "improvement_cards",
+        "rolled",
+        "round_started",
+    }
+)
+# What an event that cannot be undone did, in the host's words (catalogue ``undo.what.*``).
+UNDO_WHAT = {
+    "revealed": "shown",
+    "first_cards_revealed": "shown",
+    "dice_choices": "shown",
+    "ranking": "ranked",
+    "scored": "scored",
+    "row_completed": "scored",
+    "final_scoring": "scored",
+    "game_over": "scored",
+    "card_gained": "cards",
+    "card_discarded": "cards",
+    "figure": "board",
+    "old_man": "board",
+    "hut": "board",
+    "die": "board",
+    "cube": "board",
+    "city_choice": "board",
+    "pyramid_order": "board",
+    "round_ended": "round",
+    "last_round": "round",
+}
+UNDO_WHAT_EN = {
+    "shown": "cards or dice choices were shown to everybody",
+    "ranked": "a station was ranked",
+    "scored": "points were scored",
+    "cards": "improvement cards changed hands",
+    "board": "something moved on the board",
+    "round": "the round ended",
+    "other": "something happened in the game",
+}
+UNDO_EN = {
+    "undo.no_game": "no game is running",
+    "undo.nothing": "nothing to undo",
+    "undo.dealer": "the last command was the companion's dice or cards draw",
+    "undo.companion": "the last command was a companion player's move",
+    "undo.no_dice": 'the last command was the table\'s own "no dice" (no roll could change '
+    "that place)",
+    "undo.revealed": "the last move ({command}) has already revealed or scored something: {what}",
+    "undo.possible": "undo {command}",
+}
+COMPANION_SOURCES = ("auto", "bot:")  # the logged sources of a companion player's moves
 
 
 @dataclass(frozen=True)
@@ -74,6 +131,7 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
         "round": g.state["round"] if g else None,
         "urls": {**links.paths, "join": links.join if with_join else None},
         "lang": snap.settings.get("lang", "en"),
+        "companion_dice": snap.settings.get("companion_dice", "digital"),
         "hints": snap.settings.get("hints"),
         # The host may hide the LED board's drawing on the display (shown by default).
         "board_drawing": snap.settings.get("board_drawing", True) is not False,
@@ -108,9 +166,11 @@ def render(
     events: list[dict[str, Any]],
     history: bool,
     connected: set[str],
+    notices: dict[str, dict[str, Any]] | None = None,
 ) -> dict[Audience, dict[str, Any]]:
     """The view frame of every audience. What they share (the engine views, seats,
-    summaries, history) is built once."""
+    summaries, history) is built once. ``notices`` go to one seat each (its own undone
+    move, say): never to anybody else."""
     audiences = list(dict.fromkeys(audiences))
     g = snap.game
     seats_info = [
@@ -134,6 +194,8 @@ def render(
     game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}
     whole_history = _history(g) if history else []
     summaries = {w: summary(snap, links, w) for w in (True, False)}
+    # Once the game is over, the display and host tell its story (after the final scoring).
+    story = g.story() if g is not None and any(r != "seat" for r, _ in audiences) else None
     frames: dict[Audience, dict[str, Any]] = {}
     for role, seat in audiences:
         frame: dict[str, Any] = {
@@ -153,6 +215,8 @@ def render(
                 "dice": g.dice,
                 "view": game_views[game_seats[seat]],
             }
+            if g.status == "ended":
+                frame["game"]["standings"] = standings(g)
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
             mine = [dict(e) for e in g.state["pending"] if e.get("player") == seat] if g else []
@@ -162,23 +226,35 @@ def render(
                 "colour": s.colour if s else None,
                 "hex": PLAYER_COLOURS.get(s.colour) if s else None,
                 "pending": mine,
+                "companion_moves": companion_moves(g, seat) if g else [],
+                "not_asked": not_asked(g, seat) if g else [],
             }
+            if notices and seat in notices:
+                frame["notice"] = notices[seat]
         if history:
             frame["history"] = _events(whole_history, seat)
         if role != "seat":
             frame["board"] = snap.board
+            frame["story"] = story
         if role == "host":
-            frame["host"] = _host(snap.host, links)
+            frame["host"] = _host(snap.host, links, g)
         frames[(role, seat)] = frame
     return frames
 
 
-def _host(info: HostInfo | None, links: Links) -> dict[str, Any] | None:
+def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:
     if info is None:
         return None
+    check = undo_check(game)
     return {
-        "undo": {"possible": info.undo_possible, "reason": info.undo_reason},
-        "inputs": info.inputs,
+        "undo": {
+            "possible": info.undo_possible,
+            "reason": info.undo_reason,
+            "key": check.key,
+            "params": check.params,
+        },
+        # An ended game asks for nothing to be typed in (its pending inputs are moot).
+        "inputs": info.inputs if game is not None and game.status == "playing" else [],
         "games": [{**game, "log": links.log(game["id"])} for game in info.games],
         "profile": {"track_colors": info.track_colors, "saved": info.saved_track_colors},
         "join_secret": info.join_secret,
@@ -188,3 +264,255 @@ def _host(info: HostInfo | None, links: Links) -> dict[str, Any] | None:
 def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str]) -> dict[str, Any]:
     """The whole view a newly connected screen starts from."""
     return render(snap, links, [audience], "hello", [], True, connected)[audience]
+
+
+@dataclass(frozen=True)
+class UndoCheck:
+    """Whether the host may undo the last command, and why, as a catalogue key with its
+    parameters (the host page words it) and in plain English (the ``cannot_undo`` reason)."""
+
+    possible: bool
+    key: str
+    params: dict[str, Any]
+
+    @property
+    def text(self) -> str:
+        params = dict(self.params)
+        if "what" in params:
+            params["what"] = ", ".join(UNDO_WHAT_EN[w] for w in params["what"])
+        if "command" in params:
+            who = f"{params['player']}'s " if params.get("player") else ""
+            params["command"] = who + str(params["command"])
+        return UNDO_EN[self.key].format(**params)
+
+
+def undo_check(game: Game | None) -> UndoCheck:
+    """The last command can be undone while it revealed and scored nothing and was no
+    random draw nor a companion's answer (DESIGN.md "undo")."""
+    if game is None or game.status != "playing":
+        return UndoCheck(False, "undo.no_game", {})
+    if not game.commands:
+        return UndoCheck(False, "undo.nothing", {})
+    _, command, source, _ = game.commands[-1]
+    if source == "dealer":
+        return UndoCheck(False, "undo.dealer", {})
+    if source == NO_DICE:
+        return UndoCheck(False, "undo.no_dice", {})
+    if source.startswith(COMPANION_SOURCES):
+        return UndoCheck(False, "undo.companion", {})
+    params = {"command": command["type"], "player": command.get("player")}
+    revealing = [e["type"] for e in game.events[-1] if e["type"] not in UNDOABLE_EVENTS]
+    if revealing:
+        what = sorted({UNDO_WHAT.get(kind, "other") for kind in revealing})
+        return UndoCheck(False, "undo.revealed", {**params, "what": what})
+    return UndoCheck(True, "undo.possible", params)
+
+
+def undone_notice(command: dict[str, Any], state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The notice for the seat whose own move the host took back (to that seat only: a bid's
+    cards are its secret), e.g. "your bid for station 3 was undone"."""
+    player = command.get("player")
+    if not player:
+        return {}
+    notice: dict[str, Any] = {"kind": "undone", "type": command["type"]}
+    if command["type"] == "bid":
+        notice["stations"] = sorted(command.get("bids", {}), key=int)
+    elif state.get("station") is not None:
+        notice["station"] = state["station"]
+    return {player: notice}
+
+
+def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
+    """This round's commands, from the one that started it (it may also have ended the last
+    round: a station answered without asking stays news until the next round's first move),
+    with their sources and the station whose cards were revealed when each came."""
+    start = 0
+    for i in range(len(game.events) - 1, -1, -1):
+        if any(e["type"] == "round_started" for e in game.events[i]):
+            start = i
+            break
+    station = next(
+        (
+            e["station"]
+            for events in reversed(game.events[:start])
+            for e in reversed(events)
+            if e["type"] == "revealed"
+        ),
+        None,
+    )
+    out: list[tuple[dict[str, Any], str, int | None]] = []
+    for (_, command, source, _), events in zip(
+        game.commands[start:], game.events[start:], strict=False
+    ):
+        out.append((command, source, station))
+        for event in events:
+            if event["type"] == "revealed":
+                station = event["station"]
+    return out
+
+
+def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
+    """What a companion player did for ``seat`` this round since the seat's phone last played
+    (its own moves only): the phone that gets its seat back is told what was bid for it."""
+    moves: list[dict[str, Any]] = []
+    for command, source, station in _this_round(game):
+        if command.get("player") != seat:
+            continue
+        if source == f"seat:{seat}":
+            moves = []  # the phone played again: earlier moves are its own news
+        elif source.startswith(COMPANION_SOURCES):
+            move = {k: v for k, v in command.items() if k != "player"}
+            if command["type"] in ("dice", "roll") and station is not None:
+                move["station"] = station
+            moves.append(move)
+    return moves
+
+
+def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
+    """The stations of this round whose bonus dice window the table answered "no dice" for
+    ``seat`` without asking (no roll could change its place, R3.2), with the place the
+    station's ranking gave (once ranked): the pad says why it was not asked."""
+    rows = _this_round(game)
+    places = {
+        e["station"]: next((x["place"] for x in e["entries"] if x["player"] == seat), None)
+        for events in game.events[len(game.events) - len(rows) :]
+        for e in events
+        if e["type"] == "ranking"
+    }
+    return [
+        {"station": station, "place": places.get(station)}
+        for command, source, station in rows
+        if source == NO_DICE and command.get("player") == seat
+    ]
+
+
+def standings(game: Game) -> list[dict[str, Any]]:
+    """The scores when the host ended the game: best first, equal scores share a place
+    (no final scoring happened, R7 needs the last round)."""
+    players = game.state["players"]
+    order = sorted(players, key=lambda p: -players[p]["score"])
+    out: list[dict[str, Any]] = []
+    for i, p in enumerate(order):
+        score = players[p]["score"]
+        place = out[-1]["place"] if out and out[-1]["score"] == score else i + 1
+        out.append({"player": p, "score": score, "place": place})
+    return out
+
+
+def admin_summary(snap: Snapshot, connected: set[str]) -> dict[str, Any]:
+    """A table as the café admin lists it: state, seats (with whether their phone is
+    connected) and the LED board's connection; no secrets, no game view."""
+    g = snap.game
+    board = snap.board
+    return {
+        "name": snap.name,
+        "title": snap.title,
+        "status": status(snap),
+        "game_id": g.id if g else None,
+        "game_status": g.status if g else None,
+        "round": g.state["round"] if g else None,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "colour": s.colour,
+                "hex": PLAYER_COLOURS.get(s.colour),
+                "state": s.state,
+                "connected": s.seat in connected,
+            }
+            for s in snap.seats
+        ],
+        "board": (
+            {
+                "mode": board.get("mode"),
+                "connected": board.get("connected"),
+                "detail": board.get("detail"),
+            }
+            if board
+            else None
+        ),
+    }
+
+
+def replay_frames(
+    *,
+    table: str,
+    title: str,
+    lang: str,
+    game_id: int,
+    document: dict[str, Any],
+    seats: list[dict[str, Any]],
+    commands: list[dict[str, Any]],
+    status: str,
+    urls: dict[str, str | None] | None = None,
+    step: Callable[[Mapping[str, Any], list[Any]], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The display's view frames of a finished game, one per event: the start, then each
+    event of each command in turn. The board (the view) moves on with the command's last event,
+    so no step shows what a later event of the same command reveals; ``step(view, events so
+    far)`` may mark on a mid-command view what those events already announced. ``urls`` are
+    the web layer's (the display page's path); a seat's ``companion`` is its level, if any."""
+    state = new_game(document["players"], document.get("stack"), document.get("profile"))
+    seats_info = [
+        {
+            "id": s["seat"],
+            "name": s["name"],
+            "colour": s["colour"],
+            "hex": PLAYER_COLOURS.get(s["colour"]),
+            "connected": True,
+            "state": "phone",
+            "companion": bool(s.get("companion")),  # as at the live table
+            "level": s.get("companion"),
+        }
+        for s in seats
+    ]
+    links = {"display": None, "qr": None, "join": None, **(urls or {})}
+    frames: list[dict[str, Any]] = []
+    round_events: list[dict[str, Any]] = []
+
+    def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
+        seen = views(shown, [None])[None]
+        summary = {
+            "name": table,
+            "title": title,
+            "status": "finished" if over else "playing",
+            "dice": "digital",
+            "seats_filled": len(seats),
+            "seats_max": SEATS_MAX,
+            "game_id": game_id,
+            "round": shown["round"],
+            "lang": lang,
+            "urls": links,
+        }
+        return {
+            "type": "view",
+            "seq": len(frames),
+            "reason": "replay",
+            "table": summary,
+            "seats": seats_info,
+            "you": None,
+            "game": {
+                "id": game_id,
+                "status": status if over else "playing",
+                "dice": "digital",
+                "view": step(seen, done) if step is not None and done else seen,
+            },
+            "events": [],
+            "history": visible_events(list(round_events), None),
+            "board": None,
+        }
+
+    frames.append(frame(state, False))
+    for n, command in enumerate(commands, start=1):
+        before = state
+        state, events = apply(state, command)
+        last = n == len(commands)
+        if not events:
+            frames.append(frame(state, last))
+        for j, e in enumerate(events):
+            if e["type"] == "round_started":
+                round_events = []
+            round_events.append(e)
+            done = j == len(events) - 1
+            frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
+    return frames

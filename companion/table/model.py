@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
 from companion.engine import State
+from companion.engine.story import Story, game_story
+from companion.store.results import engine_log
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
+COMPANION_DICE = ("digital", "host")  # with table dice: who rolls a companion player's dice
 TABLE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 
 
@@ -112,10 +115,21 @@ class Game:
     events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
+    told: tuple[int, Story] | None = field(default=None, repr=False)  # (seq, story) cache
 
     @property
     def seq(self) -> int:
         return len(self.commands)
+
+    def story(self) -> Story | None:
+        """The story of the game once it is over (None while it is played): told once per
+        end and kept; an undo that reopens the game changes ``seq``, so it is told anew."""
+        if self.status == "playing":
+            return None
+        if self.told is None or self.told[0] != self.seq:
+            document, commands = engine_log(self.document, [c for _, c, _, _ in self.commands])
+            self.told = (self.seq, game_story({**document, "commands": commands}))
+        return self.told[1]
 
     def draws(self) -> int:
         return sum(1 for _, c, _, _ in self.commands if c["type"] == "improvements")
@@ -125,18 +139,26 @@ class Game:
 class Outcome:
     """What one committed change means for the people at the table: which frames to send
     (``reason``, the new ``events``, whether to resend the round's ``history``, to which
-    ``roles``), which seats lost their phone (``kicked``), and the acknowledgement for the
-    command that caused it (``ack_id``/``seq``)."""
+    ``roles``: ``()`` sends no frame), which seats lost their phone (``kicked``), and the
+    acknowledgement for the command that caused it (``ack_id``/``seq``).
+
+    ``state`` is the game's state after the commit when the change moved the game or asks its
+    followers to look again (commands and their follow-ups, start, undo, a colour correction,
+    a seat handed to a companion player), else ``None``: the LED board and the companion
+    players act on those outcomes only, the screens on every one."""
 
     reason: str
     events: list[dict[str, Any]] = field(default_factory=list)
     history: bool = False
     roles: tuple[str, ...] | None = None  # None: everybody
     kicked: list[str] = field(default_factory=list)
+    kicked_by: str = "host"  # "host" (released, removed) or "self" (a phone gave up its seat)
     ack_id: str | None = None
     seq: int = 0
     retry: bool = False  # an already applied command id came again: ack only, no frames
     result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
+    state: State | None = None  # the game's state, when the game moved (see above)
+    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # per seat, its own only
 
 
 def seat_id_for(name: str, taken: set[str]) -> str:

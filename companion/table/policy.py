@@ -15,6 +15,7 @@ HOST_KINDS = ("harvest", "improvements", "roll")  # typed in from the real dice 
 HOST_ACTIONS = (
     "start",
     "set_dice",
+    "set_companion_dice",
     "set_track_colors",
     "set_language",
     "undo",

@@ -12,7 +12,7 @@ keep ``show = {game, n, at}`` (``at`` the wall-clock time it got there), and a r
 server resumes there with the time left. Steps that hold nothing are never worth a write: a
 stale record only replays them instantly.
 
-Companion players think on the true state (they are table observers, not stage observers);
+Companion players think on the true state (they subscribe to the table, not to the stage);
 their answers wait in the store until the show gets to them.
 """
 
@@ -36,9 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Observer = Callable[[Any, dict[str, Any], list[dict[str, Any]]], None]
+Subscriber = Callable[[Any, Outcome], None]  # as the table's (companion.table.core)
 Emit = Callable[[str, list[dict[str, Any]], bool], None]
-GAME_CHANGES = ("command", "undo", "game", "seats")
 
 
 class Stage:
@@ -47,7 +46,7 @@ class Stage:
     def __init__(self, table: Table, default_pace: str = show.DEFAULT_PACE) -> None:
         self.table = table
         self.default_pace = default_pace
-        self.observers: list[Observer] = []  # the LED board: the shown state
+        self.subscribers: list[Subscriber] = []  # the LED board: the shown state
         self.emit: Emit | None = None  # the web hub: frames of newly shown steps
         self.game_id: int | None = None
         self.shown = 0  # commands of the current game on the screens
@@ -58,7 +57,7 @@ class Stage:
         self._thread: threading.Thread | None = None
         with table.lock:
             self._resume()
-        table.listeners.insert(0, self._on_outcome)  # before the hub: it renders our cursor
+        table.subscribers.insert(0, self._on_outcome)  # before the hub: it renders our cursor
 
     # -- the pace -----------------------------------------------------------------------
     @property
@@ -123,12 +122,9 @@ class Stage:
                     self.emit("command", events, False)
                 except Exception:  # noqa: BLE001 - a screen must not stop the show
                     log.exception("table %s: show frames failed", self.table.name)
-            state = self.shown_state()
-            for observer in list(self.observers):
-                try:
-                    observer(self.table, state, events)
-                except Exception:  # noqa: BLE001
-                    log.exception("table %s: show observer failed", self.table.name)
+            outcome = Outcome("command", events, state=self.shown_state())
+            for subscriber in list(self.subscribers):
+                self._tell(subscriber, outcome)
             self._schedule(g, now)
 
     def next(self) -> None:
@@ -166,8 +162,30 @@ class Stage:
             log.warning("table %s: show cursor not saved: %s", self.table.name, exc)
 
     def _on_outcome(self, table: Table, outcome: Outcome) -> None:
-        if outcome.reason in GAME_CHANGES or outcome.reason == "settings":
+        """The table committed something: put up whatever is due (a new game, an undo, a
+        pace, a command that may come straight up)."""
+        if outcome.roles != ():
             self.tick()
+
+    # -- who follows the show (the LED board), as a table's subscribers ---------------------
+    def subscribe(self, subscriber: Subscriber, catch_up: bool = False) -> None:
+        """``subscriber(table, outcome)`` whenever the show puts up steps, ``outcome.state``
+        the state shown; with ``catch_up`` first the step up now."""
+        with self.table.lock:
+            self.subscribers.append(subscriber)
+            if catch_up and self.table.game is not None:
+                self._tell(subscriber, Outcome("current", state=self.shown_state()))
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        with self.table.lock:
+            if subscriber in self.subscribers:
+                self.subscribers.remove(subscriber)
+
+    def _tell(self, subscriber: Subscriber, outcome: Outcome) -> None:
+        try:
+            subscriber(self.table, outcome)
+        except Exception:  # noqa: BLE001 - a follower never stops the show
+            log.exception("table %s: show subscriber failed", self.table.name)
 
     # -- what the screens see ---------------------------------------------------------
     def shown_state(self) -> dict[str, Any]:

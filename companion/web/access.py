@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, jsonify, request
+from flask import jsonify, request
 
 from companion.table import Table
+from companion.web.services import guesses_of
 
 Refusal = tuple[Any, int]
 
 
 def throttled() -> Refusal | None:
     """The 429 answer while this address has used up its wrong guesses (guard.GuessThrottle)."""
-    wait = current_app.extensions["guesses"].wait(request.remote_addr or "?")
+    wait = guesses_of().wait(request.remote_addr or "?")
     if wait > 0:
         response = jsonify(
             {
@@ -30,7 +31,7 @@ def throttled() -> Refusal | None:
 
 
 def wrong_guess() -> None:
-    current_app.extensions["guesses"].failed(request.remote_addr or "?")
+    guesses_of().failed(request.remote_addr or "?")
 
 
 def bad_token() -> Refusal:

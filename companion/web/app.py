@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 
 from companion.cafe import Cafe
-from companion.cafe.history import admin_token
 from companion.cafe.outbox import Outbox
 from companion.store import Store
-from companion.web import admin, cafe_pages, pages, sockets
+from companion.table import Outcome
+from companion.web import admin, cafe_pages, pages, services, sockets
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.hub import Hub
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
+from companion.web.replays import Replays
 
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
@@ -36,10 +35,14 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
         "max_message_size": 64 * 1024,
         "ping_interval": config.ping_interval,
     }
-    app.extensions["cafe"] = cafe
-    app.extensions["outbox"] = _outbox(config, cafe)
-    app.extensions["admin_token"] = admin_token(config.database)
-    app.extensions["guesses"] = GuessThrottle()
+    services.install(
+        app,
+        cafe=cafe,
+        outbox=_outbox(config, cafe),
+        admin_token=cafe.store.admin_token(),
+        guesses=GuessThrottle(),
+        replays=Replays(),
+    )
     names = allowed_host_names(config, base)
 
     @app.before_request
@@ -69,7 +72,9 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     sockets.sock.init_app(app)
     # Each table's connections; its links come from the app's URL map (url_for's builder).
     urls = app.url_map.bind("localhost")
-    app.extensions["hubs"] = {name: Hub(table, urls, base) for name, table in cafe.tables.items()}
+    services.install_hubs(
+        app, {name: Hub(table, urls, base) for name, table in cafe.tables.items()}
+    )
 
     @app.after_request
     def _headers(response):  # type: ignore[no-untyped-def]
@@ -126,19 +131,19 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
         delete_games=cafe.store.delete_games,
     )
 
-    def on_commit(table: object, state: Mapping[str, Any], events: list[dict[str, Any]]) -> None:
-        if state.get("finished"):
+    def on_commit(_table: object, outcome: Outcome) -> None:
+        if outcome.state is not None and outcome.state.get("finished"):
             outbox.notify()
 
     for table in cafe.tables.values():
-        table.observers.append(on_commit)
+        table.subscribe(on_commit)
     return outbox
 
 
 def start_background(app: Flask) -> None:
     """What runs beside the requests in the server's worker: the outbox's sender and the
     mDNS announcement."""
-    app.extensions["outbox"].start()
+    services.outbox_of(app).start()
     start_mdns(app)
 
 
@@ -149,17 +154,17 @@ def start_mdns(app: Flask) -> None:
     """Announce ``<mdns>.local`` (in the server's worker, on a thread: probing the name takes
     a few seconds and the tables must not wait). When multicast DNS cannot run, the tables'
     links fall back to the plain address rather than to a name nobody answers."""
-    config: ServerConfig = app.config["COMPANION"]
+    config = services.config_of(app)
     if not config.mdns:
         return
     announcer = Announcer(config.mdns, config.port, local_addresses(config.host))
-    app.extensions["mdns"] = announcer
+    services.install_mdns(app, announcer)
 
     def run() -> None:
         if not announcer.start():
             if not config.public_url:
                 fallback = public_base(config.host, config.port)
-                for hub in app.extensions["hubs"].values():
+                for hub in services.hubs_of(app).values():
                     hub.base_url = fallback
             return
         # Follow address changes (a new DHCP lease, the Pi's own hotspot coming up).
@@ -172,5 +177,4 @@ def start_mdns(app: Flask) -> None:
     threading.Thread(target=run, name="mdns", daemon=True).start()
 
 
-def cafe_of(app: Flask) -> Cafe:
-    return app.extensions["cafe"]
+cafe_of = services.cafe_of  # the café of an app (companion.web.services has every service)

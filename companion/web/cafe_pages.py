@@ -5,22 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify
+from flask import Blueprint, Response, abort, jsonify
 
 from companion.cafe.outbox import Outbox
 from companion.store.results import iso
 from companion.table import Table
 from companion.web.access import host_refusal, host_token
+from companion.web.services import cafe_of, outbox_of
 
 bp = Blueprint("cafe", __name__)
 
 
 def _outbox() -> Outbox:
-    return current_app.extensions["outbox"]
+    return outbox_of()
 
 
 def _table(name: str) -> Table:
-    table = current_app.extensions["cafe"].get(name)
+    table = cafe_of().get(name)
     if table is None:
         abort(404, description=f"no table {name!r} here")
     return table

@@ -1,6 +1,6 @@
 """The live connections of one table: who is connected, and frames out to them.
 
-A :class:`Hub` listens to its table. After each committed change it renders the frames of the
+A :class:`Hub` subscribes to its table. After each committed change it renders the frames of the
 audiences connected right now (``companion.table.frames``), serialises each once, and hands the
 text to every connection of that audience. Each connection has its own writer thread, so a
 phone that stops reading never holds up the table; the writer ends when its socket's handler
@@ -192,7 +192,7 @@ class Hub:
             "ws_host": self._path("sockets.host_socket"),
             "state": self._path("pages.state_json"),
         }
-        table.listeners.append(self._on_outcome)
+        table.subscribe(self._on_outcome)
         if table.stage is not None:  # the show puts each committed step up in its turn
             table.stage.emit = self._on_show
 
@@ -213,6 +213,11 @@ class Hub:
             self.join_url(),
             lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
         )
+
+    def connected_seats(self) -> set[str]:
+        """The seats whose phone is connected now."""
+        with self.table.lock:
+            return set(self.seat_conns)
 
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> dict[str, Any]:
@@ -242,6 +247,7 @@ class Hub:
         events: list[dict[str, Any]] | None = None,
         history: bool = False,
         roles: tuple[str, ...] | None = None,
+        notices: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         """Every live connection (of ``roles``, default all) gets its own view; each
         audience's frame is rendered and serialised once."""
@@ -252,7 +258,14 @@ class Hub:
             audiences = {c.audience for c in conns}
             snap = self._snapshot(with_host=any(r == "host" for r, _ in audiences))
             frames = render.render(
-                snap, self.links(), audiences, reason, events or [], history, set(self.seat_conns)
+                snap,
+                self.links(),
+                audiences,
+                reason,
+                events or [],
+                history,
+                set(self.seat_conns),
+                notices,
             )
             info = self._show_info()
             for frame in frames.values():
@@ -268,10 +281,12 @@ class Hub:
             self.close()
             return
         for seat in outcome.kicked:
-            self._kick(seat)
+            self._kick(seat, outcome.kicked_by)
         if outcome.reason == "command" and table.stage is not None:
             return  # the show tells the screens when its turn comes (_on_show)
-        self.broadcast(outcome.reason, outcome.events, outcome.history, outcome.roles)
+        self.broadcast(
+            outcome.reason, outcome.events, outcome.history, outcome.roles, outcome.notices
+        )
 
     def _on_show(self, reason: str, events: list[dict[str, Any]], history: bool) -> None:
         """The show put up the next steps (called under the table's lock)."""
@@ -307,10 +322,12 @@ class Hub:
         if conn.seat and self.seat_conns.get(conn.seat) is conn:
             del self.seat_conns[conn.seat]
 
-    def _kick(self, seat_id: str) -> None:
+    def _kick(self, seat_id: str, by: str = "host") -> None:
+        """The seat's phone lost it: ``removed`` says who did it (PROTOCOL.md 3.4), unlike
+        ``taken_over`` (the same seat opened on another device)."""
         conn = self.seat_conns.get(seat_id)
         if conn is not None:
-            conn.send({"type": "taken_over"})
+            conn.send({"type": "removed", "by": by} if by == "host" else {"type": "taken_over"})
             self._drop(conn)
             conn.close(CLOSE_TAKEN_OVER, "seat released")
 

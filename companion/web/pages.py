@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
 from companion.table import NAME_MAX, TableError
@@ -12,6 +12,7 @@ from companion.web import i18n
 from companion.web.access import host_refusal, host_token, throttled, wrong_guess
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
+from companion.web.services import config_of, hub_of, hubs_of
 
 bp = Blueprint("pages", __name__)
 
@@ -28,7 +29,7 @@ HTTP_STATUS = {
 
 
 def _hub(name: str) -> Hub:
-    hub = current_app.extensions["hubs"].get(name)
+    hub = hub_of(name)
     if hub is None:
         abort(404, description=f"no table {name!r} here")
     return hub
@@ -44,7 +45,7 @@ _wrong_guess = wrong_guess
 
 
 def _summaries() -> list[dict[str, Any]]:
-    return [hub.summary() for hub in current_app.extensions["hubs"].values()]
+    return [hub.summary() for hub in hubs_of().values()]
 
 
 def _colours() -> list[list[str]]:
@@ -90,7 +91,7 @@ def catalogue(lang: str) -> Response:
 @bp.get("/t/<name>/")
 def display_page(name: str) -> str:
     summary = _hub(name).summary(with_join=True)
-    wifi = current_app.config["COMPANION"].wifi
+    wifi = config_of().wifi
     return render_template(
         "display.html",
         table=summary,
@@ -154,7 +155,7 @@ def host_page(name: str) -> Response | tuple[str | Response, int]:
                 urls=summary["urls"],
                 host_token=token,
                 colours=_colours(),
-                webhooks=len(current_app.config["COMPANION"].webhooks),
+                webhooks=len(config_of().webhooks),
             )
         )
     )
@@ -169,7 +170,7 @@ def qr_image(name: str) -> Response:
 def wifi_qr() -> Response:
     """The ``WIFI:`` QR code of ``--wifi`` (shown in the lobby, so phones join the network
     before they scan the table's join code)."""
-    wifi = current_app.config["COMPANION"].wifi
+    wifi = config_of().wifi
     if wifi is None:
         abort(404, description="no Wi-Fi network is configured (companion serve --wifi)")
     return _no_store(Response(qr_svg(wifi.uri()), mimetype="image/svg+xml"))

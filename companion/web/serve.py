@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.store import datadir
+from companion.store.migrations import DatabaseRefused
 from companion.table import TableError, show
 from companion.web.config import (
     ConfigError,
@@ -27,6 +28,7 @@ from companion.web.config import (
 )
 from companion.web.mdns import check_name
 from companion.web.netaddr import public_base
+from companion.web.services import cafe_of, service_of
 from companion.web.wifi import WifiConfig
 
 
@@ -232,7 +234,6 @@ def announce(config: ServerConfig) -> list[str]:
     """The lines printed at start-up: display, host and overview URLs per table. Creates the
     tables' secrets in the database if this is its first start."""
     from companion.cafe import Cafe
-    from companion.cafe.history import admin_token
     from companion.store import Store
     from companion.web.app import base_url
 
@@ -248,7 +249,7 @@ def announce(config: ServerConfig) -> list[str]:
             lines.append(f"Table {t.name} host:    {base}/t/{t.name}/host?token={t.host_token}")
         if len(config.tables) > 1:
             lines.append(f"Café overview: {base}/")
-        lines.append(f"Café admin:      {base}/admin?token={admin_token(config.database)}")
+        lines.append(f"Café admin:      {base}/admin?token={store.admin_token()}")
     finally:
         store.close()
     return lines
@@ -265,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
         _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
         try:
             lines = announce(config)
-        except (sqlite3.Error, OSError, TableError) as exc:
+        except (sqlite3.Error, OSError, TableError, DatabaseRefused) as exc:
             raise datadir.database_problem(config.database, exc) from None
     except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
@@ -340,7 +341,7 @@ def _close_tables() -> None:
     """Tell every display and phone the table is closing (idempotent)."""
     for app in _APPS:
         try:
-            app.extensions["cafe"].close()
+            cafe_of(app).close()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("closing the café")
 
@@ -372,11 +373,11 @@ def _worker_exit(server: Any, worker: Any) -> None:
     _close_tables()
     for app in _APPS:
         for name in ("mdns", "outbox"):
-            service = app.extensions.get(name)
+            service = service_of(name, app)
             if service is not None:
                 service.close()  # mDNS: phones forget the name at once
     for app in _APPS:
         try:
-            app.extensions["cafe"].store.close()
+            cafe_of(app).store.close()
         except Exception:  # noqa: BLE001
             logging.getLogger(__name__).exception("closing the store")

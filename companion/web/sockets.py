@@ -17,18 +17,17 @@ from simple_websocket import ConnectionClosed
 
 from companion.table import Outcome, Table, TableError, policy
 from companion.table.model import ErrorCode, Role
-from companion.web import i18n
+from companion.web import i18n, receive
 from companion.web.config import ServerConfig
 from companion.web.guard import (
-    RateLimit,
     RefusalCode,
     Refused,
     command_request,
     origin_allowed,
-    parse,
     pong,
 )
 from companion.web.hub import Connection, Hub, WsConnection
+from companion.web.services import cafe_of, guesses_of, hub_of
 
 log = logging.getLogger(__name__)
 
@@ -66,26 +65,12 @@ def _error(
 
 
 def _messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
-    """Yield each valid message; refused ones get their error frame here."""
-    config: ServerConfig = current_app.config["COMPANION"]
-    limit = RateLimit(config.rate, config.burst)
-    while conn.alive:
-        raw = conn.ws.receive()
-        if not limit.allow():
-            _error(
-                conn,
-                "rate_limited",
-                f"more than {config.rate:g} messages a second; this one was dropped",
-            )
-            continue
-        try:
-            yield parse(raw, config.max_message)
-        except Refused as exc:
-            _error(conn, exc.code, exc.reason)
+    """Yield each valid message; refused ones get their error frame (web/receive.py)."""
+    return receive.messages(conn)
 
 
 def _hub_or_close(conn: WsConnection, name: str) -> Hub | None:
-    hub = current_app.extensions["hubs"].get(name)
+    hub = hub_of(name)
     if hub is None:
         _error(conn, "no_table", f"no table {name!r} here")
         conn.close(4404, "no such table")
@@ -223,7 +208,7 @@ def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
 def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
     """Learning mode: the suggestion for this seat's own view, to this connection only."""
     level, seen, seq = table.hint_request(conn.seat or "")
-    bots = current_app.extensions["cafe"].bots
+    bots = cafe_of().bots
     if bots is None:
         raise TableError("hints_off", "this server runs no companion players")
 
@@ -254,6 +239,7 @@ def _language(lang: Any) -> str:
 HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "start": lambda t, m: t.start(m.get("dice")),
     "set_dice": lambda t, m: t.set_dice(m.get("dice")),
+    "set_companion_dice": lambda t, m: t.set_companion_dice(m.get("dice")),
     "set_track_colors": lambda t, m: t.set_track_colors(m.get("colors")),
     "set_language": lambda t, m: t.set_language(_language(m.get("lang"))),
     "undo": lambda t, m: t.undo(),
@@ -279,7 +265,7 @@ def host_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         table = hub.table
         attached = False
-        guesses = current_app.extensions["guesses"]
+        guesses = guesses_of()
         addr = request.remote_addr or "?"
         for msg in _messages(conn):
             kind = msg["type"]

@@ -115,6 +115,16 @@ def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     assert get(live, f"/admin/games/{running}/log.json", token).status_code == 404
 
 
+def test_game_ids_no_game_can_have_answer_404(cafe: Any) -> None:
+    """An id past SQLite's 64-bit integers names no game: 404 like any unknown id, not a
+    server error (the database refuses to bind it)."""
+    live, *_ = cafe
+    token = admin_token(live)
+    for gid in ("99999999999999999999999", str(2**63), "123456"):
+        for path in (f"/admin/games/{gid}/log.json", f"/admin/games/{gid}/replay"):
+            assert get(live, path, token).status_code == 404, path
+
+
 def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     live, final, seats, _ = cafe
     token = admin_token(live)
@@ -254,11 +264,7 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
     outbox = Outbox(db, clock=lambda: now[0])
     outbox.reconcile()
     # The first game ended 40 days ago.
-    outbox.read  # noqa: B018 - the history reads through the same connection
-    with outbox._lock:
-        outbox._db.execute(
-            "UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?", (ids[0],)
-        )
+    store.commit([("UPDATE results SET ended = ended - 40 * 86400 WHERE game_id = ?", (ids[0],))])
     assert outbox.prune(30, store.delete_games) == 1
     assert store.game(ids[0]) is None and store.commands(ids[0]) == []
     assert store.game(ids[1]) is not None

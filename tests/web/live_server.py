@@ -516,9 +516,11 @@ def reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
     return phones
 
 
-def next_to_move(phones: list[Phone]) -> Phone:
-    """A phone with nothing in flight whose view asks it for a move."""
-    for _ in range(100):
+def next_to_move(phones: list[Phone], timeout: float = 30.0) -> Phone:
+    """A phone with nothing in flight whose view asks it for a move (waited for up to
+    ``timeout`` s: on a loaded machine a restarted server takes seconds to answer)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         drain(phones, 0.05)
         ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
         if ready:
@@ -526,6 +528,8 @@ def next_to_move(phones: list[Phone]) -> Phone:
     raise AssertionError(
         "no phone has a move: "
         + repr([(p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones])
+        + "; the game awaits "
+        + repr(((phones[0].view.get("game") or {}).get("view") or {}).get("pending"))
     )
 
 

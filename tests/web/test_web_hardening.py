@@ -18,6 +18,8 @@ from flask.testing import FlaskClient
 from in_process import PORT, serve_in_process
 from live_server import Host, LiveServer, Peer, Phone, free_port, seat_phones, serve_once
 
+from companion.web.services import cafe_of
+
 
 def _display(server: LiveServer, table: str) -> Peer:
     peer = Peer(f"{server.ws_base}/t/{table}/ws/display")
@@ -133,6 +135,19 @@ def test_host_header_must_name_this_machine(app_client: FlaskClient) -> None:
     assert app_client.get(url, base_url=f"http://localhost:{PORT}").status_code == 200
 
 
+def test_a_game_id_past_sqlite_integers_is_no_game(app_client: FlaskClient) -> None:
+    """The host's log download of an id no game can have answers 404 no_game, not a server
+    error (SQLite cannot bind an integer past 64 bits)."""
+    token = cafe_of(app_client.application).get("1").host_token
+    for gid in ("99999999999999999999999", str(2**63), "424242"):
+        answer = app_client.get(
+            f"/t/1/games/{gid}/log.json",
+            query_string={"token": token},
+            base_url=f"http://127.0.0.1:{PORT}",
+        )
+        assert answer.status_code == 404 and answer.get_json()["error"] == "no_game", gid
+
+
 def test_websocket_upgrade_with_a_foreign_host_is_refused(server: LiveServer, table: str) -> None:
     """DNS rebinding over the websocket upgrade (sent by hand: the client library sets its
     own Host)."""
@@ -216,3 +231,12 @@ def test_database_problems_at_start_are_one_sentence_and_exit_2(
         "db_is_dir": "cannot use the database",
     }[problem]
     assert expected in stderr, stderr
+
+
+def test_a_game_id_beyond_sqlite_integers_is_not_found(app_client: FlaskClient) -> None:
+    """A log URL with a huge game id is a 404 like any unknown game, not a server error."""
+    token = app_client.application.extensions["cafe"].get("1").host_token
+    for gid in ("99999999999999999999999", "9223372036854775808", "12345"):
+        answer = app_client.get(f"/t/1/games/{gid}/log.json?token={token}")
+        assert answer.status_code == 404, (gid, answer.status_code)
+        assert answer.get_json()["error"] == "no_game"

@@ -25,7 +25,7 @@ def test_host_adds_companions_and_a_pad_shows_a_hint(server, browser, artifacts)
         host.select_option("#host-bots select.bot-level", "strong")
         host.click("#host-bots button")
         host.wait_for_selector("#host-message >> text=Done.")
-    host.wait_for_function("document.querySelectorAll('#host-seats li').length === 4")
+    host.wait_for_function("document.querySelectorAll('#host-seats li[data-seat]').length === 4")
     assert (
         host.locator("#host-seats .seat-kind").all_inner_texts().count("companion player · Strong")
         == 2

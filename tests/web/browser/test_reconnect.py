@@ -52,7 +52,7 @@ def test_pad_comes_back_after_the_server_dies_and_restarts(server, browser, arti
     ana.wait_for_function("document.body.dataset.conn === 'open'", timeout=30000)
     assert not ana.locator("#conn-banner").is_visible()
     # The whole view is back: Ana's sacrifice is remembered, the others' are still awaited.
-    ana.wait_for_function("window.__pad.frame() && window.__pad.frame().game")
+    ana.wait_for_function("window.__pad?.frame()?.game")
     view = ana.evaluate("window.__pad.frame().game.view")
     assert view["players"]["ana"]["sacrifice"] == 0
     assert {e["player"] for e in view["pending"]} == {"ben", "cleo"}

@@ -28,7 +28,7 @@ export class Connection {
    * @param {() => object} [o.auth] fields added to every message (e.g. {token})
    * @param {(frame: object) => void} o.onFrame every frame from the server
    * @param {(status: string, detail?: object) => void} [o.onStatus] connecting | open |
-   *   reconnecting | taken_over | bad_token | closed
+   *   reconnecting | taken_over | removed | bad_token | closed
    */
   constructor({ path, hello = () => null, auth = () => ({}), onFrame, onStatus = () => {} }) {
     this.path = path;
@@ -151,6 +151,10 @@ export class Connection {
       }
       if (frame.type === "taken_over") {
         this.stop("taken_over");
+        return;
+      }
+      if (frame.type === "removed") {
+        this.stop("removed"); // the host took the seat away: not another device of ours
         return;
       }
       if (frame.type === "table_closed") {

@@ -23,6 +23,7 @@ import {
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { Beat, Sound } from "./show.js";
+import { renderStory } from "./story.js";
 
 const LOG_MAX = 60;
 const page = document.body.dataset;
@@ -99,6 +100,7 @@ function render() {
   renderPyramid(view);
   renderLog(view);
   renderFinal(view);
+  renderStory(frame, render); // after the final scoring, once the game is over
   renderBoard();
   fitOptional();
 }
@@ -427,8 +429,50 @@ function rankingBlock(ev, current, view = frame.game.view) {
   );
 }
 
+/** The bonus dice window (R3.2, R3.3): every bid as its parts and its value before dice, best
+ * first, and for each holder what dice could still reach (or that no roll changes the place). */
+function windowBlock(view, bids) {
+  const order = Object.keys(bids).sort((a, b) => bids[a].place - bids[b].place);
+  const head = ["col.place", "col.player", "col.cards", "col.huts", "col.old_man", "col.total", "col.dice"];
+  const reach = (b) => {
+    if (!b.dice) return "";
+    if (b.fixed) return t("display.dice_fixed", { n: b.dice });
+    const best = Math.min(b.place, ...Object.values(b.best || {}));
+    return t("display.dice_could", { n: b.dice, place: `${best}.` });
+  };
+  return h(
+    "article",
+    { class: "ranking current dice-window", dataset: { station: view.dice_window.station, testid: "dice-window" } },
+    h("h3", {}, stationLabel(view.dice_window.station), h("span", { class: "stake" }, t("phase.dice"))),
+    h(
+      "table",
+      { class: "bids" },
+      h("thead", {}, h("tr", {}, head.map((k) => h("th", { scope: "col", class: k === "col.total" ? "total" : "" }, t(k))))),
+      h(
+        "tbody",
+        {},
+        order.map((p) => {
+          const b = bids[p];
+          return h(
+            "tr",
+            { dataset: { player: p } },
+            h("td", { class: "place" }, `${b.place}.`),
+            h("td", {}, chip(p)),
+            h("td", { class: "cards-cell" }, b.cards.join(" + ")),
+            h("td", {}, b.huts ? signed(b.huts) : ""),
+            h("td", {}, b.old_man ? signed(b.old_man) : ""),
+            h("td", { class: "total" }, String(b.base)),
+            h("td", {}, reach(b)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
 /** Cards revealed but not yet ranked (green first cards, or a station whose dice are pending). */
 function revealedBlock(view, rankedStations) {
+  if (view.dice_window?.bids && !rankedStations.has(String(view.dice_window.station))) return windowBlock(view, view.dice_window.bids);
   const revealed = view.revealed || {};
   const stations = Object.keys(revealed)
     .filter((s) => !rankedStations.has(String(s)))

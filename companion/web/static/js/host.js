@@ -46,7 +46,7 @@ function onFrame(f) {
     message = t("host.done");
     render();
   } else if (f.type === "error") {
-    message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
+    message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
     render();
   }
 }
@@ -71,7 +71,8 @@ function render() {
     "host-status",
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
-    view ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
+    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
+    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game.status === "ended" ? "host.ended" : "host.finished")) : null,
   );
   renderSeats(playing);
   renderBots(playing);
@@ -119,21 +120,49 @@ function renderSeats(playing) {
           "li",
           { dataset: { seat: s.id } },
           chip(s.id),
-          h("span", { class: `dot ${s.connected ? "on" : "off"}` }),
+          // A companion player needs no phone: it is never "offline".
+          h("span", { class: `dot ${s.companion ? "companion" : s.connected ? "on" : "off"}`, dataset: { testid: "seat-dot" } }),
           h("span", { class: "muted seat-kind" }, s.companion ? `${t("common.companion")} · ${t(`level.${s.level}`)}` : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
           h(
             "span",
             { class: "seat-actions" },
             playing && s.state === "phone" ? h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
             playing && s.state === "phone" ? botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })) : null,
-            playing && s.companion && s.person ? h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t(s.state === "auto" ? "host.resume" : "host.give_back")) : null,
+            playing && s.companion && s.person ? h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")) : null,
             playing ? h("button", { "data-testid": "release", onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
             !frame.game ? h("button", { "data-testid": "remove", onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
           ),
+          seatHelp(s, playing),
         ),
       ),
     ),
   );
+}
+
+/** One line per seat action, in the words the phone will show (PROTOCOL.md 3.2). */
+function seatHelp(s, playing) {
+  const name = s.name;
+  const lines = [];
+  if (playing && s.state === "phone") lines.push(["host.skip", "host.skip_help"], ["host.give_bot", "host.give_bot_help"]);
+  if (playing && s.companion && s.person) lines.push(["host.give_back", "host.give_back_help"]);
+  if (playing) lines.push(["host.release", s.person ? "host.release_help" : "host.release_free_help"]);
+  if (!frame.game && s.person) lines.push(["host.remove", "host.remove_help"]);
+  if (s.companion && !s.person) lines.unshift([null, "host.companion_seat"]);
+  if (!lines.length) return null;
+  return h(
+    "ul",
+    { class: "seat-help", dataset: { testid: "seat-help" } },
+    lines.map(([label, help]) => h("li", {}, label ? h("strong", {}, `${t(label)}: `) : null, t(help, { name }))),
+  );
+}
+
+/** The undo answer in the host's language: a catalogue key with parameters (frames.undo_check). */
+function undoText(undo) {
+  if (!undo?.key) return undo?.reason || "";
+  const p = { ...(undo.params || {}) };
+  if (p.command) p.command = t(`undo.cmd.${p.command}`, { name: p.player ? nameOf(p.player) : "" });
+  if (p.what) p.what = p.what.map((w) => t(`undo.what.${w}`)).join(", ");
+  return t(undo.key, p);
 }
 
 // A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
@@ -196,6 +225,12 @@ function renderStart() {
   const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
   const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
   for (const input of document.querySelectorAll('input[name="dice"]')) input.checked = input.value === dice;
+  // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
+  const tableDice = dice === "table";
+  const who = frame.table?.companion_dice || "digital";
+  document.getElementById("companion-dice").hidden = !tableDice;
+  for (const input of document.querySelectorAll('input[name="companion-dice"]')) input.checked = input.value === who;
+  fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
   const button = document.getElementById("start");
   const can = !frame.game && n >= 3 && n <= 5;
   button.disabled = !can;
@@ -241,7 +276,8 @@ function inputForm(label, count, values, onSubmit, opts = {}) {
 }
 
 function renderInputs() {
-  const inputs = frame.host?.inputs || [];
+  const playing = frame.game?.status === "playing";
+  const inputs = playing ? frame.host?.inputs || [] : []; // an ended game asks for nothing
   const box = document.getElementById("host-inputs");
   box.hidden = inputs.length === 0 || frame.game?.dice === "digital";
   const command = (cmd) => {
@@ -321,7 +357,7 @@ function renderGame(playing) {
   const undo = frame.host?.undo;
   const button = document.getElementById("undo");
   button.disabled = !playing || !undo?.possible;
-  fill("undo-reason", playing && undo && !undo.possible && undo.reason ? t("host.undo_impossible", { reason: undo.reason }) : "");
+  fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
   document.getElementById("end-game").disabled = !playing;
   document.getElementById("new-game").disabled = !frame.game;
 }
@@ -348,6 +384,9 @@ function bind() {
   });
   for (const input of document.querySelectorAll('input[name="dice"]')) {
     input.addEventListener("change", () => send("set_dice", { dice: input.value }));
+  }
+  for (const input of document.querySelectorAll('input[name="companion-dice"]')) {
+    input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
   document.getElementById("undo").addEventListener("click", () => send("undo"));
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));

@@ -41,6 +41,7 @@ let submitted = null; // key of the step whose command was sent (acked or in fli
 let sentKind = null; // the type of the command waiting for its ack
 let answered = null; // {kind, seq}: acknowledged, and views older than seq do not show it yet
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
+let notice = null; // what the host did to this seat's own move (an undo), until the next move
 
 // ---------- storage ----------
 
@@ -170,7 +171,10 @@ function onStatus(status) {
     banner.textContent = status === "connecting" ? t("conn.connecting") : t("conn.reconnecting");
   }
   if (status === "taken_over") showStatus("replaced");
-  else if (status === "bad_token") {
+  else if (status === "removed") {
+    saveCredentials(null); // the host revoked this seat's token
+    showStatus("removed");
+  } else if (status === "bad_token") {
     saveCredentials(null);
     if (page.joinSecret) {
       showOnly(SCREENS, "screen-join");
@@ -191,6 +195,7 @@ function showStatus(kind) {
     reconnecting: ["conn.reconnecting", "conn.reconnecting_hint"],
     replaced: ["conn.replaced", "conn.replaced_hint"],
     released: ["conn.released", "conn.released_hint"],
+    removed: ["conn.removed", "conn.removed_hint"],
     closed: ["conn.closed", "conn.closed_hint"],
     nosecret: ["pad.join_title", "pad.no_secret"],
   }[kind];
@@ -222,6 +227,10 @@ function onFrame(f) {
     // another game ends the "already answered" guard.
     if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     const before = frame?.game?.view || null;
+    if (f.notice) notice = f.notice;
+    else if (notice && f.game?.id !== frame?.game?.id) notice = null;
+    // Answered since (by this phone or a companion player): the notice has done its job.
+    if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
     beat.update(f, before);
     beatShown = beatKey();
@@ -308,6 +317,7 @@ function hintBox(view, kind) {
 
 function send(command) {
   lastError = "";
+  notice = null; // the undone move is being answered again
   submitted = stepKey(frame?.game?.view, command.type);
   sentKind = command.type;
   if (command.type === "bid") clearSavedDraft();
@@ -368,6 +378,27 @@ function render() {
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
+  keepInView();
+}
+
+let keptKey = null; // what keepInView last brought into view (a slot, a decision)
+
+/** The slot being filled and a decision's options stay above the sticky card tray and lock-in
+ * bar: scrolled into view when they change (never fighting the player's own scrolling). */
+function keepInView() {
+  const slot = document.querySelector("#task .slot.active");
+  const choices = document.querySelector("#task .choices");
+  const target = slot || choices;
+  if (!target) return void (keptKey = null);
+  const key = slot ? `slot:${draft?.key}:${draft?.active}` : `choices:${document.body.dataset.task}:${frame?.game?.view?.station}`;
+  if (key === keptKey) return;
+  keptKey = key;
+  const covers = [...document.querySelectorAll("#deck, #task .lockbar")].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
+  const bottom = Math.min(window.innerHeight, ...covers.map((el) => el.getBoundingClientRect().top));
+  const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
+  const r = target.getBoundingClientRect();
+  if (r.bottom > bottom - 8) window.scrollBy(0, Math.min(r.bottom - bottom + 8, r.top - header - 8));
+  else if (r.top < header) window.scrollBy(0, r.top - header - 8);
 }
 
 function renderHeader(view) {
@@ -512,24 +543,61 @@ function renderTask(view) {
   const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
   if (answered && (frame.seq ?? 0) < answered.seq && !sending) kinds.delete(answered.kind);
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
+  const news = [noticeBox(view), companionMovesBox(view)];
   // Skipped by the host: say so plainly, the companion answers for this seat.
   if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
     return fill(
       task,
       h("div", { class: "auto-note", dataset: { testid: "auto-note" } }, t("pad.auto_title"), h("p", {}, t("pad.auto_help"))),
+      news,
       waitTask(view),
     );
   }
   document.body.dataset.task = [...kinds][0] || "none";
   const help = hintBox(view, [...kinds][0]);
-  if (kinds.has("sacrifice")) return fill(task, help, sacrificeTask(view), error);
-  if (kinds.has("bid")) return fill(task, help, bidTask(view), error);
-  if (kinds.has("dice")) return fill(task, help, diceTask(view), error);
-  if (kinds.has("roll")) return fill(task, rollTask(view, pend.find((p) => p.type === "roll")), error);
-  if (kinds.has("city")) return fill(task, help, cityTask(view), error);
-  if (kinds.has("pyramid")) return fill(task, help, pyramidTask(view), error);
-  return fill(task, waitTask(view), error);
+  if (kinds.has("sacrifice")) return fill(task, news, help, sacrificeTask(view), error);
+  if (kinds.has("bid")) return fill(task, news, help, bidTask(view), error);
+  if (kinds.has("dice")) return fill(task, news, help, diceTask(view), error);
+  if (kinds.has("roll")) return fill(task, news, rollTask(view, pend.find((p) => p.type === "roll")), error);
+  if (kinds.has("city")) return fill(task, news, help, cityTask(view), error);
+  if (kinds.has("pyramid")) return fill(task, news, help, pyramidTask(view), error);
+  return fill(task, news, waitTask(view), error);
+}
+
+/** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4). */
+function noticeBox() {
+  if (!notice || notice.kind !== "undone") return null;
+  const station = notice.station ?? (notice.stations?.length === 1 ? notice.stations[0] : null);
+  let text;
+  if (notice.type === "bid") text = station !== null ? t("pad.notice.undone.bid_one", { station: stationLabel(station) }) : t("pad.notice.undone.bid_all");
+  else if (notice.type === "dice") text = t("pad.notice.undone.dice", { station: stationLabel(station ?? "?") });
+  else if (notice.type === "sacrifice" || notice.type === "roll") text = t(`pad.notice.undone.${notice.type}`);
+  else text = t("pad.notice.undone.other");
+  return h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text);
+}
+
+/** What a companion player did for this seat this round while it had the seat: "a companion
+ * player bid 7+5 for you at station 2" (the seat's own moves only, sent to this seat only). */
+function companionMovesBox() {
+  const moves = frame.you?.companion_moves || [];
+  if (!moves.length) return null;
+  const lines = [];
+  for (const m of moves) {
+    if (m.type === "bid") {
+      for (const [station, cards] of Object.entries(m.bids || {})) lines.push(t("pad.companion.bid", { cards: cards.join("+"), station: stationLabel(station) }));
+    } else if (m.type === "sacrifice") lines.push(t("pad.companion.sacrifice", { card: m.card }));
+    else if (m.type === "dice") lines.push(t("pad.companion.dice", { n: m.count, station: stationLabel(m.station ?? "?") }));
+    else if (m.type === "city") lines.push(t("pad.companion.city", { choice: m.choice === "hut" ? t("pad.city_hut") : t("pad.city_die") }));
+    else if (m.type === "pyramid") lines.push(t("pad.companion.pyramid", { name: nameOf(m.first) }));
+    else if (m.type === "roll") lines.push(t("pad.companion.roll", { values: (m.values || []).join("+") }));
+  }
+  return h(
+    "div",
+    { class: "notice companion-moves", dataset: { testid: "companion-moves" } },
+    h("strong", {}, t("pad.companion.title")),
+    h("ul", {}, lines.map((x) => h("li", {}, x))),
+  );
 }
 
 function stepTitle(view) {
@@ -668,6 +736,8 @@ function bidOffer(view) {
 function revealedTable(view, station) {
   const ranking = told().filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
   if (ranking) return rankingTable(ranking, view);
+  const bids = view.dice_window?.station === Number(station) ? view.dice_window.bids : null;
+  if (bids) return windowTable(bids, station, view);
   const cards = view.revealed?.[String(station)] || {};
   const rows = Object.entries(cards).map(([p, c]) =>
     h("tr", {}, h("td", {}, chip(p)), h("td", { class: "num" }, c.join(" + ")), h("td", { class: "num strong" }, String(c.reduce((a, b) => a + b, 0)))),
@@ -678,6 +748,73 @@ function revealedTable(view, station) {
     h("h3", {}, `${t("pad.revealed_bids")} — ${stationLabel(station)}`),
     h("p", { class: "stake" }, stakeText(station, view)),
     h("table", { class: "mini" }, h("tbody", {}, rows)),
+  );
+}
+
+/** The bonus dice window (R3.2, R3.3): every bid as its parts — cards, huts, old man — and its
+ * value before dice, best first, with the black dice each player holds. */
+function windowTable(bids, station, view) {
+  const order = Object.keys(bids).sort((a, b) => bids[a].place - bids[b].place);
+  return h(
+    "div",
+    { class: "revealed", dataset: { testid: "dice-bids" } },
+    h("h3", {}, `${t("pad.revealed_bids")} — ${stationLabel(station)}`),
+    h("p", { class: "stake" }, stakeText(station, view)),
+    h("p", { class: "help" }, t("pad.dice_bids")),
+    h(
+      "table",
+      { class: "mini" },
+      h(
+        "tbody",
+        {},
+        order.map((p) => {
+          const b = bids[p];
+          const mods = [b.huts ? signed(b.huts) : "", b.old_man ? signed(b.old_man) : ""].filter(Boolean).join(" ");
+          return h(
+            "tr",
+            { dataset: { player: p } },
+            h("td", {}, t(`place.${b.place}`)),
+            h("td", {}, chip(p)),
+            h("td", { class: "num" }, b.cards.join("+")),
+            h("td", { class: "num" }, mods),
+            h("td", { class: "num strong", dataset: { testid: "effective" } }, String(b.base)),
+            h("td", { class: "num" }, b.dice ? t("pad.dice_held", { n: b.dice }) : ""),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** What dice could change for this seat: "two dice could lift you to 2nd" (all sixes, nobody
+ * else rolling) and how far others' dice could push it down. */
+function diceOutlook(view) {
+  const mine = view.dice_window?.bids?.[me()];
+  if (!mine) return null;
+  const lines = [t("pad.dice_now", { place: t(`place.${mine.place}`) })];
+  let shown = mine.place;
+  for (const [k, place] of Object.entries(mine.best || {})) {
+    if (place < shown) {
+      lines.push(Number(k) === 1 ? t("pad.dice_lift_one", { place: t(`place.${place}`) }) : t("pad.dice_lift", { n: k, place: t(`place.${place}`) }));
+      shown = place;
+    }
+  }
+  if (shown === mine.place) lines.push(t("pad.dice_no_lift"));
+  if (mine.worst > mine.place) lines.push(t("pad.dice_push", { place: t(`place.${mine.worst}`) }));
+  return h("ul", { class: "outlook", dataset: { testid: "dice-outlook" } }, lines.map((x) => h("li", {}, x)));
+}
+
+/** A holder the table did not ask (no roll could change the place: it answered "no dice",
+ * R3.2): the latest such station of this round, with the place from its ranking. */
+function diceNotAsked(view) {
+  const last = (frame.you?.not_asked || []).at(-1);
+  if (!last) return null;
+  const entry = lastRanking(last.station)?.entries?.find((e) => e.player === me());
+  const place = last.place ?? entry?.place ?? view.dice_window?.bids?.[me()]?.place;
+  return h(
+    "p",
+    { class: "notice", dataset: { testid: "dice-not-asked" } },
+    t("pad.dice_fixed", { station: stationLabel(last.station), place: place ? t(`place.${place}`) : "—" }),
   );
 }
 
@@ -736,8 +873,9 @@ function diceTask(view) {
   return [
     h("h2", {}, t("pad.dice_title", { n: station })),
     h("p", { class: "help" }, t("pad.dice_help", { n: held })),
-    revealedTable(view, station),
+    diceOutlook(view),
     h("div", { class: "choices" }, buttons),
+    revealedTable(view, station),
     lockBar(picked !== null, picked === 0 ? t("pad.dice_none") : t("pad.dice_use", { n: picked }), () => send({ type: "dice", count: picked })),
   ];
 }
@@ -785,8 +923,8 @@ function cityTask(view) {
     );
   return [
     h("h2", {}, t("pad.city_title")),
-    revealedTable(view, 3),
     h("div", { class: "choices" }, option("hut", t("pad.city_hut"), t("pad.city_hut_help")), option("die", t("pad.city_die"), t("pad.city_die_help"))),
+    revealedTable(view, 3),
     lockBar(picked !== null, picked === "hut" ? t("pad.city_hut") : t("pad.city_die"), () => send({ type: "city", choice: picked })),
   ];
 }
@@ -812,8 +950,8 @@ function pyramidTask(view) {
   if (other) options.push(option(other, t("pad.pyramid_other", { name: nameOf(other) })));
   return [
     h("h2", {}, t("pad.pyramid_title", { other: nameOf(other) })),
-    revealedTable(view, 4),
     h("div", { class: "choices" }, options),
+    revealedTable(view, 4),
     lockBar(picked !== null, picked === me() ? t("pad.pyramid_me") : t("pad.pyramid_other", { name: nameOf(picked) }), () =>
       send({ type: "pyramid", first: picked }),
     ),
@@ -838,11 +976,14 @@ function waitTask(view) {
   const host = (view.pending || []).filter((p) => !p.player).map((p) => t(`wait.${p.type}`));
   const bidDone = view.bid_status?.[me()];
   const ranking = lastRanking();
+  const windowOpen = view.dice_window && (view.phase === "dice" || view.phase === "roll");
   return [
     h("h2", { class: "waiting" }, bidDone ? t("pad.locked") : t("pad.nothing")),
+    diceNotAsked(view),
+    windowOpen ? revealedTable(view, view.dice_window.station) : null,
     waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
     host.length ? h("p", {}, host.join(" · ")) : null,
-    ranking ? rankingTable(ranking, view) : null,
+    ranking && !windowOpen ? rankingTable(ranking, view) : null,
     told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,
   ];
 }
@@ -973,7 +1114,8 @@ function renderFinal(view) {
     h("h2", {}, t("pad.final_title")),
     frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
     view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
-    place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: ordinal(place), count: order.length })) : null,
+    place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
+    frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
     view.finished ? h("div", { class: "final-cards", dataset: { testid: "final-scoring" } }, ranked.map(card)) : null,
@@ -991,10 +1133,6 @@ function placeOf(player, order, lines) {
   return ahead.length + 1;
 }
 
-function ordinal(n) {
-  return n <= 3 ? t(`pad.ordinal.${n}`) : t("pad.ordinal", { n });
-}
-
 const beat = new Beat(); // the show's step: the final scoring turns over on the display's beat
 let beatShown = null;
 
@@ -1008,6 +1146,33 @@ setInterval(() => {
     render();
   }
 }, 250);
+
+/** The scores at the moment the host ended the game (no final scoring was made, R7). */
+function standingsTable(standings) {
+  return h(
+    "div",
+    { class: "standings", dataset: { testid: "standings" } },
+    h("h3", {}, t("pad.standings_title")),
+    h(
+      "table",
+      { class: "mini" },
+      h(
+        "tbody",
+        {},
+        standings.map((e) =>
+          h(
+            "tr",
+            { class: e.player === me() ? "mine" : "", dataset: { player: e.player } },
+            h("td", {}, t(`place.${e.place}`)),
+            h("td", {}, chip(e.player)),
+            h("td", { class: "num strong" }, t("pad.stat.score", { n: e.score })),
+          ),
+        ),
+      ),
+    ),
+    h("p", { class: "help" }, t("pad.standings_note")),
+  );
+}
 
 // ---------- start ----------
 

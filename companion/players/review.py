@@ -1,0 +1,376 @@
+"""Game review: every decision of every seat rated by the strong player's search.
+
+:func:`review_game` is a pure function from a game log (docs/SCENARIO.md) to a review
+document. It replays the log and, at each decision (the sacrifice, every bid step, bonus dice,
+the city choice, the pyramid order), asks the strong player's search what the deciding seat
+could have done, **from that seat's view at that moment** (``view(state, seat)``: never the
+full state, so what the seat could not know cannot change its rating). The search plays the
+move made and the strong player's candidates out on the same invented states with the same
+dice (paired samples), scoring each by the seat's expected final total in points (R7). The
+loss of a decision is the mean of (best move's points - made move's points) over those
+samples, with its standard error.
+
+A decision is called worse than good only when the loss is clear of the noise: more than
+:data:`NOISE_SES` standard errors and at least the label's threshold in points
+(:data:`THRESHOLDS`: 1, 2 and 4 points). The best move is picked on the same samples that
+measure the loss, so small losses lean high; the standard-error rule keeps that from
+labelling a move.
+
+Deterministic: every decision draws from its own generator seeded with the review seed and
+the command's index in the log, and the search runs a number of playouts (never a clock).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+from importlib.resources import files
+from typing import Any, TypedDict
+
+from companion.engine import (
+    IllegalCommand,
+    ReplayError,
+    apply_in_place,
+    game_from_document,
+    view,
+)
+from companion.players import strong
+from companion.players.common import PLAYER_KINDS, Command, View
+
+LANGUAGES = ("en", "de", "nl", "it")
+# Points lost (expected final total) from which a decision gets a label; each also needs the
+# loss to exceed NOISE_SES standard errors.
+THRESHOLDS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
+NOISE_SES = 2.0
+# Playouts a second of this search on one core of the development machine (5-player games,
+# benchmarks/bench_review.py): turns --budget seconds into a fixed number of playouts.
+REFERENCE_RATE = 4000.0
+DEFAULT_BUDGET = 40.0  # seconds for a whole game on that machine
+MIN_ROUNDS = 8  # invented states per decision at the least (a standard error needs several)
+MAX_ROUNDS = 400
+WORST = 3  # costliest decisions listed per player
+
+_TEXTS: dict[str, dict[str, str]] = json.loads(
+    files(__package__).joinpath("review_text.json").read_text(encoding="utf-8")
+)
+
+
+class Reason(TypedDict):
+    key: str
+    params: dict[str, Any]
+
+
+class DecisionReview(TypedDict):
+    index: int  # the command's 0-based index in the log
+    player: str
+    kind: str
+    round: int
+    station: int | None  # the station decided on (None: a sacrifice or a whole-round bid)
+    step: str | int | None
+    made: dict[str, Any]
+    better: dict[str, Any]
+    loss: float  # expected points lost against the best move found (>= 0)
+    se: float  # standard error of that loss
+    label: str  # good / inaccuracy / mistake / blunder
+    forced: bool  # only one legal move
+    options: int  # moves weighed
+    playouts: int
+    reason: str
+    reason_key: Reason
+
+
+class PlayerReview(TypedDict):
+    kind: str | None  # the companion kind from the log's meta.seats, if any
+    decisions: int  # decisions with a choice (forced ones are counted apart)
+    forced: int
+    mean_loss: float
+    labels: dict[str, int]
+    worst: list[DecisionReview]
+
+
+class ReviewDocument(TypedDict):
+    seed: int
+    budget: float
+    playouts: int  # playouts per decision (all its moves together)
+    lang: str
+    thresholds: dict[str, float]
+    noise_ses: float
+    players: dict[str, PlayerReview]
+    decisions: list[DecisionReview]
+
+
+class ReviewError(ValueError):
+    """A log that cannot be reviewed (refused command, bad option), with the reason."""
+
+
+def playouts_for(budget: float, decisions: int) -> int:
+    """The playouts each decision gets from a budget in seconds on the reference machine."""
+    if not budget > 0:
+        raise ReviewError(f"the budget must be a positive number of seconds, not {budget!r}")
+    return max(1, int(budget * REFERENCE_RATE / max(1, decisions)))
+
+
+def decisions_of(document: Any) -> list[tuple[int, str, View, Command]]:
+    """Every player decision of a log: (index, seat, the seat's view just before, command)."""
+    try:
+        state = game_from_document(document)
+    except ValueError as exc:
+        raise ReviewError(str(exc)) from None
+    commands = document.get("commands", [])
+    if not isinstance(commands, list):
+        raise ReviewError("commands must be a list")
+    out: list[tuple[int, str, View, Command]] = []
+    for index, command in enumerate(commands):
+        kind = command.get("type") if isinstance(command, dict) else None
+        seat = command.get("player") if isinstance(command, dict) else None
+        if kind in PLAYER_KINDS and seat in state["players"]:
+            out.append((index, seat, view(state, seat), command))
+        try:
+            apply_in_place(state, command)
+        except IllegalCommand as exc:
+            raise ReviewError(str(ReplayError(index, str(exc)))) from None
+    return out
+
+
+def review_game(
+    document: Any,
+    seed: int = 0,
+    budget: float = DEFAULT_BUDGET,
+    lang: str = "en",
+    playouts: int | None = None,
+    only: set[int] | None = None,
+) -> ReviewDocument:
+    """The review of a game log; ``playouts`` per decision overrides the budget, ``only``
+    limits the rating to the decisions at those command indices."""
+    if lang not in LANGUAGES:
+        raise ReviewError(f"no review texts for {lang!r}; known: {', '.join(LANGUAGES)}")
+    found = decisions_of(document)
+    per_decision = playouts if playouts is not None else playouts_for(budget, len(found))
+    if per_decision < 1:
+        raise ReviewError("playouts must be at least 1")
+    rated = [
+        rate(v, command, index, seed, per_decision, lang)
+        for index, _seat, v, command in found
+        if only is None or index in only
+    ]
+    players = {p: _summary(p, _kind(document, p), rated) for p in document["players"]}
+    return {
+        "seed": seed,
+        "budget": budget,
+        "playouts": per_decision,
+        "lang": lang,
+        "thresholds": dict(THRESHOLDS),
+        "noise_ses": NOISE_SES,
+        "players": players,
+        "decisions": rated,
+    }
+
+
+def rate(
+    seen: View, made: Command, index: int, seed: int, playouts: int, lang: str = "en"
+) -> DecisionReview:
+    """One decision from the deciding seat's view ``seen``: the made move against the
+    strong player's candidates, in expected points of the seat's final total."""
+    rng = random.Random(f"review-{seed}-{index}")
+    me = seen["me"]
+    moves = strong.candidates(seen, rng)
+    made_key = _key(made)
+    keys = [_key(m) for m in moves]
+    if made_key in keys:
+        made_at = keys.index(made_key)
+    else:
+        moves.append(made)
+        keys.append(made_key)
+        made_at = len(moves) - 1
+    for move in _neighbours(made):  # the made move with two stations' cards swapped
+        key = _key(move)
+        if key not in keys:
+            moves.append(move)
+            keys.append(key)
+    base: DecisionReview = {
+        "index": index,
+        "player": me,
+        "kind": made["type"],
+        "round": seen["round"],
+        "station": _station(seen, made),
+        "step": seen["step"],
+        "made": _public(made),
+        "better": _public(made),
+        "loss": 0.0,
+        "se": 0.0,
+        "label": "good",
+        "forced": len(moves) == 1,
+        "options": len(moves),
+        "playouts": 0,
+        "reason": _text(lang, "review.best", {}),
+        "reason_key": {"key": "review.best", "params": {}},
+    }
+    if len(moves) == 1:
+        return base
+    rounds = max(MIN_ROUNDS, min(MAX_ROUNDS, playouts // len(moves)))
+    rows = strong.playout_scores(seen, moves, rng, rounds, strong.expected_points)
+    means = []
+    for i in range(len(moves)):
+        values = [v for row in rows if (v := row[i]) is not None]
+        means.append(statistics.fmean(values) if values else -math.inf)
+    best = max(range(len(moves)), key=lambda i: (means[i], i == made_at))
+    base["playouts"] = rounds * len(moves)
+    if best == made_at:
+        return base
+    diffs = [
+        b - m for row in rows if (b := row[best]) is not None and (m := row[made_at]) is not None
+    ]
+    loss = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    reason = explain(seen, made, moves[best])
+    base["better"] = _public(moves[best])
+    base["loss"] = round(loss, 3)
+    base["se"] = round(se, 3)
+    base["label"] = label(loss, se)
+    base["reason"] = _text(lang, reason["key"], reason["params"])
+    base["reason_key"] = reason
+    return base
+
+
+def _neighbours(made: Command) -> list[Command]:
+    """A bid for several stations with the cards of two stations swapped: what the seat
+    could have done with the same cards, next to the strong player's own candidates."""
+    if made["type"] != "bid" or len(made["bids"]) < 2:
+        return []
+    bids = made["bids"]
+    keys = sorted(bids)
+    out = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            swapped = dict(bids)
+            swapped[a], swapped[b] = bids[b], bids[a]
+            out.append({"type": "bid", "player": made["player"], "bids": swapped})
+    return out
+
+
+def label(loss: float, se: float) -> str:
+    """good unless the loss is clear of the noise (> NOISE_SES standard errors) and reaches
+    a threshold in points."""
+    if loss <= NOISE_SES * se:
+        return "good"
+    for name, points in THRESHOLDS:
+        if loss >= points:
+            return name
+    return "good"
+
+
+def explain(seen: View, made: Command, better: Command) -> Reason:
+    """Why the better move is better, in plain words: a text key and its parameters."""
+    kind = made["type"]
+    if kind == "sacrifice":
+        key = (
+            "review.sacrifice_higher" if better["card"] > made["card"] else "review.sacrifice_lower"
+        )
+        return {"key": key, "params": {"made": made["card"], "better": better["card"]}}
+    if kind == "dice":
+        key = "review.dice_more" if better["count"] > made["count"] else "review.dice_fewer"
+        return {"key": key, "params": {"made": made["count"], "better": better["count"]}}
+    if kind == "city":
+        return {"key": f"review.city_{better['choice']}", "params": {}}
+    if kind == "pyramid":
+        mine = better["first"] == seen["me"]
+        return {"key": "review.pyramid_me" if mine else "review.pyramid_other", "params": {}}
+    made_bids, better_bids = made["bids"], better["bids"]
+    if len(made_bids) == 1:  # one station: a gold step (R2.6)
+        ((station, cards),) = made_bids.items()
+        better_cards = better_bids[station]
+        key = "review.bid_save" if sum(better_cards) < sum(cards) else "review.bid_push"
+        return {
+            "key": key,
+            "params": {
+                "station": int(station),
+                "made": _cards(cards),
+                "better": _cards(better_cards),
+            },
+        }
+    gain = {k: sum(better_bids[k]) - sum(made_bids[k]) for k in made_bids}
+    up = max(gain, key=lambda k: (gain[k], -int(k)))
+    down = min(gain, key=lambda k: (gain[k], int(k)))
+    return {
+        "key": "review.bid_shift",
+        "params": {"up": int(up), "down": int(down)},
+    }
+
+
+def render(reason: Reason, lang: str) -> str:
+    """A reason in ``lang`` (station names in that language)."""
+    return _text(lang, reason["key"], reason["params"])
+
+
+def text(lang: str, key: str) -> str:
+    """A fixed text of the review (the labels) in ``lang``."""
+    return _TEXTS[lang][key]
+
+
+# Parameters that are station numbers, and the name each one's station gets in the text.
+_NAMED = {"station": "name", "up": "up_name", "down": "down_name"}
+
+
+def _text(lang: str, key: str, params: dict[str, Any]) -> str:
+    texts = _TEXTS[lang]
+    values = dict(params)
+    for number, name in _NAMED.items():
+        if number in params:
+            values[name] = texts[f"station.{params[number]}"]
+    return texts[key].format(**values)
+
+
+def _cards(cards: list[int]) -> str:
+    return " + ".join(str(c) for c in cards)
+
+
+def _key(command: Command) -> str:
+    """Moves that differ only in the order of a station's cards are the same move."""
+    if command["type"] == "bid":
+        return repr(sorted((k, sorted(v)) for k, v in command["bids"].items()))
+    return repr(sorted((k, v) for k, v in command.items() if k != "player"))
+
+
+def _public(command: Command) -> dict[str, Any]:
+    out = {k: v for k, v in command.items() if k != "player"}
+    if "bids" in out:
+        out["bids"] = {k: sorted(v) for k, v in sorted(out["bids"].items())}
+    return out
+
+
+def _station(seen: View, command: Command) -> int | None:
+    if command["type"] == "bid":
+        step = seen["step"]
+        return step if type(step) is int else None
+    return seen["station"] if command["type"] in ("dice", "city", "pyramid") else None
+
+
+def _kind(document: dict[str, Any], player: str) -> str | None:
+    """The companion kind of a seat from the log's ``meta.seats`` (SCENARIO.md): the arena
+    writes the kind itself, a table an object whose ``companion`` names it (none: a person)."""
+    meta = document.get("meta")
+    seat = meta.get("seats", {}).get(player) if isinstance(meta, dict) else None
+    if isinstance(seat, str):
+        return seat
+    if isinstance(seat, dict) and isinstance(seat.get("companion"), str):
+        return str(seat["companion"])
+    return None
+
+
+def _summary(player: str, kind: str | None, rated: list[DecisionReview]) -> PlayerReview:
+    mine = [d for d in rated if d["player"] == player]
+    chosen = [d for d in mine if not d["forced"]]
+    labels = {name: 0 for name in ("good", "inaccuracy", "mistake", "blunder")}
+    for d in chosen:
+        labels[d["label"]] += 1
+    worst = sorted((d for d in chosen if d["loss"] > 0), key=lambda d: (-d["loss"], d["index"]))
+    return {
+        "kind": kind,
+        "decisions": len(chosen),
+        "forced": len(mine) - len(chosen),
+        "mean_loss": round(statistics.fmean(d["loss"] for d in chosen), 3) if chosen else 0.0,
+        "labels": labels,
+        "worst": worst[:WORST],
+    }

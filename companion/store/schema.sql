@@ -1,0 +1,80 @@
+-- The whole database of a companion server, at schema version 1 (PRAGMA user_version).
+-- Loaded by companion/store/migrations.py; every statement is IF NOT EXISTS so it can be run
+-- over a database that has been migrated. A change here needs a numbered migration there.
+
+-- Tables of the café: their secrets, settings and the game they are playing.
+CREATE TABLE IF NOT EXISTS tables (
+    name TEXT PRIMARY KEY,
+    join_secret TEXT NOT NULL,
+    host_token TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    current_game INTEGER
+);
+
+-- Seats of each table; seat tokens are stored hashed.
+CREATE TABLE IF NOT EXISTS seats (
+    table_name TEXT NOT NULL,
+    seat TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    colour TEXT NOT NULL,
+    token_hash TEXT,
+    state TEXT NOT NULL,
+    PRIMARY KEY (table_name, seat)
+);
+
+-- Games: the SCENARIO.md setup and what the server needs to resume one. ``ended`` is when
+-- the game went over (its final command, or the host's "End game"), NULL while playing.
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL,
+    document TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    decks TEXT NOT NULL,
+    dice TEXT NOT NULL,
+    ended REAL
+);
+
+-- Each game's command log, in order; ``undone`` commands stay for the record.
+CREATE TABLE IF NOT EXISTS commands (
+    game_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    command TEXT NOT NULL,
+    source TEXT NOT NULL,
+    cmd_id TEXT,
+    undone INTEGER NOT NULL DEFAULT 0,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, cmd_id)
+    WHERE cmd_id IS NOT NULL;
+
+-- Café-wide values: the admin token, since when results are sent to webhooks.
+CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- The result document of every game that is over (history, leaderboard, webhook body).
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER PRIMARY KEY,
+    table_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL NOT NULL,
+    result TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_ended ON results (ended);
+
+-- Webhook deliveries of the results, one row per game and URL.
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL,
+    last_error TEXT,
+    delivered_at REAL,
+    UNIQUE (game_id, url)
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_at);

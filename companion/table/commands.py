@@ -1,0 +1,202 @@
+"""Commands at a table: a phone's or the host's command, the dealer's and the autopilot's
+follow-ups answered in the same step and the same transaction, and undo.
+
+The engine validates every command (``_plan`` works on a copy: nothing changes until the
+commit); the dealer (digital dice and cards) and the autopilot (skipped seats) follow up until
+nothing is pending from them. Undo takes back the last command while it has revealed or scored
+nothing (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.engine import IllegalCommand, State, apply, new_game
+from companion.players import autopilot
+from companion.store import Statements
+from companion.store.results import TRACK_COLORS
+from companion.table import dealer, policy
+from companion.table.core import Reply, TableCore
+from companion.table.frames import undo_check, undone_notice
+from companion.table.model import Game, Outcome, Seat, TableError
+
+log = logging.getLogger(__name__)
+
+MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far fewer
+# TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
+# engine one.
+
+Applied = list[tuple[dict[str, Any], str, str | None, list[dict[str, Any]]]]
+
+
+def recoloured(
+    document: dict[str, Any], commands: list[dict[str, Any]], colors: list[str]
+) -> State:
+    """The game's state had it been set up with track ``colors`` (R2.3): the engine commands so
+    far replayed on the corrected profile (only allowed before round 1, so nothing scored)."""
+    profile = {**document["profile"], "track_colors": list(colors)}
+    state = new_game(document["players"], document.get("stack"), profile)
+    for command in commands:
+        if command["type"] != TRACK_COLORS:
+            state, _ = apply(state, command)
+    return state
+
+
+class Commands(TableCore):
+    """Submitting commands, their follow-ups, and undo."""
+
+    def submit(self, source: str, cmd_id: Any, command: Any, reply: Reply | None = None) -> Outcome:
+        """Apply one command from ``source`` (``seat:<id>`` or ``host``), commit, then
+        ``reply`` (the ack) and tell everybody. A retry of an already applied ``cmd_id`` is
+        acknowledged again and applies nothing."""
+        if not isinstance(cmd_id, str) or not 1 <= len(cmd_id) <= 64:
+            raise TableError("bad_message", "a command needs an id of 1 to 64 characters")
+        if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+            raise TableError("bad_message", "command must be an object with a type")
+        with self.lock:
+            g = self.game
+            if g is None or g.status != "playing":
+                raise TableError("no_game", "no game is running at this table")
+            done = g.cmd_ids.get((source, cmd_id), -1)
+            if done is None:
+                raise TableError("undone", "this command was undone by the host")
+            if done != -1:
+                outcome = Outcome("command", ack_id=cmd_id, seq=done + 1, retry=True)
+                if reply is not None:
+                    reply(outcome)
+                return outcome
+            command = policy.command_for(
+                source, command, g.dice, frozenset(s.seat for s in self.seats if s.state == "bot")
+            )
+            state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
+            return self._commit_commands(g, state, applied, reply=reply)
+
+    def _plan(
+        self,
+        g: Game,
+        state: State,
+        batch: list[tuple[dict[str, Any], str, str | None]],
+        seats: list[Seat],
+        dice: str | None = None,
+    ) -> tuple[State, Applied]:
+        """``batch`` and every follow-up of the dealer and autopilot, applied to a copy:
+        nothing changes here. Raises TableError if ``batch`` is refused."""
+        applied: Applied = []
+        for command, source, cid in batch:
+            try:
+                state, events = apply(state, command)
+            except IllegalCommand as exc:
+                raise TableError("illegal", str(exc)) from None
+            applied.append((command, source, cid, events))
+        dice = dice or g.dice
+        draws = g.draws()
+        for _ in range(MAX_CHAIN):
+            follow = self._follow_up(state, g, draws, seats, dice)
+            if follow is None:
+                break
+            command, source = follow
+            try:
+                state, events = apply(state, command)
+            except IllegalCommand:  # a bug in dealer/autopilot: stop, never loop
+                log.exception("table %s: follow-up %r refused", self.name, command)
+                break
+            if command["type"] == "improvements":
+                draws += 1
+            applied.append((command, source, None, events))
+        return state, applied
+
+    def _follow_up(
+        self, state: State, g: Game, draws: int, seats: list[Seat], dice: str
+    ) -> tuple[dict[str, Any], str] | None:
+        if dice == "digital":
+            cmd = dealer.deal(state, g.decks, draws)
+            if cmd is not None:
+                return cmd, "dealer"
+        elif self.settings.get("companion_dice", "digital") == "digital":
+            # Real dice at the table: companion players still roll their own black dice.
+            cmd = dealer.roll_for(state, {s.seat for s in seats if s.companion})
+            if cmd is not None:
+                return cmd, "dealer"
+        answer = dealer.no_dice(state)  # R3.2: nobody is asked what no roll can change
+        if answer is not None:
+            return answer, dealer.NO_DICE
+        for s in seats:
+            if s.state == "auto":
+                cmd = autopilot.move(state, s.seat)
+                if cmd is not None:
+                    return cmd, "auto"
+        return None
+
+    def _append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:
+        if not applied:
+            return []
+        status = "finished" if state["finished"] else None
+        return self.store.append_stmts(
+            g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
+        )
+
+    def _apply(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
+        """Committed: record ``applied`` in memory. Returns their events in order."""
+        first_n = g.next_n
+        all_events: list[dict[str, Any]] = []
+        for k, (command, source, cid, events) in enumerate(applied):
+            g.commands.append((first_n + k, command, source, cid))
+            g.events.append(events)
+            if cid is not None:
+                g.cmd_ids[(source, cid)] = first_n + k
+            all_events.extend(events)
+        g.next_n = first_n + len(applied)
+        g.state = state
+        if state["finished"]:
+            g.status = "finished"
+        return all_events
+
+    def _commit_commands(
+        self,
+        g: Game,
+        state: State,
+        applied: Applied,
+        extra: Statements | None = None,
+        reply: Reply | None = None,
+    ) -> Outcome:
+        first_n = g.next_n
+        self._commit([*(extra or []), *self._append_stmts(g, state, applied)])
+        events = self._apply(g, state, applied)
+        ack = applied[0][2] if applied else None
+        return self._publish(
+            Outcome("command", events, ack_id=ack, seq=first_n + 1, state=g.state), reply=reply
+        )
+
+    def _undo_check(self) -> tuple[bool, str]:
+        check = undo_check(self.game)  # the rule and its words: frames.undo_check
+        return check.possible, check.text
+
+    def undo(self) -> Outcome:
+        """Take back the last command while it has revealed nothing (DESIGN.md)."""
+        with self.lock:
+            possible, why = self._undo_check()
+            if not possible:
+                raise TableError("cannot_undo", why)
+            g = self.game
+            assert g is not None
+            n, undone, source, cid = g.commands[-1]
+            earlier = [c for _, c, _, _ in g.commands[:-1]]
+            colors = [c["colors"] for c in earlier if c["type"] == TRACK_COLORS]
+            if colors:
+                state = recoloured(g.document, earlier, colors[-1])
+            else:
+                state = new_game(
+                    g.document["players"], g.document.get("stack"), g.document.get("profile")
+                )
+                for command in earlier:
+                    state, _ = apply(state, command)
+            self._commit(self.store.undone_stmts(g.id, n))
+            g.commands.pop()
+            g.events.pop()
+            if cid is not None:
+                g.cmd_ids[(source, cid)] = None
+            g.state = state
+            return self._publish(
+                Outcome("undo", history=True, state=state, notices=undone_notice(undone, state))
+            )

@@ -1,0 +1,40 @@
+"""The receive loop of every websocket (the tables' sockets and the admin's replay display):
+each message checked for rate, size and shape before its handler sees it (PROTOCOL.md 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from companion.web.guard import RateLimit, Refused, parse
+from companion.web.hub import Connection, WsConnection
+from companion.web.services import config_of
+
+
+def send_error(conn: Connection, code: str, reason: str, msg_id: Any = None) -> None:
+    """An error frame; ``id`` names the refused message when it had one."""
+    frame: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+    if isinstance(msg_id, str):
+        frame["id"] = msg_id
+    conn.send(frame)
+
+
+def messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
+    """Yield each valid message while the connection lives; a refused one (too many, too
+    large, not a JSON object with a type) gets its error frame here and is dropped. Ends with
+    ``ConnectionClosed`` from the socket when the peer goes."""
+    config = config_of()
+    limit = RateLimit(config.rate, config.burst)
+    while conn.alive:
+        raw = conn.ws.receive()
+        if not limit.allow():
+            send_error(
+                conn,
+                "rate_limited",
+                f"more than {config.rate:g} messages a second; this one was dropped",
+            )
+            continue
+        try:
+            yield parse(raw, config.max_message)
+        except Refused as exc:
+            send_error(conn, exc.code, exc.reason)

@@ -1,0 +1,317 @@
+// The story of a game on the display, once it is over (companion/engine/story.py): every
+// player's track score station by station as a chart, the turning points as sentences, and who
+// won most at which station. The final scoring comes first; the story follows it once it has
+// been on screen for a while (?story_after=<seconds>, 20 by default) and stays until a new
+// game. An ended game (the host's "End game") has no final scoring, so its story shows at once.
+
+import { fill, h } from "./dom.js";
+import { nameOf, seat, stationName } from "./format.js";
+import { has, t } from "./i18n.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const after = Number(new URLSearchParams(location.search).get("story_after"));
+const FINAL_FIRST_MS = 1000 * (Number.isFinite(after) && after >= 0 ? after : 20);
+const LEADS_SHOWN = 4; // the latest lead changes; earlier ones are dropped first if room is short
+
+let current = null; // which game end the story is for
+let dueAt = null; // when it shows (performance.now()), once the final scoring has been seen
+let timer = null;
+
+/** The final scoring is on screen and done: visible, and not marked busy (a reveal that shows
+ * its lines one by one sets aria-busy="true" on the panel until the last one is shown). */
+function finalShown() {
+  const panel = document.getElementById("final-panel");
+  return Boolean(panel && !panel.hidden && panel.getAttribute("aria-busy") !== "true");
+}
+
+/** Show the story of ``frame`` when it is due; ``rerender`` is called when it becomes due. */
+export function renderStory(frame, rerender) {
+  const panel = document.getElementById("story-panel");
+  if (!panel) return;
+  const story = frame?.story;
+  const game = frame?.game;
+  if (!story || !game || game.status === "playing") {
+    current = null;
+    clearTimeout(timer);
+    panel.hidden = true;
+    document.body.classList.remove("story");
+    return;
+  }
+  const key = `${game.id}:${game.status}:${story.played}`;
+  if (key !== current) {
+    current = key;
+    clearTimeout(timer);
+    // An ended game has no final scoring: its story shows at once.
+    dueAt = game.status === "finished" ? null : 0;
+  }
+  if (dueAt === null) {
+    clearTimeout(timer);
+    if (finalShown()) {
+      dueAt = performance.now() + FINAL_FIRST_MS;
+      timer = setTimeout(rerender, FINAL_FIRST_MS + 20);
+    } else {
+      timer = setTimeout(rerender, 500); // look again until the final scoring is shown
+    }
+  }
+  const due = dueAt !== null && performance.now() >= dueAt;
+  panel.hidden = !due;
+  document.body.classList.toggle("story", due);
+  if (!due) return;
+  draw(panel, frame, story);
+}
+
+function draw(panel, frame, story) {
+  const view = frame.game.view || {};
+  const winners = view.winners || [];
+  const totals = winners.map((p) => view.players?.[p]?.final?.total).filter((v) => v !== undefined);
+  const names = winners.map(nameOf).join(", ");
+  let headline = t("phase.ended");
+  if (story.finished) {
+    headline = t(winners.length > 1 ? "final.winners" : "final.winner", { names });
+    if (totals.length) headline += ` · ${t("common.points", { n: totals[0] })}`;
+  }
+  const chart = h("div", { class: "story-chart", dataset: { testid: "story-chart" } });
+  fill(
+    panel,
+    h("header", { class: "story-head" }, h("h2", {}, t("story.title")), h("p", { class: "story-headline" }, headline)),
+    h(
+      "div",
+      { class: "story-body" },
+      h("section", { class: "story-left" }, h("h3", {}, t("story.chart")), chart, legend(story)),
+      h(
+        "section",
+        { class: "story-right" },
+        h("h3", {}, t("story.turns")),
+        turns(story),
+        h("h3", {}, t("story.stats")),
+        statsTable(story),
+      ),
+    ),
+  );
+  drawChart(chart, story);
+  fit(panel);
+}
+
+// ---------- chart ----------
+
+function el(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== null) node.textContent = String(text);
+  return node;
+}
+
+/** Dark text on light colours (yellow, sky), light text on dark ones. */
+function inkOn(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+  if (!m) return "#000";
+  const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? "#000" : "#fff";
+}
+
+function initials(name) {
+  return String(name || "?").slice(0, 2);
+}
+
+/** The gains the turning points name, numbered as in the list (1 = biggest). */
+function numberedGains(story) {
+  return story.turning_points.filter((tp) => tp.kind === "gain");
+}
+
+function drawChart(box, story) {
+  const width = box.clientWidth;
+  const height = box.clientHeight;
+  if (width < 10 || height < 10) return;
+  const fs = parseFloat(getComputedStyle(box).fontSize) || 16;
+  const players = story.players;
+  const n = story.marks.length - 1;
+  const top = Math.max(10, ...players.map((p) => Math.max(...story.series[p])));
+  const step = top <= 20 ? 5 : 10;
+  const ymax = Math.ceil(top / step) * step;
+  const r = fs * 0.85; // end badges
+  const m = { left: fs * 2.2, right: r * 2 + fs * 2.4, top: r + 3, bottom: fs * 1.5 };
+  const pw = width - m.left - m.right;
+  const ph = height - m.top - m.bottom;
+  const x = (i) => m.left + (n ? (i * pw) / n : 0);
+  const y = (v) => m.top + ph * (1 - v / ymax);
+  const svg = el("svg", {
+    class: "story-svg",
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    "aria-label": t("story.chart"),
+    "data-testid": "story-svg",
+  });
+  // Score lines every 5 or 10 points, labelled on the left.
+  for (let v = 0; v <= ymax; v += step) {
+    svg.append(el("line", { class: "grid", x1: m.left, x2: m.left + pw, y1: y(v), y2: y(v) }));
+    svg.append(el("text", { class: "axis", x: m.left - fs * 0.3, y: y(v) + fs * 0.35, "text-anchor": "end" }, v));
+  }
+  // Round marks: a line after every round's station 6 and the round's number under its span.
+  let start = 0;
+  story.marks.forEach((mark, i) => {
+    if (i === 0) return;
+    const endOfRound = mark.station === 6 || i === n;
+    if (!endOfRound) return;
+    if (mark.station === 6 && i < n) {
+      svg.append(el("line", { class: "round-mark", x1: x(i), x2: x(i), y1: m.top, y2: m.top + ph }));
+    }
+    svg.append(
+      el(
+        "text",
+        { class: "axis round-label", x: (x(start) + x(i)) / 2, y: height - fs * 0.3, "text-anchor": "middle", "data-round": mark.round },
+        t("story.round_mark", { n: mark.round }),
+      ),
+    );
+    start = i;
+  });
+  // One line per player, drawn over a dark edge so crossing lines stay apart.
+  const stroke = Math.max(4, fs * 0.28);
+  for (const p of n ? players : []) {
+    const points = story.series[p].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    svg.append(el("polyline", { class: "edge", points, "stroke-width": stroke + 3 }));
+    svg.append(el("polyline", { class: "line", points, stroke: seat(p).hex, "stroke-width": stroke, "data-player": p }));
+  }
+  // The named gains, numbered as in the list beside the chart.
+  numberedGains(story).forEach((tp, k) => {
+    const i = story.marks.findIndex((mk) => mk.round === tp.round && mk.station === tp.station);
+    if (i < 0) return;
+    const cx = x(i);
+    const cy = y(tp.score);
+    svg.append(el("circle", { class: "turn-dot", cx, cy, r: fs * 0.62, fill: seat(tp.player).hex }));
+    svg.append(el("text", { class: "turn-no", x: cx, y: cy + fs * 0.32, "text-anchor": "middle", fill: inkOn(seat(tp.player).hex) }, k + 1));
+  });
+  // End badges: initials on the player's colour and the final track score, pushed apart.
+  const ends = players
+    .map((p) => ({ p, v: story.series[p][n], cy: y(story.series[p][n]) }))
+    .sort((a, b) => a.cy - b.cy);
+  // Apart by a badge's height, inside the plot: down from the top, then up from the bottom.
+  const gap = r * 2 + 2;
+  const low = m.top + ph;
+  for (let k = 1; k < ends.length; k += 1) ends[k].cy = Math.max(ends[k].cy, ends[k - 1].cy + gap);
+  for (let k = ends.length - 1; k >= 0; k -= 1) {
+    ends[k].cy = Math.min(ends[k].cy, k === ends.length - 1 ? low : ends[k + 1].cy - gap);
+  }
+  const bx = m.left + pw + r + fs * 0.4;
+  for (const e of ends) {
+    const hex = seat(e.p).hex;
+    if (n) svg.append(el("line", { class: "end-tie", x1: x(n), y1: y(e.v), x2: bx - r, y2: e.cy, stroke: hex }));
+    svg.append(el("circle", { class: "end-badge", cx: bx, cy: e.cy, r, fill: hex, "data-player": e.p }));
+    svg.append(el("text", { class: "end-initials", x: bx, y: e.cy + fs * 0.3, "text-anchor": "middle", fill: inkOn(hex) }, initials(nameOf(e.p))));
+    svg.append(el("text", { class: "end-score", x: bx + r + fs * 0.25, y: e.cy + fs * 0.35 }, e.v));
+  }
+  box.replaceChildren(svg);
+}
+
+/** A player as the chart marks them: initials on their colour, then the name (colour is
+ * never the only cue). */
+function who(p) {
+  const hex = seat(p).hex;
+  return h(
+    "span",
+    { class: "who", dataset: { player: p } },
+    h("span", { class: "who-badge", style: { background: hex, color: inkOn(hex) }, "aria-hidden": "true" }, initials(nameOf(p))),
+    h("span", { class: "who-name" }, nameOf(p)),
+  );
+}
+
+/** Whose line is whose. */
+function legend(story) {
+  return h("ul", { class: "story-legend" }, story.players.map((p) => h("li", {}, who(p))));
+}
+
+// ---------- turning points ----------
+
+function sentence(tp) {
+  const params = {
+    name: nameOf(tp.player),
+    rival: nameOf(tp.rival),
+    points: tp.points,
+    score: tp.score,
+    round: tp.round,
+    station: stationName(tp.station),
+  };
+  if (tp.kind === "gain") {
+    const key = `story.gain.${tp.reason}`;
+    return t(has(key) ? key : "story.gain", params);
+  }
+  if (tp.kind === "final") return t("story.final_overtake", params);
+  return t(`story.${tp.reason}`, params);
+}
+
+function turns(story) {
+  const gains = numberedGains(story);
+  const leads = story.turning_points.filter((tp) => tp.kind === "lead").slice(-LEADS_SHOWN);
+  const finals = story.turning_points.filter((tp) => tp.kind === "final");
+  const items = [
+    ...gains.map((tp, k) =>
+      h(
+        "li",
+        { class: "turn turn-gain", dataset: { kind: "gain", player: tp.player } },
+        h("span", { class: "turn-mark", style: { background: seat(tp.player).hex, color: inkOn(seat(tp.player).hex) } }, String(k + 1)),
+        h("span", { class: "turn-text" }, sentence(tp)),
+      ),
+    ),
+    ...[...leads, ...finals].map((tp) =>
+      h(
+        "li",
+        { class: `turn turn-${tp.kind}`, dataset: { kind: tp.kind, player: tp.player } },
+        h("span", { class: "turn-mark", style: { background: seat(tp.player).hex, color: inkOn(seat(tp.player).hex) } }, tp.kind === "final" ? "★" : "▲"),
+        h("span", { class: "turn-text" }, sentence(tp)),
+      ),
+    ),
+  ];
+  if (!items.length) items.push(h("li", { class: "turn" }, t("story.nothing")));
+  return h("ol", { class: "story-turns", dataset: { testid: "story-turns" } }, items);
+}
+
+// ---------- station statistics ----------
+
+function statsTable(story) {
+  const players = story.players;
+  const best = story.stations.map((s) => Math.max(0, ...players.map((p) => s.wins[p])));
+  const extras = ["huts", "dice_used", "cards_exchanged", "figures"];
+  const most = Object.fromEntries(extras.map((k) => [k, Math.max(0, ...players.map((p) => story.players_stats[p][k]))]));
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col" }, ""),
+    story.stations.map((s) => h("th", { scope: "col", class: "num", title: stationName(s.station) }, String(s.station))),
+    extras.map((k) => h("th", { scope: "col", class: "num extra" }, t(`story.${k}`))),
+  );
+  const rows = players.map((p) =>
+    h(
+      "tr",
+      { dataset: { player: p } },
+      h("th", { scope: "row" }, who(p)),
+      story.stations.map((s, i) => {
+        const v = s.wins[p];
+        return h("td", { class: `num ${v && v === best[i] ? "most" : ""}`.trim() }, String(v));
+      }),
+      extras.map((k) => {
+        const v = story.players_stats[p][k];
+        return h("td", { class: `num extra ${v && v === most[k] ? "most" : ""}`.trim() }, String(v));
+      }),
+    ),
+  );
+  const played = h(
+    "tr",
+    { class: "played" },
+    h("th", { scope: "row" }, t("story.played")),
+    story.stations.map((s) => h("td", { class: "num" }, String(s.played))),
+    h("td", { colspan: extras.length }, ""),
+  );
+  return h("table", { class: "story-stats", dataset: { testid: "story-stats" } }, h("thead", {}, head), h("tbody", {}, rows, played));
+}
+
+/** What is optional goes first when the panel is short of room: the row of how often each
+ * station was played, then the earliest lead changes. */
+function fit(panel) {
+  const right = panel.querySelector(".story-right");
+  const over = () => right && right.scrollHeight > right.clientHeight + 1;
+  const played = panel.querySelector(".story-stats tr.played");
+  if (played && over()) played.remove();
+  const leads = [...panel.querySelectorAll(".story-turns .turn-lead")];
+  while (leads.length && over()) leads.shift().remove();
+}

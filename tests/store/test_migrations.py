@@ -1,0 +1,143 @@
+"""The schema has a version: a database written by the release before versions existed
+(tests/store/fixtures/release-ca36d62.sqlite3, made by that release's own code with
+fixtures/make_release_db.py) opens, is migrated, and reads back the same."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.cafe.history import History
+from companion.cafe.outbox import Outbox
+from companion.store import Store
+from companion.store.migrations import CURRENT, expected_columns, schema
+from companion.table import Table
+
+FIXTURE = Path(__file__).parent / "fixtures" / "release-ca36d62.sqlite3"
+
+
+def raw(path: Path, sql: str) -> list[dict]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in db.execute(sql)]
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def release_db(tmp_path: Path) -> Path:
+    path = tmp_path / "companion.sqlite3"
+    shutil.copyfile(FIXTURE, path)
+    return path
+
+
+def test_the_fixture_is_a_release_database(release_db: Path) -> None:
+    """What the migration test starts from: no version, no ``games.ended``, real rows. (Read
+    from a copy: even a read-only open of a WAL file leaves ``-shm`` beside it.)"""
+    assert raw(release_db, "PRAGMA user_version")[0]["user_version"] == 0
+    assert "ended" not in {r["name"] for r in raw(release_db, "PRAGMA table_info(games)")}
+    assert len(raw(release_db, "SELECT * FROM seats")) == 4
+    statuses = {r["status"] for r in raw(release_db, "SELECT status FROM games")}
+    assert statuses == {"finished", "ended"}
+    assert len(raw(release_db, "SELECT * FROM results")) == 2
+    assert len(raw(release_db, "SELECT * FROM outbox")) == 2
+
+
+def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Path) -> None:
+    tables = raw(release_db, "SELECT * FROM tables")
+    seats = raw(release_db, "SELECT * FROM seats ORDER BY position")
+    games = raw(release_db, "SELECT * FROM games ORDER BY id DESC")
+    commands = raw(release_db, "SELECT * FROM commands ORDER BY game_id, n")
+    results = raw(release_db, "SELECT * FROM results ORDER BY ended DESC, game_id DESC")
+    outbox = raw(release_db, "SELECT * FROM outbox ORDER BY id")
+    token = raw(release_db, "SELECT value FROM cafe_meta WHERE key = 'admin_token'")[0]["value"]
+
+    store = Store(release_db)
+    try:
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT
+        row = store.table("1")
+        assert row is not None and row["host_token"] == tables[0]["host_token"]
+        assert row["join_secret"] == tables[0]["join_secret"]
+        assert row["settings"] == json.loads(tables[0]["settings"])
+        assert store.seats("1") == seats
+        stored = store.games("1")
+        assert [g.id for g in stored] == [g["id"] for g in games]
+        by_result = {r["game_id"]: r["ended"] for r in results}
+        for g, before in zip(stored, games, strict=True):
+            assert (g.status, g.created, g.dice) == (before["status"], before["created"], "digital")
+            assert g.document == json.loads(before["document"])
+            assert g.seats == json.loads(before["seats"])
+            # Version 1 keeps when a game went over; older games take their result's time.
+            assert g.ended == by_result[g.id]
+        for g in games:
+            assert [
+                (c.n, c.command, c.source, c.cmd_id, c.at) for c in store.commands(g["id"])
+            ] == [
+                (c["n"], json.loads(c["command"]), c["source"], c["cmd_id"], c["at"])
+                for c in commands
+                if c["game_id"] == g["id"]
+            ]
+        history = History(store)
+        assert history.games() == [json.loads(r["result"]) for r in results]
+        board = history.leaderboard()
+        finished = [json.loads(r["result"]) for r in results if r["status"] == "finished"]
+        assert sorted(b["name"] for b in board) == sorted(p["name"] for p in finished[0]["players"])
+        winners = {p["name"] for p in finished[0]["players"] if p["winner"]}
+        assert {b["name"] for b in board if b["wins"]} == winners
+        assert store.admin_token() == token
+        assert [d["url"] for d in store.deliveries(1)] == [outbox[0]["url"]]
+        # The table itself comes back with its seats and no game running.
+        table = Table("1", store)
+        try:
+            assert [s.name for s in table.seats] == ["Ana", "Ben", "Cleo", "Dev"]
+            assert table.host_token == tables[0]["host_token"]
+        finally:
+            table.close()
+    finally:
+        store.close()
+    # The outbox on the migrated file records nothing twice and queues nothing new.
+    box = Outbox(release_db)
+    try:
+        assert box.reconcile() == 0
+        for r in results:
+            assert box.result(r["game_id"]) == json.loads(r["result"])
+    finally:
+        box.close()
+    assert raw(release_db, "PRAGMA user_version")[0]["user_version"] == CURRENT
+    assert len(raw(release_db, "SELECT * FROM outbox")) == 2
+
+
+def test_migrated_database_has_the_schema_of_a_new_one(release_db: Path, tmp_path: Path) -> None:
+    """Migrating and creating anew end at the same tables, columns and indexes."""
+    Store(release_db).close()
+    Store(tmp_path / "new.sqlite3").close()
+
+    def shape(path: Path) -> dict:
+        names = raw(path, "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        cols = {
+            n["name"]: [c["name"] for c in raw(path, f"PRAGMA table_info({n['name']})")]
+            for n in names
+            if n["type"] == "table"
+        }
+        return {"objects": sorted((n["type"], n["name"]) for n in names), "columns": cols}
+
+    assert shape(release_db) == shape(tmp_path / "new.sqlite3")
+    assert set(shape(release_db)["columns"]) == set(expected_columns())
+
+
+def test_schema_is_package_data_and_the_only_schema() -> None:
+    """One schema file: no other module of the package creates a table."""
+    assert "CREATE TABLE IF NOT EXISTS games" in schema()
+    package = Path(__file__).resolve().parents[2] / "companion"
+    makers = [
+        str(p.relative_to(package))
+        for p in package.rglob("*.py")
+        if "CREATE TABLE" in p.read_text(encoding="utf-8")
+        and p.name != "migrations.py"  # builds the expected columns from schema.sql
+    ]
+    assert makers == []

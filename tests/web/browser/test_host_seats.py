@@ -1,0 +1,141 @@
+"""The host page in Chromium: companion seats are not "offline", every seat action is explained
+in the phone's words, undo refusals are plain words, companion players roll their own black
+dice with real dice, and an ended game shows as ended without input forms. The display's
+bonus dice window shows effective bids.
+
+Ana and Ben are websocket phones; Xochi is a plain companion player seated in the lobby (she
+sacrifices 0 and bids her lowest cards: S1 1+2 ... S6 11+12). Real dice: the host types them.
+S1: Xochi 3 is lowest (the old man, R4.1). S3: Ana 4+11 = 15 first, she takes the die; Xochi
+second builds a hut (R5.3). S4: Xochi 7+8-1+1 = 15, Ana 1+12 = 13, Ben 1+5 = 6: one six lifts
+Ana to 1st, so she is asked (R3.2); she uses her die, then leaves, and the companion player
+who takes her seat rolls it.
+"""
+
+from __future__ import annotations
+
+from live_server import Phone
+
+from tests.web.browser.layout import sweep
+
+ANA = {"1": [2, 9], "2": [3, 10], "3": [4, 11], "4": [1, 12], "5": [5, 6], "6": [7, 8]}
+BEN = {"1": [3, 9], "2": [4, 10], "3": [2, 6], "4": [1, 5], "5": [7, 8], "6": [11, 12]}
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+
+
+def send(phone: Phone, command: dict) -> None:
+    phone.sent_id = phone.command(command)
+    ack_or_error = phone.until(
+        lambda f: f["type"] in ("ack", "error") and f.get("id") == phone.sent_id
+    )
+    assert ack_or_error["type"] == "ack", ack_or_error
+
+
+def pending_of(phone: Phone, kind: str) -> None:
+    phone.until(
+        lambda f: (
+            f["type"] == "view"
+            and any(e["type"] == kind for e in (f.get("you") or {}).get("pending", []))
+        )
+    )
+
+
+def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, artifacts):
+    phones = []
+    for name, colour in (("Ana", "orange"), ("Ben", "sky")):
+        phone = Phone(server, "1", server.join("1", name, colour))
+        phone.hello()
+        phones.append(phone)
+    ana, ben = phones
+    host = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    host.goto(server.host_url())
+    host.wait_for_selector("#host-bots .bot-picker")
+    host.select_option("#host-bots select.bot-level", "plain")
+    host.click("#host-bots button")
+    host.wait_for_function("document.querySelectorAll('#host-seats li[data-seat]').length === 3")
+    xochi = host.locator("#host-seats li[data-seat]").nth(2).get_attribute("data-seat")
+
+    # A companion player needs no phone: its dot is not the red "offline" one.
+    dot = host.locator(f"#host-seats li[data-seat='{xochi}'] [data-testid=seat-dot]")
+    assert "companion" in dot.get_attribute("class") and "off" not in dot.get_attribute("class")
+
+    host.check("input[name=dice][value=table]")
+    host.wait_for_selector("#companion-dice:not([hidden])")
+    assert "roll their own black dice digitally" in host.inner_text("#companion-dice-now")
+    host.click("#start")
+    for phone in phones:
+        pending_of(phone, "sacrifice")
+        send(phone, {"type": "sacrifice", "card": 0})
+
+    # Each seat action in one line, in the words the phone will show.
+    host.wait_for_selector("#host-seats li[data-seat=ana] [data-testid=seat-help]")
+    help_ana = host.inner_text("#host-seats li[data-seat=ana] [data-testid=seat-help]")
+    assert "Companion plays simply:" in help_ana
+    assert "Companion player takes over:" in help_ana
+    assert "Give seat to a new phone: Ana's phone is told the host removed it" in help_ana
+    assert "(companion plays)" not in host.inner_text("#host-seats")
+
+    forms = host.locator("#inputs form.host-input")
+    host.wait_for_selector("#host-inputs:not([hidden]) form.host-input")
+    for i, v in enumerate((1, 2, 3)):
+        forms.nth(0).locator("select").nth(i).select_option(str(v))
+    forms.nth(0).locator("button").click()
+    host.wait_for_function("document.querySelectorAll('#inputs form.host-input').length === 1")
+    cards = host.locator("#inputs form.host-input").first
+    cards.locator("input").nth(0).fill("1")
+    cards.locator("input").nth(1).fill("1")
+    cards.locator("button").click()
+
+    pending_of(ana, "bid")
+    send(ana, {"type": "bid", "bids": ANA})
+    send(ben, {"type": "bid", "bids": BEN})  # reveals and resolves S1 to S3
+
+    # Undo is refused in plain words (it was a list of event codes).
+    host.wait_for_selector("#undo[disabled]")
+    host.wait_for_function("document.getElementById('undo-reason').textContent.includes('Ben')")
+    reason = host.inner_text("#undo-reason")
+    assert "Cannot undo: the last move (Ben's bid) already showed or scored something" in reason
+    assert "a station was ranked" in reason and "_" not in reason
+
+    pending_of(ana, "city")
+    send(ana, {"type": "city", "choice": "die"})
+    pending_of(ana, "dice")
+    display = browser.new_context(**DISPLAY).new_page()
+    display.goto(f"{server.base}/t/1/")
+    display.wait_for_selector("[data-testid=dice-window]")
+    totals = {
+        row.get_attribute("data-player"): row.locator("td.total").inner_text()
+        for row in display.locator("[data-testid=dice-window] tbody tr").all()
+    }
+    assert totals == {xochi: "15", "ana": "13", "ben": "6"}
+    assert "could reach 1." in display.inner_text("[data-testid=dice-window] tr[data-player=ana]")
+    problems = sweep(display, "display", "display-dice-window", shots=artifacts)
+
+    send(ana, {"type": "dice", "count": 1})
+    host.wait_for_selector("#inputs form[data-kind=roll]")  # Ana's real die: typed in
+    # Ana leaves; the companion player who takes her seat rolls her die on the server.
+    host.click("#host-seats li[data-seat=ana] [data-testid=skip]")
+    host.wait_for_selector("#inputs form[data-kind=roll]", state="detached")
+    host.wait_for_function(
+        "window.__host.frame().game.view.players.ana.dice === 0"
+        " || window.__host.frame().game.view.phase !== 'roll'"
+    )
+    assert "Ana rolls" in host.inner_text("#host-log")  # rolled on the server, not typed
+    dot = host.locator("#host-seats li[data-seat=ana] [data-testid=seat-dot]")
+    assert "companion" in dot.get_attribute("class")
+    assert "Give the seat back:" in host.inner_text(
+        "#host-seats li[data-seat=ana] [data-testid=seat-help]"
+    )
+    host.screenshot(path=str(artifacts / "host-seats-1280.png"), full_page=True)
+
+    # End the game: ended, nothing to type in, no "Waiting for".
+    host.once("dialog", lambda d: d.accept())
+    host.click("#end-game")
+    host.wait_for_selector("[data-testid=host-ended]")
+    assert "ended by the host" in host.inner_text("[data-testid=host-ended]")
+    assert host.locator("[data-testid=host-waiting]").count() == 0
+    assert host.locator("#host-inputs").is_hidden()
+    assert host.locator("#inputs form.host-input:visible").count() == 0
+    host.screenshot(path=str(artifacts / "host-ended-1280.png"), full_page=True)
+    host.set_viewport_size({"width": 390, "height": 844})
+    host.screenshot(path=str(artifacts / "host-ended-390x844.png"), full_page=True)
+    assert not problems, problems

@@ -1,0 +1,108 @@
+"""The story of a game on the display: a whole game played by five companion players to its
+end, the final scoring first, then the story (score chart, turning points, stations won),
+checked against the frame's numbers and for legibility and fit at 1920×1080 and 1280×720 with
+five 24-character names (the longest allowed), in English and German."""
+
+from __future__ import annotations
+
+from live_server import Host
+
+from companion.engine.colours import SCREEN_COLOURS
+from tests.web.browser.layout import DISPLAY_SIZES, settle, sweep
+
+DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
+NAMES = [  # 24 characters each, the longest a seat may be named: the worst case for the layout
+    "Evangelina Fortunata Xyz",
+    "Annabellarosalindeeeeeee",
+    "Dragomirovichenko Wwwwww",
+    "Giuseppina-Mariella Abcd",
+    "Bartholomew Q. Whitfield",
+]
+
+
+def all_of(page, selector: str, script: str):
+    """``script`` over every element matching ``selector``, found and read in one synchronous
+    script: the display redraws on every frame, so elements found earlier may be gone."""
+    return page.evaluate(f"([sel]) => ({script})([...document.querySelectorAll(sel)])", [selector])
+
+
+def _hex_to_rgb(hex_: str) -> str:
+    r, g, b = (int(hex_[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+def test_the_story_follows_the_final_scoring(server, browser, artifacts):
+    host = Host(server, "1")
+    host.hello()
+    for name in NAMES:
+        assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
+    page = browser.new_context(**DISPLAY).new_page()
+    page.goto(f"{server.base}/t/1/?story_after=2")
+    page.wait_for_function("window.__display && window.__display.frame()")
+    assert host.act("start", dice="digital")["type"] == "ok"
+    # The final scoring comes first, the story not yet.
+    page.wait_for_selector("#final-panel:not([hidden])", timeout=120_000)
+    assert page.locator("#story-panel").is_hidden()
+    page.screenshot(path=str(artifacts / "story-final-first.png"))
+    # Then the story takes its place and stays.
+    page.wait_for_selector("#story-panel:not([hidden])", timeout=10_000)
+    assert page.locator("#final-panel").is_hidden()
+    frame = page.evaluate("window.__display.frame()")
+    story, view = frame["story"], frame["game"]["view"]
+    players = view["seats"]
+    # The chart: one thick line per player in their screen colour, ending on the track score.
+    hexes = page.evaluate(
+        "ids => ids.map(id => getComputedStyle("
+        "document.querySelector(`.story-svg .line[data-player='${id}']`)).stroke)",
+        players,
+    )
+    colours = {s["id"]: s["colour"] for s in frame["seats"]}
+    for p, stroke in zip(players, hexes, strict=True):
+        assert stroke == _hex_to_rgb(SCREEN_COLOURS[colours[p]]), (p, stroke)
+    widths = all_of(
+        page, ".story-svg .line", "ls => ls.map(l => parseFloat(l.getAttribute('stroke-width')))"
+    )
+    assert len(widths) == len(players) and min(widths) >= 4
+    ends = all_of(page, ".story-svg .end-score", "ts => ts.map(t => Number(t.textContent))")
+    assert sorted(ends) == sorted(view["players"][p]["score"] for p in players)
+    rounds = all_of(page, ".story-svg .round-label", "ts => ts.length")
+    assert rounds == view["round"]
+    # The turning points: the biggest gain first, naming its player.
+    turns = page.locator("[data-testid=story-turns] li")
+    assert turns.count() >= 1
+    first = story["turning_points"][0]
+    assert first["kind"] == "gain"
+    name = {s["id"]: s["name"] for s in frame["seats"]}[first["player"]]
+    assert name in turns.first.inner_text() and str(first["points"]) in turns.first.inner_text()
+    # Stations won: one row per player; each station's wins add up to its plays (R3.4).
+    rows = page.locator("[data-testid=story-stats] tbody tr[data-player]")
+    assert rows.count() == len(players)
+    wins = all_of(
+        page,
+        "[data-testid=story-stats] tbody tr[data-player]",
+        "rs => rs.map(r => [...r.querySelectorAll('td')].slice(0, 6)"
+        ".map(c => Number(c.textContent)))",
+    )
+    for station in range(6):
+        assert sum(row[station] for row in wins) == story["stations"][station]["played"]
+    # Legible from two metres: chart labels at least the display's minimum text size.
+    for w, h in DISPLAY_SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        settle(page)
+        sizes = all_of(
+            page, ".story-svg text", "ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))"
+        )
+        assert sizes and min(sizes) >= 20 * w / 1920 - 0.01, (w, sizes)
+    page.set_viewport_size(DISPLAY["viewport"])
+    # Five 24-character names whole and nothing clipped, in English and, chosen by the host,
+    # in German.
+    problems: list[str] = []
+    for lang in ("en", "de"):
+        if lang != "en":
+            assert host.act("set_language", lang=lang)["type"] == "ok"
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        page.wait_for_selector("#story-panel:not([hidden]) .story-svg")
+        legend = page.locator(".story-legend").inner_text()
+        assert all(legend.count(name) == 1 for name in NAMES), legend
+        problems += sweep(page, "display", f"story-{lang}", shots=artifacts)
+    assert problems == [], "\n".join(problems)

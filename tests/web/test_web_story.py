@@ -1,0 +1,71 @@
+"""The story of a game (companion/engine/story.py) reaches the display and the host once the
+game is over, never during it, and never a phone; over real websockets to a live server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from live_server import Host, LiveServer, Peer, play, seat_phones, settle
+
+NAMES = ["Ana", "Ben", "Cleo"]
+
+
+def _view_frames(peer: Peer) -> list[dict[str, Any]]:
+    return [f for f in peer.frames if f["type"] == "view"]
+
+
+def test_display_frame_carries_the_story_after_the_end_not_before(
+    server: LiveServer, table: str
+) -> None:
+    phones = seat_phones(server, table, NAMES)
+    display = Peer(f"{server.ws_base}/t/{table}/ws/display")
+    display.until(lambda f: f["type"] == "view")
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [display], host)
+    settle(server, table, [display, host, *phones])
+    frames = _view_frames(display)
+    playing = [f for f in frames if f["game"] and f["game"]["status"] == "playing"]
+    assert len(playing) > 20
+    assert all(f.get("story") is None for f in playing)  # never during a game
+    final = display.view
+    assert final["game"]["status"] == "finished"
+    story = final["story"]
+    assert story is not None and story["finished"]
+    view = final["game"]["view"]
+    for p in view["seats"]:
+        # Each score series ends on the player's track score (R6.1).
+        assert story["series"][p][-1] == view["players"][p]["score"]
+    assert story["played"] == len(story["marks"]) - 1 == 6 * view["round"]
+    assert sum(s["played"] for s in story["stations"]) == story["played"]
+    assert host.view["story"] == story  # the host sees it too
+    for phone in phones:  # a phone's frame has no story
+        assert all("story" not in f for f in _view_frames(phone))
+    # Back in the lobby the story is gone.
+    assert host.act("new_game")["type"] == "ok"
+    display.until(lambda f: f["type"] == "view" and f["game"] is None)
+    assert display.view["story"] is None
+
+
+def test_a_game_ended_by_the_host_tells_its_story_so_far(server: LiveServer, table: str) -> None:
+    phones = seat_phones(server, table, NAMES)
+    display = Peer(f"{server.ws_base}/t/{table}/ws/display")
+    display.until(lambda f: f["type"] == "view")
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    # Play until the first round is over (round 2 has started), then end the game.
+    play(phones, [display], host, max_steps=3)  # the sacrifices (R1.2)
+    while display.view["game"]["view"]["round"] < 2:
+        play(phones, [display], host, max_steps=1)
+        settle(server, table, [display, host, *phones])
+    assert display.view.get("story") is None
+    assert host.act("end_game")["type"] == "ok"
+    frame = display.until(lambda f: f["type"] == "view" and f["game"]["status"] == "ended")
+    story = frame["story"]
+    assert story is not None and not story["finished"]
+    assert story["played"] >= 6
+    assert story["marks"][6] == {"round": 1, "station": 6}
+    for p, player in frame["game"]["view"]["players"].items():
+        assert story["series"][p][-1] == player["score"]
