@@ -216,6 +216,13 @@ class Stage:
         if self.shown >= len(g.commands):
             return g
         state = self.shown_state()
+        # A decision the shown step asks may be answered already (a companion player, the
+        # autopilot, a no-dice answer): only what the game still awaits is asked on screen.
+        point = ("round", "phase", "step", "station")
+        same = all(state.get(k) == g.state.get(k) for k in point)
+        still = [e for e in state["pending"] if same and e in g.state["pending"]]
+        if still != state["pending"]:
+            state = {**state, "pending": still}
         return replace(
             g,
             state=state,
