@@ -349,10 +349,14 @@ function me() {
   return frame?.you?.seat || credentials?.seat;
 }
 
+// Asked only once the display has shown the step's results: the next bid, and a tie's
+// decision at the city or the pyramid (R5.3, R5.4) once its station has been shown.
+const HELD = new Set(["bid", "city", "pyramid"]);
+
 function myPending() {
-  // While the display shows the step's results (the show's beats), the next bid waits: the
-  // table reads the result together, then everybody bids.
-  return (frame?.you?.pending || []).filter((e) => !(e.type === "bid" && beat.active()));
+  // While the display shows the step's results (the show's beats), the next question waits:
+  // the table reads the result together, then answers.
+  return (frame?.you?.pending || []).filter((e) => !(HELD.has(e.type) && beat.active()));
 }
 
 function render() {
