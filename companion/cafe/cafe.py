@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.board.follow import TableBoard
+from companion.cafe.reviews import Reviewer
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
 from companion.table.companions import BotDriver
@@ -57,6 +58,8 @@ class Cafe:
         self.boards: list[Any] = []
         # Companion players of every table think in one pool (started on first use).
         self.bots: BotDriver | None = BotDriver() if with_bots else None
+        # Every game over is reviewed in the same low-priority pool (cafe/reviews.py).
+        self.reviewer: Reviewer | None = Reviewer(store, self.bots) if self.bots else None
         for cfg in tables:
             table = Table(cfg.name, store, title=cfg.title, dice=cfg.dice, board=cfg.board)
             self.tables[cfg.name] = table
@@ -68,6 +71,8 @@ class Cafe:
                 table.bots = self.bots
                 # A restarted server's companions pick up where they were (catch_up).
                 table.subscribe(self.bots.observe, catch_up=True)
+            if self.reviewer is not None:
+                self.reviewer.watch(table)
             if with_boards and cfg.board != "none":
                 self.boards.append(_board_for(table, cfg.board))
 
@@ -87,6 +92,8 @@ class Cafe:
                     table.stage.close()
                 except Exception:  # noqa: BLE001 - closing must reach the bots and tables
                     log.exception("closing the show of table %s", table.name)
+        if self.reviewer is not None:
+            self.reviewer.close()
         if self.bots is not None:
             self.bots.close()
         for table in self.tables.values():

@@ -403,6 +403,7 @@ class Store:
         stmts: list[tuple[str, tuple[Any, ...]]] = []
         for gid in ids:
             stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM reviews WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
         if stmts:
             self._write(stmts)
@@ -580,6 +581,43 @@ class Store:
             "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
         )
         return {r["url"]: r["t"] for r in rows}
+
+    # -- reviews (companion.cafe.reviews) ------------------------------------------------
+    def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
+        """Keep a game's review (players/review.py's document); a second one replaces it."""
+        self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO reviews (game_id, seed, created, document)"
+                    " VALUES (?, ?, ?, ?)",
+                    (game_id, seed, time.time(), json.dumps(document)),
+                )
+            ]
+        )
+
+    def review(self, game_id: int) -> dict[str, Any] | None:
+        """A game's stored review: ``{game_id, seed, created, document}``, or None."""
+        if not _in_range(game_id):
+            return None
+        rows = self._read("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return {
+            "game_id": r["game_id"],
+            "seed": r["seed"],
+            "created": r["created"],
+            "document": json.loads(r["document"]),
+        }
+
+    def reviewed(self, game_ids: list[int]) -> set[int]:
+        """Which of these games have a stored review."""
+        ids = [g for g in game_ids if _in_range(g)]
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        rows = self._read(f"SELECT game_id FROM reviews WHERE game_id IN ({marks})", tuple(ids))
+        return {int(r["game_id"]) for r in rows}
 
 
 class _Write:

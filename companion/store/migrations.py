@@ -20,7 +20,7 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-CURRENT = 1
+CURRENT = 2
 
 # Tables every database has had since the first release (version 0); the others were made
 # by the café's outbox on its first run and may be missing from a version-0 file.
@@ -97,10 +97,17 @@ def _v1(db: sqlite3.Connection) -> None:
         )
 
 
+def _v2(db: sqlite3.Connection) -> None:
+    """Version 2: games keep their review (``reviews``, companion/cafe/reviews.py). A new
+    table only: ``schema.sql`` creates it after the steps; no row changes."""
+
+
 # Version -> the step that takes a database of the version before to it.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2}
 # Version -> columns its migration adds to tables that existed before it.
 ADDED_COLUMNS: dict[int, dict[str, set[str]]] = {1: {"games": {"ended"}}}
+# Version -> tables that came with it (a database of an earlier version may lack them).
+ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}}
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:
@@ -170,6 +177,9 @@ def _check_tables(db: sqlite3.Connection, path: Path, version: int, found: set[s
     """Every table this version must have is there with its columns, and can be read."""
     expected = expected_columns()
     required = set(expected) if version >= 1 else set(V0_TABLES)
+    for v, tables in ADDED_TABLES.items():
+        if v > version:
+            required -= tables
     missing = sorted(required - found)
     if missing:
         raise DatabaseRefused(path, f"the table {missing[0]} is missing")

@@ -1,4 +1,4 @@
--- The whole database of a companion server, at schema version 1 (PRAGMA user_version).
+-- The whole database of a companion server, at schema version 2 (PRAGMA user_version).
 -- Loaded by companion/store/migrations.py; every statement is IF NOT EXISTS so it can be run
 -- over a database that has been migrated. A change here needs a numbered migration there.
 
@@ -78,3 +78,12 @@ CREATE TABLE IF NOT EXISTS outbox (
     UNIQUE (game_id, url)
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_at);
+
+-- The review of a game that is over (companion/cafe/reviews.py): every decision rated by the
+-- companion players' search, as players/review.py's JSON document, with the seed it used.
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER PRIMARY KEY,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    document TEXT NOT NULL
+);

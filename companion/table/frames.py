@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
+from companion.players.reviewing import reasons
 from companion.table.dealer import NO_DICE
 from companion.table.model import SEATS_MAX, Game, Seat
 
@@ -99,6 +100,7 @@ class Snapshot:
     game: Game | None
     board: dict[str, Any] | None
     host: HostInfo | None = None  # only taken when a host is in the audience
+    review: dict[str, Any] | None = None  # the over game's review: progress, then document
 
 
 @dataclass(frozen=True)
@@ -233,6 +235,8 @@ def render(
                 frame["notice"] = notices[seat]
         if history:
             frame["history"] = _events(whole_history, seat)
+        if (review := _review(snap, seat if role == "seat" else None)) is not None:
+            frame["review"] = review
         if role != "seat":
             frame["board"] = snap.board
             frame["story"] = story
@@ -240,6 +244,63 @@ def render(
             frame["host"] = _host(snap.host, links, g)
         frames[(role, seat)] = frame
     return frames
+
+
+def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
+    """The review of the game that is over: its progress for everybody, then each player's
+    summary (public once the game is over) and, for a seat, its own costliest decisions with
+    the better move, the reason in every language and the replay step (never another seat's
+    decisions: they stay its own)."""
+    r, g = snap.review, snap.game
+    if r is None or g is None or g.status == "playing" or r.get("game_id") != g.id:
+        return None
+    out: dict[str, Any] = {
+        "game_id": g.id,
+        "state": r["state"],
+        "progress": r.get("progress", 0),
+    }
+    if r["state"] == "failed":
+        out["reason"] = r.get("reason", "")
+    if r["state"] != "ready":
+        return out
+    document = r["document"]
+    names = {s.seat: s.name for s in snap.seats}
+    players = document["players"]
+    out["players"] = [
+        {
+            "seat": p,
+            "name": names.get(p, p),
+            "mean_loss": pr["mean_loss"],
+            "decisions": pr["decisions"],
+            "labels": pr["labels"],
+        }
+        for p, pr in players.items()
+    ]
+    mine = players.get(seat) if seat is not None else None
+    if mine is not None:
+        steps = document.get("steps", {})
+        out["mine"] = {
+            "seat": seat,
+            "mean_loss": mine["mean_loss"],
+            "decisions": mine["decisions"],
+            "labels": mine["labels"],
+            "worst": [
+                {
+                    "round": d["round"],
+                    "station": d["station"],
+                    "step": d["step"],
+                    "kind": d["kind"],
+                    "made": d["made"],
+                    "better": d["better"],
+                    "loss": d["loss"],
+                    "label": d["label"],
+                    "reasons": reasons(d),
+                    "replay_step": steps.get(str(d["index"])),
+                }
+                for d in mine["worst"]
+            ],
+        }
+    return out
 
 
 def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:

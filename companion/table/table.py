@@ -47,6 +47,8 @@ class Table(Bots):
         self.lock = threading.RLock()
         self.board = board
         self.board_status: dict[str, Any] | None = None
+        # The review of the game that is over (cafe/reviews.py): progress, then the document.
+        self.review: dict[str, Any] | None = None
         self.subscribers: list[Subscriber] = []  # after every commit: see TableCore.subscribe
         self.bots: Any = None  # the café's companion players (companion.table.companions), if any
         self.stage: Any = None  # the show (companion.table.stage): what the screens show when
@@ -114,6 +116,7 @@ class Table(Bots):
                 game=self.game,
                 board=self.board_status,
                 host=host,
+                review=self.review,
             )
 
     def set_pace(self, pace: Any) -> Outcome:
@@ -157,6 +160,14 @@ class Table(Bots):
             if status != self.board_status:
                 self.board_status = status
                 self._publish(Outcome("board", roles=("display", "host")))  # phones: no board
+
+    def set_review(self, review: dict[str, Any]) -> None:
+        """The review of the game that is over, or its progress (not a table change: the
+        review is stored by the café's reviewer, cafe/reviews.py)."""
+        with self.lock:
+            if review != self.review:
+                self.review = review
+                self._publish(Outcome("review"))
 
     def close(self) -> None:
         """The server is stopping: tell everybody."""

@@ -25,6 +25,7 @@ from flask import (
 from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
+from companion.players.reviewing import reasons
 from companion.store.database import StoredGame
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import TableError
@@ -158,7 +159,61 @@ def _history_row(result: dict[str, Any], token: str) -> dict[str, Any]:
         **result,
         "log": f"/admin/games/{gid}/log.json?token={token}",
         "replay": f"/admin/games/{gid}/replay?token={token}",
+        "review": review_state(gid),  # stored, under way, or None
     }
+
+
+def review_state(game_id: int) -> dict[str, Any] | None:
+    """A game's review (cafe/reviews.py): ``ready`` (stored), ``working`` with its progress,
+    or None."""
+    cafe = cafe_of()
+    stored = cafe.store.review(game_id)
+    if stored is not None:
+        return {"state": "ready", "created": stored["created"]}
+    return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
+
+
+@bp.get("/admin/api/games/<int:game_id>/review")
+def review_json(game_id: int) -> Any:
+    """The stored review (``{state: ready, seed, created, names, review}``), or its
+    progress; each worst decision's reason in every language (the page picks its own)."""
+    store = cafe_of().store
+    stored = store.review(game_id)
+    if stored is not None:
+        game = store.game(game_id)
+        names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
+        document = stored["document"]
+        for player in document["players"].values():
+            for worst in player["worst"]:
+                worst["reasons"] = reasons(worst)
+        body = {
+            "state": "ready",
+            "seed": stored["seed"],
+            "created": stored["created"],
+            "names": names,
+            "review": document,
+        }
+        return _no_store(jsonify(body))
+    state = review_state(game_id)
+    if state is None:
+        return jsonify({"error": "no_review", "reason": f"game {game_id} has no review yet"}), 404
+    return _no_store(jsonify(state))
+
+
+@bp.post("/admin/api/games/<int:game_id>/review")
+def request_review(game_id: int) -> Any:
+    """Review a game that is over and has none yet (a job in the low-priority pool)."""
+    cafe = cafe_of()
+    stored = cafe.store.game(game_id)
+    if stored is None or stored.status == "playing":
+        return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
+    if cafe.store.review(game_id) is not None:
+        return jsonify({"state": "ready"})
+    if cafe.reviewer is None:
+        reason = "this process does not run the companion players"
+        return jsonify({"error": "no_reviewer", "reason": reason}), 409
+    cafe.reviewer.request(game_id)
+    return jsonify(cafe.reviewer.progress(game_id) or {"state": "working", "progress": 0}), 202
 
 
 @bp.get("/admin/api/history")

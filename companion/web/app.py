@@ -12,7 +12,7 @@ from companion.cafe import Cafe
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.table import Outcome
-from companion.web import admin, cafe_pages, pages, services, sockets
+from companion.web import admin, cafe_pages, pages, reviews, services, sockets
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.hub import Hub
@@ -68,6 +68,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(cafe_pages.bp)
     app.register_blueprint(admin.bp)
+    app.register_blueprint(reviews.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
     # Each table's connections; its links come from the app's URL map (url_for's builder).

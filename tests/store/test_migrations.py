@@ -141,3 +141,29 @@ def test_schema_is_package_data_and_the_only_schema() -> None:
         and p.name != "migrations.py"  # builds the expected columns from schema.sql
     ]
     assert makers == []
+
+
+def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
+    """A café at version 1 (before game reviews) opens: its games stay, it gets the empty
+    ``reviews`` table and version 2, and a review can be stored and read back."""
+    db = sqlite3.connect(release_db)
+    db.execute("ALTER TABLE games ADD COLUMN ended REAL")  # what version 1 had
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    games = raw(release_db, "SELECT id FROM games ORDER BY id")
+    assert "reviews" not in {r["name"] for r in raw(release_db, "SELECT name FROM sqlite_master")}
+
+    store = Store(release_db)
+    try:
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 2
+        assert store.review(games[0]["id"]) is None
+        store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
+        assert store.review(games[0]["id"])["seed"] == 7
+        assert store.reviewed([g["id"] for g in games]) == {games[0]["id"]}
+    finally:
+        store.close()
+    assert raw(release_db, "SELECT id FROM games ORDER BY id") == games
+    assert [r["name"] for r in raw(release_db, "PRAGMA table_info(reviews)")] == list(
+        expected_columns()["reviews"]
+    )

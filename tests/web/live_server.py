@@ -107,6 +107,9 @@ class LiveServer:
             # Every client of a test is 127.0.0.1 (the cap itself: test_web_slow_clients.py).
             cmd += ["--max-per-address", "1000"]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # Every game over is reviewed in the companion players' pool (cafe/reviews.py): a
+        # rough, quick review for tests unless a test asks for another budget.
+        env.setdefault("COMPANION_REVIEW_BUDGET", "0.3")
         Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"
         log = self.log_path.open("a")

@@ -1,6 +1,7 @@
 // Café admin: every table (state, seats, LED board, time since the last command, actions),
 // the history of games that are over (logs, replays), the leaderboard and the CSV exports.
 import { fill, h } from "./dom.js";
+import { reviewAction } from "./admin-review.js";
 import { languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const token = document.body.dataset.adminToken;
@@ -107,6 +108,7 @@ function renderHistory() {
           { class: "actions" },
           h("a", { class: "button", href: g.log, download: `chocolatl-game-${g.game_id}.json` }, t("host.download")),
           h("a", { class: "button replay", href: g.replay, target: "_blank", rel: "noopener" }, t("admin.replay")),
+          reviewAction(g, headers, loadPeriod),
         ),
       ),
     ),

@@ -23,6 +23,7 @@ import {
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
 import { Beat, Sound } from "./show.js";
+import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
 
 const LOG_MAX = 60;
@@ -154,6 +155,7 @@ function renderStatusBar() {
           t("round.last"),
         )
       : null,
+    over ? reviewStatus(frame) : null,
   );
   renderCountdown();
   const hints = document.getElementById("hints-on");

@@ -20,6 +20,7 @@ import {
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
 import { Beat } from "./show.js";
+import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
 
 const page = document.body.dataset;
@@ -1123,6 +1124,7 @@ function renderFinal(view) {
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
     view.finished ? h("div", { class: "final-cards", dataset: { testid: "final-scoring" } }, ranked.map(card)) : null,
+    reviewPanel(frame, credentials),
   );
 }
 

@@ -8,7 +8,7 @@ const page = document.body.dataset;
 const steps = Number(page.steps);
 // Where each round and station starts: [{round, station (null for the round), step}].
 const chapters = JSON.parse(page.chapters || "[]");
-let step = 0; // shown: a replay opens at its first step
+let step = Number(page.startStep || 0); // shown: a replay opens at its first step (or the asked one)
 let target = step; // asked for (key presses may come faster than the answers)
 
 /** The round the step belongs to (0 before the first round). */

@@ -1,0 +1,234 @@
+"""Every finished game's review: computed off the tables' path, stored with the game.
+
+When a table's game is over (finished, or ended by the host) the :class:`Reviewer` hears it
+after the commit (a table subscriber, so under the table's lock it only queues the game id). Its
+own thread reads the game's log and hands the decisions, a part at a time, to the companion
+players' low-priority pool (players/thinker.py, nice 19): a bot of another table waits at
+most one part, and no table's lock is held while a decision is rated. After each part the
+table is told the progress ("review 40 %"); the finished review is stored (store.save_review)
+and given to the table, whose frames show each phone its own part (table/frames.py).
+
+A stored review is never computed again: a restarted server gives it to the table from the
+store. The café admin may ask for the review of an older game (:meth:`Reviewer.request`); it
+runs the same way and is stored the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from typing import Any
+
+from companion.engine import apply, game_from_document
+from companion.players import reviewing
+from companion.players.review import DecisionReview, ReviewDocument, ReviewError
+from companion.store import Store
+from companion.store.results import companion_levels, engine_log, meta
+from companion.table import Table
+from companion.table.companions import BotDriver
+from companion.table.model import Outcome
+
+log = logging.getLogger(__name__)
+_SEEDS = random.SystemRandom()
+
+
+def replay_steps(document: dict[str, Any]) -> list[int]:
+    """For each command of a log, the replay's step that shows the moment before it (the
+    admin replay makes one frame at the start and one per event, at least one a command)."""
+    state = game_from_document(document)
+    steps = []
+    count = 1
+    for command in document["commands"]:
+        steps.append(count - 1)
+        state, events = apply(state, command)
+        count += max(1, len(events))
+    return steps
+
+
+class Reviewer:
+    """Reviews the games of one café's tables in the companion players' pool."""
+
+    def __init__(self, store: Store, bots: BotDriver, budget: float | None = None) -> None:
+        self.store = store
+        self.bots = bots
+        self.budget = reviewing.cafe_budget() if budget is None else budget
+        self.tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+        self._running: dict[int, dict[str, Any]] = {}  # game id -> progress of its review
+        self._queue: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._closed = False
+        self._thread = threading.Thread(target=self._loop, name="reviewer", daemon=True)
+        self._thread.start()
+
+    # -- tables ---------------------------------------------------------------------------
+    def watch(self, table: Table) -> None:
+        """Review the table's games as they end; a game over before this start is picked up
+        (from the store when its review is there, else it is reviewed now)."""
+        self.tables[table.name] = table
+        table.subscribe(self._heard)
+        with table.lock:
+            g = table.game
+            over = g is not None and g.status != "playing"
+            gid = g.id if g is not None else None
+        if over and gid is not None:
+            stored = self.store.review(gid)
+            if stored is not None:
+                table.set_review(self._ready(gid, stored["document"]))
+            else:
+                self.request(gid)
+
+    def _heard(self, table: Table, outcome: Outcome) -> None:
+        """A table subscriber (after each commit, under the table's lock): queue a game that
+        has just gone over. Nothing slow here."""
+        g = table.game
+        if g is None or g.status == "playing" or outcome.reason == "review":
+            return
+        review = table.review
+        if review is not None and review.get("game_id") == g.id:
+            return  # already under way or done
+        table.review = {"game_id": g.id, "state": "working", "progress": 0}
+        self.request(g.id)
+
+    # -- requests -------------------------------------------------------------------------
+    def request(self, game_id: int) -> bool:
+        """Review a game that is over (queued); False when it is already under way."""
+        with self._lock:
+            if game_id in self._running or self._closed:
+                return False
+            self._running[game_id] = {"state": "working", "progress": 0}
+        self._queue.put(game_id)
+        return True
+
+    def progress(self, game_id: int) -> dict[str, Any] | None:
+        """``{"state": "working", "progress": 40}`` while a review runs, else None."""
+        with self._lock:
+            found = self._running.get(game_id)
+            return dict(found) if found else None
+
+    def _loop(self) -> None:
+        while True:
+            game_id = self._queue.get()
+            if game_id is None:
+                return
+            try:
+                self._start(game_id)
+            except Exception as exc:  # noqa: BLE001 - one bad game must not stop the others
+                log.exception("review of game %s could not start", game_id)
+                self._failed(game_id, exc)
+
+    def _start(self, game_id: int) -> None:
+        """Read the log (no table lock held while rating) and send the first part."""
+        stored = self.store.review(game_id)
+        if stored is not None:  # stored meanwhile: never again
+            self._finish(game_id, stored["document"], store=False)
+            return
+        document = self._document(game_id)
+        parts, playouts = reviewing.parts(document, self.budget)
+        job = {
+            "game_id": game_id,
+            "document": document,
+            "seed": _SEEDS.getrandbits(31),
+            "playouts": playouts,
+            "parts": parts,
+            "done": 0,
+            "rated": [],
+        }
+        self._next(job)
+
+    def _document(self, game_id: int) -> dict[str, Any]:
+        stored = self.store.game(game_id)
+        if stored is None:
+            raise ReviewError(f"no game {game_id}")
+        if stored.status == "playing":
+            raise ReviewError(f"game {game_id} is still running: its log holds secrets")
+        logged = self.store.commands(game_id)
+        document, commands = engine_log(stored.document, [c.command for c in logged])
+        levels = companion_levels((c.command, c.source) for c in logged)
+        about = meta(stored.table_name, stored.created, stored.seats, levels)
+        return {**document, "meta": about, "commands": commands}
+
+    def _next(self, job: dict[str, Any]) -> None:
+        """Send the next part to the pool, or finish."""
+        if self._closed:
+            return
+        parts: list[list[int]] = job["parts"]
+        if job["done"] == len(parts):
+            document = reviewing.assemble(
+                job["document"], job["seed"], self.budget, job["playouts"], job["rated"]
+            )
+            # With the replay step of each listed decision (frames link to that moment).
+            stored: dict[str, Any] = {**document, "steps": _steps_of(job["document"], document)}
+            self.store.save_review(job["game_id"], job["seed"], stored)
+            self._finish(job["game_id"], stored, store=True)
+            return
+
+        def done(rated: list[DecisionReview] | None, error: BaseException | None) -> None:
+            if error is not None or rated is None:
+                log.error("review of game %s failed: %r", job["game_id"], error)
+                self._failed(job["game_id"], error)
+                return
+            job["rated"].extend(rated)
+            job["done"] += 1
+            self._progress(job["game_id"], int(100 * job["done"] / len(parts)))
+            try:
+                self._next(job)
+            except Exception as exc:  # noqa: BLE001
+                log.exception("review of game %s failed", job["game_id"])
+                self._failed(job["game_id"], exc)
+
+        part = parts[job["done"]]
+        self.bots.thinker.submit(
+            reviewing.rate_part,
+            job["document"],
+            job["seed"],
+            job["playouts"],
+            part,
+            done=done,
+        )
+
+    # -- telling ---------------------------------------------------------------------------
+    def _table_of(self, game_id: int) -> Table | None:
+        for table in self.tables.values():
+            g = table.game
+            if g is not None and g.id == game_id:
+                return table
+        return None
+
+    def _progress(self, game_id: int, percent: int) -> None:
+        with self._lock:
+            if game_id in self._running:
+                self._running[game_id] = {"state": "working", "progress": percent}
+        self._tell(game_id, {"game_id": game_id, "state": "working", "progress": percent})
+
+    def _failed(self, game_id: int, error: BaseException | None) -> None:
+        with self._lock:
+            self._running.pop(game_id, None)
+        reason = str(error) if error is not None else "no answer"
+        self._tell(game_id, {"game_id": game_id, "state": "failed", "reason": reason})
+
+    def _finish(self, game_id: int, document: dict[str, Any], store: bool) -> None:
+        with self._lock:
+            self._running.pop(game_id, None)
+        self._tell(game_id, self._ready(game_id, document))
+
+    @staticmethod
+    def _ready(game_id: int, document: dict[str, Any]) -> dict[str, Any]:
+        return {"game_id": game_id, "state": "ready", "progress": 100, "document": document}
+
+    def _tell(self, game_id: int, review: dict[str, Any]) -> None:
+        table = self._table_of(game_id)
+        if table is not None:
+            table.set_review(review)
+
+    def close(self) -> None:
+        self._closed = True
+        self._queue.put(None)
+
+
+def _steps_of(log_document: dict[str, Any], review: ReviewDocument) -> dict[str, int]:
+    """The replay step of every listed (worst) decision, by its command index."""
+    steps = replay_steps(log_document)
+    wanted = {d["index"] for p in review["players"].values() for d in p["worst"]}
+    return {str(i): steps[i] for i in sorted(wanted) if i < len(steps)}

@@ -1,0 +1,106 @@
+"""The replay of a finished game at one step, for the table's phones and host: "that moment of
+the replay" behind each of a phone's costliest decisions in its review (cafe/reviews.py).
+
+A phone opens it with its own seat token (the host with the host token): the same replay as
+the café admin's (``frames.replay_frames``), started at the asked step, whose step URL then
+needs only the replay's own unguessable id, as the admin replay's display socket does. The
+café admin's review routes live in admin.py behind the admin token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
+
+from companion.store.results import companion_levels, engine_log
+from companion.web.access import throttled, wrong_guess
+from companion.web.admin import replay_frames
+from companion.web.replay import chapters
+from companion.web.services import cafe_of, replays_of
+
+bp = Blueprint("reviews", __name__)
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/t/<name>/games/<int:game_id>/replay")
+def table_replay(name: str, game_id: int) -> Any:
+    """The replay of one of this table's games that is over, opened at ``?step=``, for a
+    seat of the table (``?seat=&token=``, its own seat token) or the host (``?token=``)."""
+    cafe = cafe_of()
+    table = cafe.get(name)
+    if table is None:
+        return jsonify({"error": "no_table", "reason": f"no table {name!r} here"}), 404
+    if (busy := throttled()) is not None:
+        return busy
+    seat, token = request.args.get("seat"), request.args.get("token")
+    allowed = table.check_seat(seat, token) if seat else table.check_host(token)
+    if not allowed:
+        wrong_guess()
+        return jsonify({"error": "bad_token", "reason": "the seat or host token is wrong"}), 403
+    stored = cafe.store.game(game_id)
+    if stored is None or stored.table_name != name or stored.status == "playing":
+        # A running game's log would give away unrevealed bids and sacrifices.
+        return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
+    try:
+        step = int(request.args.get("step", "0"))
+    except ValueError:
+        return jsonify({"error": "bad_step", "reason": "step must be a whole number"}), 400
+    logged = cafe.store.commands(game_id)
+    levels = companion_levels((c.command, c.source) for c in logged)
+    document, commands = engine_log(stored.document, [c.command for c in logged])
+    frames = replay_frames(
+        table=name,
+        title=table.title,
+        lang=table.settings.get("lang", "en"),
+        game_id=game_id,
+        document=document,
+        seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
+        status=stored.status,
+        commands=commands,
+        urls={"display": url_for("pages.display_page", name=name)},
+    )
+    replays = replays_of()
+    rid = replays.open(frames)
+    replay = replays.get(rid)
+    start = replay.show(step) if replay is not None else 0
+    summary = frames[-1]["table"]
+    urls = {
+        **summary["urls"],
+        "ws_display": f"/admin/replay/{rid}/ws",  # a path: the page adds ws:// and its host
+        "qr": "",
+        "step": url_for("reviews.table_replay_step", name=name, rid=rid),
+    }
+    return _no_store(
+        Response(
+            render_template(
+                "replay.html",
+                table=summary,
+                urls=urls,
+                colours=[],
+                wifi_ssid=None,
+                admin_token="",
+                steps=len(frames),
+                start_step=start,
+                chapters=chapters(frames),
+            )
+        )
+    )
+
+
+@bp.post("/t/<name>/replays/<rid>/step")
+def table_replay_step(name: str, rid: str) -> Any:
+    """Move a table's replay (its id was handed out only after the token check)."""
+    replay = replays_of().get(rid)
+    if replay is None:
+        reason = "this replay has expired; open it again"
+        return jsonify({"error": "no_replay", "reason": reason}), 404
+    body = request.get_json(silent=True)
+    to = body.get("to") if isinstance(body, dict) else None
+    if isinstance(to, bool) or not isinstance(to, int):
+        return jsonify({"error": "bad_message", "reason": 'send {"to": step number}'}), 400
+    return jsonify({"step": replay.show(to), "steps": len(replay.frames)})
