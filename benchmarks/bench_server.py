@@ -53,6 +53,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+PACE = "instant"  # --pace: the show's pace of every table (companion serve --pace)
 SERVER_NICE = 0  # --server-nice: the server's priority against other load on a shared machine
 
 
@@ -321,6 +322,10 @@ def run_companion(
                 # every client of the benchmark is 127.0.0.1 (a café's phones are not)
                 "--max-per-address",
                 "2000",
+                # The show's pace: "instant" measures the path from lock-in to the reveal's
+                # frames; with a pace the reveal still goes out at once, the round after waits.
+                "--pace",
+                PACE,
             ]
         ),
         cwd=ROOT,
@@ -528,6 +533,12 @@ def main() -> int:
         "lower) at this nice value: on a machine shared with other work, a "
         "negative value (root) stands in for a machine of its own",
     )
+    ap.add_argument(
+        "--pace",
+        default="instant",
+        choices=("instant", "quick", "normal", "relaxed"),
+        help="the show's pace (default instant: each step shown at once)",
+    )
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -541,8 +552,9 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
-    global SERVER_NICE
+    global SERVER_NICE, PACE
     SERVER_NICE = args.server_nice
+    PACE = args.pace
     think_s = args.think_ms / 1000
     ours = run_companion(args.tables, args.timeout, think_s, args.bot_tables, args.bot_level)
     lat = ours["latencies"]

@@ -89,8 +89,14 @@ class TableBoard:
         self._dirty = True
         self._thread = threading.Thread(target=self._run, name=f"board-{table.name}", daemon=True)
 
+    def _source(self) -> Any:
+        """The board follows the show (what the screens show now), or the table without one:
+        both tell their subscribers ``(table, outcome)``, ``outcome.state`` the state shown."""
+        stage = self.table.stage
+        return stage if stage is not None else self.table
+
     def start(self) -> TableBoard:
-        self.table.subscribe(self.on_commit, catch_up=True)
+        self._source().subscribe(self.on_commit, catch_up=True)
         self.service.start()
         self._thread.start()
         return self
@@ -178,5 +184,5 @@ class TableBoard:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
-        self.table.unsubscribe(self.on_commit)
+        self._source().unsubscribe(self.on_commit)
         self.service.stop()

@@ -11,6 +11,8 @@ from companion.cafe.reviews import Reviewer
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
 from companion.table.companions import BotDriver
+from companion.table.show import DEFAULT_PACE
+from companion.table.stage import Stage
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,7 @@ class Cafe:
         tables: list[TableConfig],
         with_boards: bool = True,
         with_bots: bool | None = None,
+        pace: str = DEFAULT_PACE,
     ) -> None:
         # Only the process that drives the tables runs their boards and companion players
         # (``with_bots`` follows ``with_boards`` unless given).
@@ -60,6 +63,10 @@ class Cafe:
         for cfg in tables:
             table = Table(cfg.name, store, title=cfg.title, dice=cfg.dice, board=cfg.board)
             self.tables[cfg.name] = table
+            # The show (what the screens show when) before the board, which follows it.
+            table.stage = Stage(table, pace)
+            if with_boards:
+                table.stage.start()
             if self.bots is not None:
                 table.bots = self.bots
                 # A restarted server's companions pick up where they were (catch_up).
@@ -79,6 +86,12 @@ class Cafe:
             except Exception:  # noqa: BLE001 - closing must reach every board and table
                 log.exception("closing a board")
         self.boards = []
+        for table in self.tables.values():
+            if table.stage is not None:
+                try:
+                    table.stage.close()
+                except Exception:  # noqa: BLE001 - closing must reach the bots and tables
+                    log.exception("closing the show of table %s", table.name)
         if self.reviewer is not None:
             self.reviewer.close()
         if self.bots is not None:

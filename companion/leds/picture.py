@@ -45,6 +45,7 @@ EMPTY_CELL: Vec = (0.03, 0.03, 0.03)
 WHITE: Vec = (1.0, 1.0, 1.0)
 PAST_ROUND_LEVEL = 0.15
 BLACK: Vec = (0.0, 0.0, 0.0)
+LAST_ROUND: Vec = (1.0, 0.35, 0.0)  # the current round's light once it is the last (R6.3)
 
 STACK_PAGE_S = 1.5
 LAP_PERIOD_S = 3.0
@@ -336,7 +337,7 @@ def _draw_status(view, layout: Layout, px: list[Vec]) -> None:
         if i + 1 < min(rnd, n):
             px[led] = _scale(WHITE, PAST_ROUND_LEVEL)
         elif i + 1 == min(rnd, n):
-            px[led] = WHITE
+            px[led] = LAST_ROUND if view.get("last_round") and not view.get("finished") else WHITE
         else:
             px[led] = BLACK
     station = view.get("station")

@@ -29,6 +29,8 @@ HOST_ACTIONS = (
     "add_bot",
     "hand_to_bot",
     "set_hints",
+    "set_pace",
+    "show_next",
     "set_board_drawing",
 )
 SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint")

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.engine import DEFAULT_PROFILE
 from companion.store import Store
+from companion.table import show
 from companion.table.bots import Bots
 from companion.table.core import Subscriber
 from companion.table.frames import HostInfo, Snapshot
@@ -50,6 +51,7 @@ class Table(Bots):
         self.review: dict[str, Any] | None = None
         self.subscribers: list[Subscriber] = []  # after every commit: see TableCore.subscribe
         self.bots: Any = None  # the café's companion players (companion.table.companions), if any
+        self.stage: Any = None  # the show (companion.table.stage): what the screens show when
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
@@ -116,6 +118,16 @@ class Table(Bots):
                 host=host,
                 review=self.review,
             )
+
+    def set_pace(self, pace: Any) -> Outcome:
+        """How long the screens hold each station's result (companion.table.show)."""
+        if not show.valid_pace(pace):
+            raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
+        with self.lock:
+            settings = {**self.settings, "pace": pace}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            return self._publish(Outcome("settings"))
 
     def set_language(self, lang: str) -> Outcome:
         """The display's language, the host's choice (checked by the web layer)."""

@@ -27,7 +27,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     app = Flask(__name__)
     base = base_url(config)
     if cafe is None:
-        cafe = Cafe(Store(config.database), config.tables)
+        cafe = Cafe(Store(config.database), config.tables, pace=config.pace)
     app.config["COMPANION"] = config
     app.config["MAX_CONTENT_LENGTH"] = 16 * 1024
     app.config["SOCK_SERVER_OPTIONS"] = {

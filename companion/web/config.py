@@ -40,6 +40,7 @@ class ServerConfig:
     webhook_secret: str | None = None  # signs them (HMAC-SHA256)
     webhook_retry: float = 5.0  # first retry after this many seconds, then doubling
     retention_days: int | None = None  # delete games that ended longer ago (None: keep all)
+    pace: str = "normal"  # the show's pace of a table whose host has not chosen one
 
     @property
     def database(self) -> Path:

@@ -227,6 +227,8 @@ class Hub:
             "state": self._path("pages.state_json"),
         }
         table.subscribe(self._on_outcome)
+        if table.stage is not None:  # the show puts each committed step up in its turn
+            table.stage.emit = self._on_show
 
     def _path(self, endpoint: str, **values: Any) -> str:
         """The path (and query) of ``endpoint`` for this table: pages resolve it against the
@@ -255,11 +257,23 @@ class Hub:
     def summary(self, with_join: bool = False) -> dict[str, Any]:
         return render.summary(self.table.snapshot(), self.links(), with_join)
 
+    def _snapshot(self, with_host: bool) -> render.Snapshot:
+        """The table as the screens show it now: the game at the show's cursor."""
+        snap = self.table.snapshot(with_host=with_host)
+        stage = self.table.stage
+        return snap if stage is None else stage.snapshot(snap)
+
+    def _show_info(self) -> dict[str, Any] | None:
+        stage = self.table.stage
+        return None if stage is None else stage.info()
+
     def hello(self, role: str, seat: str | None = None) -> dict[str, Any]:
         """The whole view for a screen that (re)connects, or asks by HTTP."""
         with self.table.lock:
-            snap = self.table.snapshot(with_host=role == "host")
-            return render.hello(snap, self.links(), (role, seat), set(self.seat_conns))
+            snap = self._snapshot(with_host=role == "host")
+            frame = render.hello(snap, self.links(), (role, seat), set(self.seat_conns))
+            frame["show"] = self._show_info()
+            return frame
 
     def broadcast(
         self,
@@ -276,7 +290,7 @@ class Hub:
             if not conns:
                 return
             audiences = {c.audience for c in conns}
-            snap = self.table.snapshot(with_host=any(r == "host" for r, _ in audiences))
+            snap = self._snapshot(with_host=any(r == "host" for r, _ in audiences))
             frames = render.render(
                 snap,
                 self.links(),
@@ -287,6 +301,9 @@ class Hub:
                 set(self.seat_conns),
                 notices,
             )
+            info = self._show_info()
+            for frame in frames.values():
+                frame["show"] = info
             texts = {a: orjson.dumps(f).decode() for a, f in frames.items()}
             for conn in conns:
                 if not conn.send(texts[conn.audience]):
@@ -299,9 +316,15 @@ class Hub:
             return
         for seat in outcome.kicked:
             self._kick(seat, outcome.kicked_by)
+        if outcome.reason == "command" and table.stage is not None:
+            return  # the show tells the screens when its turn comes (_on_show)
         self.broadcast(
             outcome.reason, outcome.events, outcome.history, outcome.roles, outcome.notices
         )
+
+    def _on_show(self, reason: str, events: list[dict[str, Any]], history: bool) -> None:
+        """The show put up the next steps (called under the table's lock)."""
+        self.broadcast(reason, events, history)
 
     # -- connections --------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:

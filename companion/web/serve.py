@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from companion.store import datadir
 from companion.store.migrations import DatabaseRefused
-from companion.table import TableError
+from companion.table import TableError, show
 from companion.web.config import (
     ConfigError,
     ServerConfig,
@@ -100,6 +100,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="most open connections from one client address (default 64; "
         "raise it when many phones reach the server through one NAT)",
+    )
+    parser.add_argument(
+        "--pace",
+        default=show.DEFAULT_PACE,
+        choices=[p for p in show.PACES],
+        help="how long each station's result stays on the screens of a table whose host "
+        "has not chosen (quick 2 s, normal 6 s, relaxed 10 s; instant: no pause, for tests)",
     )
     parser.add_argument(
         "--worker",
@@ -219,6 +226,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         webhook_secret=args.webhook_secret,
         webhook_retry=args.webhook_retry,
         retention_days=args.retention_days,
+        pace=args.pace,
     )
 
 

@@ -248,6 +248,8 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),
     "hand_to_bot": lambda t, m: t.hand_to_bot(m.get("seat"), m.get("level")),
     "set_hints": lambda t, m: t.set_hints(m.get("level")),
+    "set_pace": lambda t, m: t.set_pace(m.get("pace")),
+    "show_next": lambda t, m: t.stage.next() if t.stage is not None else None,
     "set_board_drawing": lambda t, m: t.set_board_drawing(m.get("shown")),
     "release_seat": lambda t, m: t.release_seat(m.get("seat")),
     "remove_seat": lambda t, m: t.remove_seat(m.get("seat")),

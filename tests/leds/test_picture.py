@@ -223,6 +223,19 @@ def test_status_leds_show_mode_round_and_station(small):
     assert [pixel(buf, i) for i in range(25, 31)] == [BLACK] * 3 + [(255, 255, 255)] + [BLACK] * 2
 
 
+def test_the_round_light_turns_amber_once_the_round_is_the_last(small):
+    """R6.3: the board says "last round" too (its reason is on the screens)."""
+    view = make_view(mode="green", round=2, station=4)
+    plain = render(view, small, COLOURS)
+    last = render({**view, "last_round": True}, small, COLOURS)
+    assert pixel(plain, 23) == (255, 255, 255)
+    red, green, blue = pixel(last, 23)
+    assert red > green > blue and red > 200  # amber, not white
+    assert pixel(last, 22) == pixel(plain, 22)  # past rounds unchanged
+    over = render({**view, "last_round": True, "finished": True}, small, COLOURS)
+    assert pixel(over, 23) == (255, 255, 255)
+
+
 def test_status_leds_before_the_game_and_past_the_last_round_led(small):
     before = render(make_view(mode=None, round=0), small, COLOURS)
     assert all(pixel(before, i) == BLACK for i in range(21, 31))

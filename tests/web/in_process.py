@@ -30,6 +30,7 @@ def in_process_client(data: Path, tables: int = 1, **settings: Any) -> Iterator[
     with its test client; the café and its store are closed afterwards."""
     Path(data).mkdir(parents=True, exist_ok=True)
     settings.setdefault("max_per_address", 1000)  # as live_server.py: every client is local
+    settings.setdefault("pace", "instant")  # as live_server.py: each step shown at once
     config = ServerConfig(
         host="127.0.0.1", port=PORT, data=Path(data), tables=tables_from_count(tables), **settings
     )

@@ -99,6 +99,10 @@ class LiveServer:
         ]
         if self.host_name != "127.0.0.1":
             cmd += ["--public-url", self.base, "--allow-origin", self.base]
+        if "--pace" not in self.extra:
+            # Tests that are not about the show see each step at once (test_web_show.py
+            # chooses its own pace).
+            cmd += ["--pace", "instant"]
         if "--max-per-address" not in self.extra:
             # Every client of a test is 127.0.0.1 (the cap itself: test_web_slow_clients.py).
             cmd += ["--max-per-address", "1000"]

@@ -8,17 +8,21 @@ import {
   diceRow,
   eventText,
   finalTable,
+  lastRoundReason,
   leaderBox,
   modeName,
   nameOf,
   rankingTies,
   seat,
+  shortTies,
   setSeats,
   signed,
   stakeText,
   stationLabel,
+  stationName,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { Beat, Sound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
 
@@ -29,6 +33,9 @@ let roundEvents = []; // events of the current round, oldest first
 let previousRound = []; // the round before (its rankings stay in view until new ones come)
 let log = []; // [{text, type}] newest last
 let connStatus = "connecting";
+const beat = new Beat(); // the show's current step and which of its beats is up
+const sound = new Sound("chocolatl.display.sound", true);
+let beatShown = null; // "step:index" last rendered, to render and sound once per beat
 let ownLanguage = null; // chosen on a display whose socket cannot keep it (a replay)
 const serverTitle = document.getElementById("table-title")?.textContent || "";
 
@@ -36,6 +43,7 @@ const serverTitle = document.getElementById("table-title")?.textContent || "";
 
 function onFrame(f) {
   if (f.type !== "view") return;
+  const before = frame?.game?.view || null;
   setSeats(f.seats);
   if (f.history) {
     roundEvents = [];
@@ -45,6 +53,9 @@ function onFrame(f) {
   }
   absorb(f.events || []);
   frame = f;
+  if (beat.update(f, before) && (f.events || []).some((e) => e.type === "revealed" || e.type === "first_cards_revealed")) {
+    sound.play("bids_in");
+  }
   const wanted = ownLanguage || f.table?.lang;
   if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
     setLanguage(wanted); // re-renders through onLanguageChange
@@ -72,7 +83,9 @@ function render() {
   renderTitle();
   if (!frame) return;
   const game = frame.game;
-  const view = game?.view || null;
+  const view = beat.staged(game?.view || null);
+  if (beatKey() !== beatShown) noteBeat();
+  beatShown = beatKey();
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
   body.toggle("lobby", !view);
@@ -83,6 +96,7 @@ function render() {
   renderPhase(view);
   renderOffer(view);
   renderReveal(view);
+  renderSpotlight(view);
   renderTrack(view);
   renderPyramid(view);
   renderLog(view);
@@ -100,8 +114,15 @@ function fitOptional() {
   const items = document.querySelectorAll("#log li");
   for (let i = items.length - 1; i >= 0 && over(log); i -= 1) items[i].remove();
   const reveal = document.getElementById("reveal-panel");
-  const past = [...document.querySelectorAll("#reveal .past-list li")];
-  while (past.length && over(reveal)) past.pop().remove();
+  // First the ties in a few words each, then the earliest stations of the matrix (the log and
+  // the round's summary beat have them all).
+  reveal?.classList.remove("compact");
+  if (over(reveal)) reveal.classList.add("compact");
+  const table = document.querySelector("#reveal .past-list");
+  while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
+    for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
+  }
+  if (table && over(reveal)) table.closest(".past-wrap")?.remove();
   const prev = document.querySelector("#reveal .previous-round");
   if (prev && over(reveal)) prev.remove();
 }
@@ -123,9 +144,20 @@ function renderStatusBar() {
         : view.round
           ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })
           : t("round.before"),
-    view?.last_round && !over ? h("span", { class: "badge last" }, t("round.last")) : null,
+    view?.last_round && !over
+      ? h(
+          "span",
+          {
+            class: "badge last",
+            dataset: { testid: "last-round" },
+            title: t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }),
+          },
+          t("round.last"),
+        )
+      : null,
     over ? reviewStatus(frame) : null,
   );
+  renderCountdown();
   const hints = document.getElementById("hints-on");
   if (hints) {
     // Learning mode (host option): everybody at the table knows the pads may give hints.
@@ -294,6 +326,16 @@ function renderPhase(view) {
   if (view.station && !view.finished) {
     parts.push(h("p", { class: "phase-sub" }, t("display.station_now", { n: view.station })));
   }
+  if (view.last_round && !view.finished) {
+    // R6.3: why this round is the last stays in view for the whole round.
+    parts.push(
+      h(
+        "p",
+        { class: "phase-sub last-why", dataset: { testid: "last-round-why" } },
+        t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }),
+      ),
+    );
+  }
   fill(box, parts);
 }
 
@@ -363,7 +405,7 @@ function bidCells(e) {
   ];
 }
 
-function rankingBlock(ev, current) {
+function rankingBlock(ev, current, view = frame.game.view) {
   const head = h(
     "tr",
     {},
@@ -373,12 +415,19 @@ function rankingBlock(ev, current) {
   );
   const rows = (ev.entries || []).map((e) => h("tr", { dataset: { player: e.player } }, bidCells(e)));
   const ties = rankingTies(ev);
+  const short = shortTies(ev);
   return h(
     "article",
     { class: `ranking ${current ? "current" : "past"}`, dataset: { station: ev.station } },
-    h("h3", {}, stationLabel(ev.station), h("span", { class: "stake" }, stakeText(ev.station, frame.game.view))),
+    h("h3", {}, stationLabel(ev.station), h("span", { class: "stake" }, stakeText(ev.station, view))),
     h("table", { class: "bids" }, h("thead", {}, head), h("tbody", {}, rows)),
-    ties.length ? h("ul", { class: "ties" }, ties.map((x) => h("li", {}, x))) : null,
+    ties.length
+      ? h(
+          "ul",
+          { class: "ties" },
+          ties.map((x, i) => h("li", {}, h("span", { class: "tie-full" }, x), h("span", { class: "tie-short" }, short[i]))),
+        )
+      : null,
   );
 }
 
@@ -451,20 +500,64 @@ function revealedBlock(view, rankedStations) {
   );
 }
 
-/** Earlier rankings as one line each: station, then place, player and bid total in order. */
+/** Rankings as a matrix, one row per player and one column per station: each player's place
+ * and effective bid there, and where a tie was decided, a word for the reason beside the
+ * player it favoured (R3.4). Six stations and five long names fit at once beside the offer:
+ * nothing is dropped to fit. */
 function pastList(rankings) {
   if (!rankings.length) return null;
+  const order = frame.game?.view?.seats || [];
+  const cells = rankings.map((ev) => {
+    const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, won: [] }]));
+    for (const tie of ev.ties || []) {
+      const [a] = tie.players || [];
+      const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
+      if (byPlayer[a] && !byPlayer[a].won.includes(rule)) byPlayer[a].won.push(rule);
+    }
+    return byPlayer;
+  });
+  const anyTie = rankings.some((ev) => (ev.ties || []).length);
   return h(
-    "ul",
-    { class: "past-list" },
-    rankings.map((ev) =>
+    "div",
+    { class: "past-wrap" },
+    h(
+      "table",
+      { class: "past-list summary", dataset: { testid: "round-summary" } },
       h(
-        "li",
-        { dataset: { station: ev.station } },
-        h("span", { class: "past-station" }, stationLabel(ev.station)),
-        (ev.entries || []).map((e) => h("span", { class: "past-entry" }, `${e.place}. `, chip(e.player), " ", h("b", {}, String(e.total)))),
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { class: "past-player" }, ""),
+          rankings.map((ev) => h("th", { scope: "col", class: "past-station", dataset: { station: ev.station } }, stationName(ev.station))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        order.map((p) =>
+          h(
+            "tr",
+            { dataset: { player: p } },
+            h("th", { scope: "row", class: "past-player" }, chip(p)),
+            cells.map((byPlayer) => {
+              const e = byPlayer[p];
+              if (!e) return h("td", {}, "");
+              return h(
+                "td",
+                { class: e.place === 1 ? "won" : "" },
+                h("span", { class: "sum-place" }, `${e.place}.`),
+                " ",
+                h("b", {}, String(e.total)),
+                e.won.map((rule) => h("span", { class: "past-tie" }, ` ${t(`tie.cell.${rule}`)}`)),
+              );
+            }),
+          ),
+        ),
       ),
     ),
+    anyTie ? h("p", { class: "tie-legend" }, t("show.tie_legend")) : null,
   );
 }
 
@@ -485,7 +578,7 @@ function renderReveal(view) {
   const newestFirst = rankings.slice().reverse();
   if (pendingReveal) blocks.push(pendingReveal);
   else if (newestFirst.length) blocks.push(rankingBlock(newestFirst.shift(), true));
-  if (rankings.length || pendingReveal) blocks.push(pastList(newestFirst));
+  if (rankings.length || pendingReveal) blocks.push(pastList(newestFirst.slice().reverse()));
   else if (previousRound.length) {
     const started = previousRound.find((e) => e.type === "round_started");
     if (started) blocks.push(h("p", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
@@ -529,7 +622,12 @@ function renderTrack(view) {
             .map((p) =>
               h(
                 "span",
-                { class: "marker", style: { background: seat(p).hex }, title: nameOf(p), dataset: { player: p } },
+                {
+                  class: `marker${(view.walking || []).includes(p) ? " walking" : ""}`,
+                  style: { background: seat(p).hex },
+                  title: nameOf(p),
+                  dataset: { player: p },
+                },
                 initials(nameOf(p)),
               ),
             ),
@@ -557,11 +655,11 @@ function renderPyramid(view) {
       h(
         "div",
         { class: "pyr-row", dataset: { row: r } },
-        rows[r].map((owner) =>
+        rows[r].map((owner, c) =>
           owner
             ? h(
                 "span",
-                { class: "cell taken", style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
+                { class: `cell taken${beat.previous && !beat.previous.pyramid?.[r]?.[c] ? " new" : ""}`, style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
                 initials(nameOf(owner)),
               )
             : h("span", { class: "cell" }, ""),
@@ -579,7 +677,8 @@ function renderLog(view) {
   if (panel) panel.hidden = !view;
   if (!box) return;
   const lines = [];
-  for (const ev of log.slice().reverse()) {
+  const hidden = beat.hiddenTail();
+  for (const ev of log.slice(0, log.length - hidden).reverse()) {
     const text = eventText(ev, view);
     if (!text) continue;
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
@@ -595,18 +694,175 @@ function renderFinal(view) {
   document.body.classList.toggle("finished", done);
   if (!done) return;
   const order = view.seats || Object.keys(view.players || {});
-  const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
-  const winners = view.winners || [];
+  // R7 on the show's beat: each player's line (their sacrifice turned over) one at a time,
+  // then the winner; a screen that joins later sees it all.
+  const cur = beat.current();
+  const beats = beat.beats;
+  const finalBeats = beats.filter((b) => b.kind === "final_line" || b.kind === "winner");
+  let turned = order;
+  let crowned = true;
+  if (cur.index >= 0 && finalBeats.length) {
+    const upto = beats.slice(0, cur.index + 1);
+    turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
+    crowned = upto.some((b) => b.kind === "winner");
+  }
+  const lines = Object.fromEntries(order.map((p) => [p, turned.includes(p) ? view.players?.[p]?.final || {} : {}]));
+  const winners = crowned ? view.winners || [] : [];
   const names = winners.map(nameOf);
+  const newest = cur.index >= 0 ? beats[cur.index] : null;
   fill(
     "final",
-    h(
-      "p",
-      { class: "winners" },
-      names.length > 1 ? t("final.winners", { names: names.join(", ") }) : t("final.winner", { names: names[0] || "" }),
-    ),
+    h("p", { class: "end-reason", dataset: { testid: "end-reason" } }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })),
+    crowned
+      ? h(
+          "p",
+          { class: "winners" },
+          names.length > 1 ? t("final.winners", { names: names.join(", ") }) : t("final.winner", { names: names[0] || "" }),
+        )
+      : h("p", { class: "winners pending" }, t("show.final_turning", { name: newest?.player ? nameOf(newest.player) : "" })),
     finalTable(order, lines, winners),
   );
+  panel.querySelectorAll("th, td").forEach((cell) => cell.classList.remove("turning"));
+  if (newest?.kind === "final_line") {
+    const col = order.indexOf(newest.player) + 2;
+    panel.querySelectorAll(`.final-table tr > :nth-child(${col})`).forEach((cell) => cell.classList.add("turning"));
+  }
+}
+
+// ---------- the show: the step's beats on this screen ----------
+
+/** When each beat went up on this screen (for tests and for whoever debugs a table). */
+const beatLog = [];
+function noteBeat() {
+  const cur = beat.current();
+  const b = cur.index >= 0 ? beat.beats[cur.index] : null;
+  beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now() });
+  if (beatLog.length > 500) beatLog.shift();
+}
+
+function beatKey() {
+  const cur = beat.current();
+  return `${beat.step}:${cur.index}`;
+}
+
+/** The moment of the current beat, over the centre column: a station's whole result and what
+ * it gave, the round's summary, the last-round notice. */
+function renderSpotlight(view) {
+  const panel = document.getElementById("spotlight");
+  if (!panel) return;
+  const cur = beat.current();
+  const b = cur.index >= 0 ? beat.beats[cur.index] : null;
+  const kind = b && ["station", "decision", "summary", "last_round"].includes(b.kind) ? b.kind : null;
+  panel.hidden = !kind;
+  document.body.classList.toggle("spotlit", Boolean(kind));
+  if (!kind) return;
+  panel.dataset.kind = kind;
+  const stakeView = beat.previous || view;
+  const stations = beat.beats.filter((x) => x.kind === "station");
+  if (kind === "station") {
+    const n = stations.indexOf(b) + 1;
+    fill(
+      panel,
+      h("p", { class: "spot-count" }, stations.length > 1 ? t("show.station_of", { n, count: stations.length }) : ""),
+      rankingBlock(b.ranking, true, stakeView),
+      b.effects?.length
+        ? h("ul", { class: "effects" }, b.effects.map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view))))
+        : h("p", { class: "effects none" }, awaited(view, b) ? t("show.deciding", { name: nameOf(awaited(view, b)) }) : t("show.nothing_given")),
+    );
+    fitSpotlight(panel);
+    return;
+  }
+  if (kind === "decision") {
+    fill(
+      panel,
+      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t("show.decided", { name: nameOf(b.player) })))),
+      h("ul", { class: "effects" }, (b.effects || []).map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view)))),
+    );
+    fitSpotlight(panel);
+    return;
+  }
+  if (kind === "summary") {
+    fill(panel, h("h3", {}, t("show.summary", { round: b.round })), pastList(b.rankings || []));
+    fitSpotlight(panel);
+    return;
+  }
+  fill(
+    panel,
+    h(
+      "div",
+      { class: "last-round-notice" },
+      h("p", { class: "big" }, t("round.last")),
+      h("p", {}, t("show.last_round_detail", { reason: lastRoundReason(b.reason, view) })),
+    ),
+  );
+}
+
+/** Who still decides what this station gives (a tie at the city or the pyramid, R5.3/R5.4),
+ * when it is the step's last station. */
+function awaited(view, b) {
+  if (beat.beats.filter((x) => x.kind === "station").at(-1) !== b) return null;
+  const entry = (view?.pending || []).find((e) => e.type === "city" || e.type === "pyramid");
+  return entry ? entry.player : null;
+}
+
+/** Everything of the beat stays on screen, never cut and never below the smallest type:
+ * first the ties in a few words each, then ties and effects side by side, then tighter rows. */
+function fitSpotlight(panel) {
+  const over = () => panel.scrollHeight > panel.clientHeight + 1;
+  panel.classList.remove("compact", "two-col", "tight");
+  for (const step of ["compact", "two-col", "tight"]) {
+    if (!over()) return;
+    panel.classList.add(step);
+  }
+}
+
+function renderCountdown() {
+  const box = document.getElementById("show-countdown");
+  if (!box) return;
+  const cur = beat.current();
+  box.hidden = cur.index < 0;
+  if (cur.index < 0) return;
+  const left = Math.ceil(beat.left());
+  const b = beat.beats[cur.index];
+  box.style.setProperty("--progress", String(Math.min(1, cur.into / (b.seconds || 1))));
+  box.textContent = t(beat.more || cur.index < beat.beats.length - 1 ? "show.next_in" : "show.hold_for", { s: left });
+}
+
+function tickShow() {
+  const key = beatKey();
+  if (key !== beatShown) {
+    const cur = beat.current();
+    const b = cur.index >= 0 ? beat.beats[cur.index] : null;
+    if (b?.kind === "decision") sound.play("reveal");
+    else if (b?.kind === "station") sound.play(b.ranking?.ties?.length ? "tie" : "reveal");
+    else if (b?.kind === "last_round") sound.play("last_round");
+    else if (b?.kind === "winner") sound.play("winner");
+    render();
+    return;
+  }
+  if (beat.active()) {
+    const cur = beat.current();
+    if (cur.into < 2 && frame?.game?.view) {
+      // Markers walk box by box: only the track and the scores change.
+      const view = beat.staged(frame.game.view);
+      renderSeats(view);
+      renderTrack(view);
+    }
+    renderCountdown();
+  }
+}
+
+function renderSound() {
+  const button = document.getElementById("sound-toggle");
+  const volume = document.getElementById("sound-volume");
+  if (!button || !volume) return;
+  button.textContent = sound.on ? t("show.sound_is_on") : t("show.sound_is_off");
+  button.title = sound.on ? t("show.sound_off") : t("show.sound_on");
+  button.setAttribute("aria-label", button.title);
+  button.setAttribute("aria-pressed", String(sound.on));
+  volume.value = String(Math.round(sound.volume * 100));
+  volume.title = t("show.volume");
+  volume.setAttribute("aria-label", t("show.volume"));
 }
 
 // ---------- title and language picker ----------
@@ -786,6 +1042,24 @@ async function main() {
   bindLanguagePicker(conn);
   // Tests and the host's preview feed frames through the same path as the socket.
   window.__display = { frame: () => frame, conn, inject: (f) => onFrame(f) };
+  // Sound: off or on, and how loud, kept on this display; browsers start audio on a click.
+  document.getElementById("sound-toggle")?.addEventListener("click", () => {
+    sound.on = !sound.on;
+    sound.unlock();
+    sound.save();
+    renderSound();
+  });
+  document.getElementById("sound-volume")?.addEventListener("input", (e) => {
+    sound.volume = Number(e.target.value) / 100;
+    sound.unlock();
+    sound.save();
+  });
+  document.addEventListener("click", () => sound.unlock(), { once: true });
+  onLanguageChange(() => renderSound());
+  renderSound();
+  setInterval(tickShow, 100);
+  window.__display.beatLog = () => beatLog.map((x) => ({ ...x, now: performance.now() }));
+  window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());
   render();

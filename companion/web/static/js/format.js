@@ -147,6 +147,16 @@ export function rankingTies(ev) {
   return (ev.ties || []).map((tie) => tieText(tie, tie.value ?? totals.get(tie.players?.[0])));
 }
 
+/** Ties of a ranking in a few words each ("Ana before Ben: Chocolatl figure"), where the
+ * whole sentences do not fit. */
+export function shortTies(ev) {
+  return (ev.ties || []).map((tie) => {
+    const [a, b] = (tie.players || []).map(nameOf);
+    const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
+    return t(`tie.short.${rule}`, { a, b });
+  });
+}
+
 /** One event as a sentence in the current language; null for events not worth a log line. */
 export function eventText(ev, view) {
   const name = nameOf(ev.player);

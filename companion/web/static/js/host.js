@@ -4,6 +4,7 @@
 import { Connection, commandIds } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
+import { Beat } from "./show.js";
 import { LANGUAGES, languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const page = document.body.dataset;
@@ -14,6 +15,10 @@ let message = "";
 let trackDraft = null; // colours being edited
 let log = [];
 let logBase = 0; // how many older log lines were dropped (keeps the numbers stable)
+let showStart = 0; // performance.now() at which the shown step began (the show's countdown)
+const beat = new Beat(); // which beat of the shown step is up (the log follows it)
+let beatShown = null;
+const PACES = ["quick", "normal", "relaxed"]; // "instant" (no pause) is for tests
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 
 function onFrame(f) {
@@ -28,7 +33,11 @@ function onFrame(f) {
       logBase += log.length - 40;
       log = log.slice(-40);
     }
+    const before = frame?.game?.view || null;
     frame = f;
+    beat.update(f, before);
+    beatShown = `${beat.step}:${beat.current().index}`;
+    showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok") {
     message = t("host.done");
@@ -72,9 +81,14 @@ function render() {
   renderTrack(view);
   renderGame(playing);
   renderGames();
+  renderShow();
   renderBoardDrawing();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
-  const lines = log.map((ev) => eventText(ev, view)).filter(Boolean);
+  // The log runs as far as the show has told (a later station of the step is not told early).
+  const lines = log
+    .slice(0, log.length - beat.hiddenTail())
+    .map((ev) => eventText(ev, view))
+    .filter(Boolean);
   const base = logBase;
   fill(
     "host-log",
@@ -174,6 +188,35 @@ function renderBots(playing) {
       ),
     );
   }
+}
+
+/** The show's pace (the host's choice, kept in the table's settings) and its countdown. */
+function renderShow() {
+  const pace = document.getElementById("pace");
+  const current = frame.show?.pace || "normal";
+  if (pace && document.activeElement !== pace) {
+    const options = PACES.includes(current) ? PACES : [...PACES, current];
+    fill(
+      pace,
+      options.map((value) =>
+        h(
+          "option",
+          { value, selected: value === current },
+          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: frame.show?.seconds ?? "" }),
+        ),
+      ),
+    );
+  }
+  renderShowLeft();
+}
+
+function renderShowLeft() {
+  const show = frame?.show;
+  const hold = show?.hold || 0;
+  const left = Math.max(0, hold - (performance.now() - showStart) / 1000);
+  const next = document.getElementById("show-next");
+  if (next) next.disabled = !(left > 0);
+  fill("show-left", left > 0 ? t(show.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
 }
 
 function renderStart() {
@@ -347,6 +390,16 @@ function bind() {
   }
   document.getElementById("undo").addEventListener("click", () => send("undo"));
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
+  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
+  document.getElementById("show-next").addEventListener("click", () => send("show_next"));
+  setInterval(() => {
+    if (!frame) return;
+    const key = `${beat.step}:${beat.current().index}`;
+    if (key !== beatShown) {
+      beatShown = key;
+      render();
+    } else renderShowLeft();
+  }, 250);
   document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
   document.getElementById("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");

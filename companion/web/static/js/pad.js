@@ -8,6 +8,7 @@ import {
   diceRow,
   eventText,
   FINAL_LINES,
+  lastRoundReason,
   modeName,
   nameOf,
   rankingTies,
@@ -18,6 +19,7 @@ import {
   stationName,
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { Beat } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
 
@@ -225,11 +227,14 @@ function onFrame(f) {
     // A view that includes the acknowledged move, a whole new history (undo, a reconnect) or
     // another game ends the "already answered" guard.
     if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
+    const before = frame?.game?.view || null;
     if (f.notice) notice = f.notice;
     else if (notice && f.game?.id !== frame?.game?.id) notice = null;
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
+    beat.update(f, before);
+    beatShown = beatKey();
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
@@ -345,13 +350,20 @@ function me() {
   return frame?.you?.seat || credentials?.seat;
 }
 
+// Asked only once the display has shown the step's results: the next bid, and a tie's
+// decision at the city or the pyramid (R5.3, R5.4) once its station has been shown.
+const HELD = new Set(["bid", "city", "pyramid"]);
+
 function myPending() {
-  return frame?.you?.pending || [];
+  // While the display shows the step's results (the show's beats), the next question waits:
+  // the table reads the result together, then answers.
+  return (frame?.you?.pending || []).filter((e) => !(HELD.has(e.type) && beat.active()));
 }
 
 function render() {
   if (!frame) return;
-  const view = frame.game?.view;
+  // The view as far as the table's show has got (scores, track and pyramid on its beat).
+  const view = beat.staged(frame.game?.view);
   renderHeader(view);
   if (!frame.game) {
     renderLobby();
@@ -361,6 +373,7 @@ function render() {
   }
   if (view.finished || frame.game.status !== "playing") {
     renderFinal(view);
+    if (document.getElementById("screen-final")?.hidden) window.scrollTo(0, 0); // from its top
     showOnly(SCREENS, "screen-final");
     keepAwake(false);
     return;
@@ -403,7 +416,9 @@ function renderHeader(view) {
     ? [
         view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
         view.mode ? h("span", { class: "mode-badge small", dataset: { mode: view.mode } }, modeName(view.mode)) : null,
-        view.last_round ? h("span", { class: "badge last" }, t("round.last")) : null,
+        view.last_round
+          ? h("span", { class: "badge last", dataset: { testid: "last-round" } }, t("show.last_round_why", { reason: lastRoundReason(view.last_round_reason, view) }))
+          : null,
       ]
     : [];
   fill("round", status);
@@ -724,7 +739,7 @@ function bidOffer(view) {
 /** The revealed bids of the station being resolved, so decisions are made with them in view:
  * the ranking with every bid's parts once it exists, else the revealed cards. */
 function revealedTable(view, station) {
-  const ranking = events.filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
+  const ranking = told().filter((e) => e.type === "ranking" && e.station === Number(station)).at(-1);
   if (ranking) return rankingTable(ranking, view);
   const bids = view.dice_window?.station === Number(station) ? view.dice_window.bids : null;
   if (bids) return windowTable(bids, station, view);
@@ -948,8 +963,17 @@ function pyramidTask(view) {
   ];
 }
 
+/** This round's events as far as the display has told them (stations still to come in the
+ * show's current step are not told on the phone before the display shows them). */
+function told() {
+  const hidden = beat.hiddenTail();
+  if (!hidden) return events;
+  const before = events.slice(0, Math.max(0, events.length - beat.events.length));
+  return [...before, ...beat.events.slice(0, beat.events.length - hidden)];
+}
+
 function lastRanking(station) {
-  return events.filter((e) => e.type === "ranking" && (station === undefined || e.station === station)).at(-1);
+  return told().filter((e) => e.type === "ranking" && (station === undefined || e.station === station)).at(-1);
 }
 
 function waitTask(view) {
@@ -965,7 +989,7 @@ function waitTask(view) {
     waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
     host.length ? h("p", {}, host.join(" · ")) : null,
     ranking && !windowOpen ? rankingTable(ranking, view) : null,
-    events.length ? h("p", { class: "last-event" }, eventText(events.at(-1), view)) : null,
+    told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,
   ];
 }
 
@@ -1056,9 +1080,20 @@ function renderScores(view) {
 function renderFinal(view) {
   if (!view) return;
   const order = view.seats || Object.keys(view.players || {});
-  const lines = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
-  const winners = view.winners || [];
-  const ranked = order.slice().sort((a, b) => (lines[b].total ?? 0) - (lines[a].total ?? 0));
+  // The final scoring on the table's beat (R7): the lines a display has turned over so far,
+  // the winner once the display names them.
+  const cur = beat.current();
+  let turned = order;
+  let crowned = true;
+  if (cur.index >= 0 && beat.beats.some((b) => b.kind === "final_line")) {
+    const upto = beat.beats.slice(0, cur.index + 1);
+    turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
+    crowned = upto.some((b) => b.kind === "winner");
+  }
+  const all = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
+  const lines = Object.fromEntries(order.map((p) => [p, turned.includes(p) ? all[p] : {}]));
+  const winners = crowned ? view.winners || [] : [];
+  const ranked = order.slice().sort((a, b) => (lines[b].total ?? -1) - (lines[a].total ?? -1));
   const card = (p) =>
     h(
       "article",
@@ -1078,10 +1113,13 @@ function renderFinal(view) {
         }),
       ),
     );
+  const place = crowned && view.finished ? placeOf(me(), order, all) : null;
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
     frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
+    view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
+    place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
     frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
@@ -1089,6 +1127,31 @@ function renderFinal(view) {
     reviewPanel(frame, credentials),
   );
 }
+
+/** A player's place (R7: higher total, then the higher sacrifice; equal on both share it). */
+function placeOf(player, order, lines) {
+  const mine = lines[player];
+  if (!mine || mine.total === undefined) return null;
+  const ahead = order.filter((p) => {
+    const l = lines[p];
+    return l.total > mine.total || (l.total === mine.total && (l.sacrifice ?? 0) > (mine.sacrifice ?? 0));
+  });
+  return ahead.length + 1;
+}
+
+const beat = new Beat(); // the show's step: the final scoring turns over on the display's beat
+let beatShown = null;
+
+function beatKey() {
+  return `${beat.step}:${beat.current().index}`;
+}
+
+setInterval(() => {
+  if (frame && beatKey() !== beatShown) {
+    beatShown = beatKey();
+    render();
+  }
+}, 250);
 
 /** The scores at the moment the host ended the game (no final scoring was made, R7). */
 function standingsTable(standings) {

@@ -1,0 +1,332 @@
+"""The show's driver: one cursor per table over the committed steps, moved on a clock.
+
+The table commits every command at once (the engine stays instant); the stage decides what
+the screens show when (DESIGN.md "The show"). Its cursor ``shown`` counts the game's
+commands on the screens; the step at the cursor stays up for ``show.hold`` seconds before the
+next one is put up. Every audience — display, phones, host page, LED board — is rendered from
+the state at the cursor, so no screen runs ahead of another: a phone is asked for a decision
+only once the display shows the step that asks it.
+
+The cursor survives a restart: whenever it reaches a step that holds, the table's settings
+keep ``show = {game, n, at}`` (``at`` the wall-clock time it got there), and a restarted
+server resumes there with the time left. Steps that hold nothing are never worth a write: a
+stale record only replays them instantly.
+
+Companion players think on the true state (they subscribe to the table, not to the stage);
+their answers wait in the store until the show gets to them.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from companion.engine import apply, new_game
+from companion.store.results import TRACK_COLORS
+from companion.table import show
+from companion.table.model import Game, Outcome
+
+if TYPE_CHECKING:
+    from companion.table.frames import Snapshot
+    from companion.table.table import Table
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[Any, Outcome], None]  # as the table's (companion.table.core)
+Emit = Callable[[str, list[dict[str, Any]], bool], None]
+
+
+class Stage:
+    """One table's show. Every method that reads the game takes the table's lock."""
+
+    def __init__(self, table: Table, default_pace: str = show.DEFAULT_PACE) -> None:
+        self.table = table
+        self.default_pace = default_pace
+        self.subscribers: list[Subscriber] = []  # the LED board: the shown state
+        self.emit: Emit | None = None  # the web hub: frames of newly shown steps
+        self.game_id: int | None = None
+        self.shown = 0  # commands of the current game on the screens
+        self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
+        self._state: tuple[int, int, dict[str, Any]] | None = None  # (game, n, state) cache
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        with table.lock:
+            self._resume()
+        table.subscribers.insert(0, self._on_outcome)  # before the hub: it renders our cursor
+
+    # -- the pace -----------------------------------------------------------------------
+    @property
+    def pace(self) -> str:
+        pace = self.table.settings.get("pace")
+        return pace if show.valid_pace(pace) else self.default_pace
+
+    # -- the cursor ---------------------------------------------------------------------
+    def _resume(self) -> None:
+        """Start where the stored record says (a restart mid-show), else caught up."""
+        g = self.table.game
+        record = self.table.settings.get("show")
+        self.game_id = g.id if g else None
+        if g is None:
+            self.shown, self.reached = 0, time.time()
+        elif isinstance(record, dict) and record.get("game") == g.id:
+            self.shown = max(0, min(int(record.get("n", 0)), len(g.commands)))
+            self.reached = float(record.get("at", time.time()))
+        else:
+            self.shown, self.reached = len(g.commands), time.time()
+
+    def _current_events(self, g: Game) -> list[dict[str, Any]]:
+        return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
+
+    def _hold(self, g: Game) -> float:
+        return show.hold(self._current_events(g), self.pace)
+
+    def behind(self) -> int:
+        """Committed steps not on the screens yet."""
+        with self.table.lock:
+            g = self.table.game
+            return len(g.commands) - self.shown if g is not None else 0
+
+    def tick(self, now: float | None = None) -> None:
+        """Put up every step whose turn has come (under the table's lock), then tell the
+        screens and the LED board once."""
+        with self.table.lock:
+            now = time.time() if now is None else now
+            g = self.table.game
+            if g is None:
+                self.game_id, self.shown, self._state = None, 0, None
+                return
+            if g.id != self.game_id:  # a new game: its first steps are shown from the start
+                self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
+            total = len(g.commands)
+            events: list[dict[str, Any]] = []
+            moved = False
+            if self.shown > total:  # the host took a command back
+                self.shown, self.reached, self._state, moved = total, now, None, True
+            while self.shown < total and now >= self.reached + self._hold(g):
+                events.extend(g.events[self.shown])
+                self.shown += 1
+                self.reached = now
+                moved = True
+            if not moved:
+                self._schedule(g, now)
+                return
+            if self._hold(g) > 0:
+                self._persist(g)
+            if self.emit is not None:
+                try:
+                    self.emit("command", events, False)
+                except Exception:  # noqa: BLE001 - a screen must not stop the show
+                    log.exception("table %s: show frames failed", self.table.name)
+            outcome = Outcome("command", events, state=self.shown_state())
+            for subscriber in list(self.subscribers):
+                self._tell(subscriber, outcome)
+            self._schedule(g, now)
+
+    def next(self) -> None:
+        """The host's "next": the current beat ends now (the next one, or the next step)."""
+        with self.table.lock:
+            g = self.table.game
+            if g is None:
+                return
+            now = time.time()
+            elapsed = now - self.reached
+            end = 0.0
+            for beat in show.beats(self._current_events(g), self.pace):
+                end += beat["seconds"]
+                if end > elapsed + 1e-6:
+                    break
+            self.reached -= max(0.0, end - elapsed)
+            before = self.shown
+            self.tick(now)
+            if self.shown == before:
+                if self._hold(g) > 0:
+                    self._persist(g)
+                if self.emit is not None:
+                    self.emit("show", [], False)
+
+    def _persist(self, g: Game) -> None:
+        """Keep the cursor in the table's settings, so a restart resumes this step."""
+        settings = {
+            **self.table.settings,
+            "show": {"game": g.id, "n": self.shown, "at": self.reached},
+        }
+        try:
+            self.table.store.commit(self.table.store.settings_stmts(self.table.name, settings))
+            self.table.settings = settings
+        except Exception as exc:  # noqa: BLE001 - a full disk must not stop the show
+            log.warning("table %s: show cursor not saved: %s", self.table.name, exc)
+
+    def _on_outcome(self, table: Table, outcome: Outcome) -> None:
+        """The table committed something: put up whatever is due (a new game, an undo, a
+        pace, a command that may come straight up)."""
+        if outcome.roles != ():
+            self.tick()
+
+    # -- who follows the show (the LED board), as a table's subscribers ---------------------
+    def subscribe(self, subscriber: Subscriber, catch_up: bool = False) -> None:
+        """``subscriber(table, outcome)`` whenever the show puts up steps, ``outcome.state``
+        the state shown; with ``catch_up`` first the step up now."""
+        with self.table.lock:
+            self.subscribers.append(subscriber)
+            if catch_up and self.table.game is not None:
+                self._tell(subscriber, Outcome("current", state=self.shown_state()))
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        with self.table.lock:
+            if subscriber in self.subscribers:
+                self.subscribers.remove(subscriber)
+
+    def _tell(self, subscriber: Subscriber, outcome: Outcome) -> None:
+        try:
+            subscriber(self.table, outcome)
+        except Exception:  # noqa: BLE001 - a follower never stops the show
+            log.exception("table %s: show subscriber failed", self.table.name)
+
+    # -- what the screens see ---------------------------------------------------------
+    def shown_state(self) -> dict[str, Any]:
+        """The game's state after the shown commands (replayed, cached per step)."""
+        with self.table.lock:
+            g = self.table.game
+            assert g is not None
+            if self.shown >= len(g.commands):
+                return g.state
+            cached = self._state
+            if cached is None or cached[0] != g.id or cached[1] > self.shown:
+                doc = g.document
+                cached = (g.id, 0, new_game(doc["players"], doc.get("stack"), doc.get("profile")))
+            _, n, state = cached
+            for k in range(n, self.shown):
+                command = g.commands[k][1]
+                if command["type"] == TRACK_COLORS:
+                    profile = {**g.document["profile"], "track_colors": command["colors"]}
+                    state = new_game(g.document["players"], g.document.get("stack"), profile)
+                    state = _replay(state, [c for _, c, _, _ in g.commands[:k]])
+                else:
+                    state, _ = apply(state, command)
+            self._state = (g.id, self.shown, state)
+            return state
+
+    def shown_game(self, g: Game) -> Game:
+        """``g`` as far as the screens have got (the same object when caught up)."""
+        if self.shown >= len(g.commands):
+            return g
+        state = self.shown_state()
+        # A decision the shown step asks may be answered already (a companion player, the
+        # autopilot, a no-dice answer): only what the game still awaits is asked on screen.
+        point = ("round", "phase", "step", "station")
+        same = all(state.get(k) == g.state.get(k) for k in point)
+        still = [e for e in state["pending"] if same and e in g.state["pending"]]
+        if still != state["pending"]:
+            state = {**state, "pending": still}
+        return replace(
+            g,
+            state=state,
+            commands=g.commands[: self.shown],
+            events=g.events[: self.shown],
+            status="finished"
+            if state["finished"]
+            else ("playing" if g.status == "finished" else g.status),
+        )
+
+    def snapshot(self, snap: Snapshot) -> Snapshot:
+        """A table snapshot with the game as shown."""
+        if snap.game is None:
+            return snap
+        with self.table.lock:
+            if self.table.game is not snap.game:
+                return snap
+            game = self.shown_game(snap.game)
+            host = snap.host
+            if host is not None and game is not snap.game:
+                # The host types in what the shown step asks (real dice and cards), not more.
+                inputs = [
+                    dict(e)
+                    for e in game.state["pending"]
+                    if "player" not in e or e["type"] == "roll"
+                ]
+                host = replace(host, inputs=inputs)
+            return replace(snap, game=game, host=host)
+
+    def info(self) -> dict[str, Any]:
+        """What every frame says about the show: the pace, the current step's beats and how
+        far into them the show is (screens count down from their own clocks)."""
+        with self.table.lock:
+            g = self.table.game
+            pace = self.pace
+            if g is None:
+                return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
+            beats = show.beats(self._current_events(g), pace)
+            hold = sum(b["seconds"] for b in beats)
+            for beat in beats:
+                if beat["kind"] == "summary":
+                    beat["rankings"] = self._round_rankings(g, beat["round"])
+            return {
+                "pace": pace,
+                "seconds": show.pace_seconds(pace),
+                "step": self.shown,
+                "beats": beats,
+                "hold": hold,
+                # Past the hold it stays at the hold: a read of a quiet table is the same twice.
+                "elapsed": round(min(hold, max(0.0, time.time() - self.reached)), 3),
+                "more": self.shown < len(g.commands),
+            }
+
+    def _round_rankings(self, g: Game, number: int) -> list[dict[str, Any]]:
+        """Every station's ranking of round ``number`` among the shown steps (R3.3)."""
+        out: list[dict[str, Any]] = []
+        for events in reversed(g.events[: self.shown]):
+            for e in reversed(events):
+                if e["type"] == "ranking":
+                    out.append({k: v for k, v in e.items() if k != "text"})
+                elif e["type"] == "round_started" and e["round"] == number:
+                    return out[::-1]
+        return out[::-1]
+
+    # -- the clock ------------------------------------------------------------------------
+    def start(self) -> Stage:
+        self._thread = threading.Thread(
+            target=self._run, name=f"show-{self.table.name}", daemon=True
+        )
+        self._thread.start()
+        self.tick()
+        return self
+
+    def _schedule(self, g: Game, now: float) -> None:
+        if self.shown < len(g.commands):
+            self._due = self.reached + self._hold(g)
+            self._wake.set()
+
+    _due: float | None = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            due = self._due
+            timeout = None if due is None else max(0.0, due - time.time())
+            self._wake.wait(timeout if timeout is None else min(timeout, 5.0))
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            if self._due is not None and time.time() >= self._due:
+                self._due = None
+                try:
+                    self.tick()
+                except Exception:  # noqa: BLE001 - the show goes on
+                    log.exception("table %s: show tick failed", self.table.name)
+
+    def close(self) -> None:
+        """Stop the clock (no join: this runs from the server's SIGTERM handler, where waiting
+        for a thread may not block; the thread is a daemon and ends at its next wake)."""
+        self._stop.set()
+        self._wake.set()
+
+
+def _replay(state: dict[str, Any], commands: list[dict[str, Any]]) -> dict[str, Any]:
+    for command in commands:
+        if command["type"] != TRACK_COLORS:
+            state, _ = apply(state, command)
+    return state

@@ -1,0 +1,123 @@
+"""The show in the pages: a display and a phone sampled through a round's reveal.
+
+Debian's Chromium shows the display (1280x720) and one player's phone (390x844); two more
+players answer over websockets. Every ~0.5 s both pages are read (and photographed into
+test-artifacts/show/): each station's result stays in the display's spotlight for about the
+pace, with every bid and every tie's reason; the phone never offers the next bid while the
+display still shows a result; the display plays its sounds at the beats.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_server import Host, LiveServer, Phone, policy
+
+from . import pads
+from .conftest import ARTIFACTS, PHONE
+
+PACE = 3.0  # seconds a station's result stays up (the test pace "test:3")
+SAMPLE = 0.5
+
+
+@pytest.fixture
+def paced(tmp_path: Path):
+    srv = LiveServer(tmp_path, host_name="table.lan", extra=["--pace", "normal"])
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+READ_DISPLAY = """() => {
+  const spot = document.getElementById('spotlight');
+  const shown = spot && !spot.hidden;
+  const ranking = shown ? spot.querySelector('.ranking[data-station]') : null;
+  return {
+    shown,
+    kind: shown ? spot.dataset.kind : null,
+    station: ranking ? Number(ranking.dataset.station) : null,
+    rows: ranking ? ranking.querySelectorAll('tbody tr').length : 0,
+    ties: ranking ? ranking.querySelectorAll('.ties li').length : 0,
+    countdown: document.getElementById('show-countdown')?.hidden === false,
+    round: window.__display.frame()?.game?.view?.round || 0,
+    sounds: window.__sounds || [],
+  };
+}"""
+
+
+def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, browser) -> None:
+    out = ARTIFACTS / "show"
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    phone_page = browser.new_context(**PHONE).new_page()
+    pads.join(phone_page, paced.join_url("1"), "Ana", "orange")
+    phones = []
+    for name, colour in (("Ben", "sky"), ("Cleo", "green")):
+        seat = paced.join("1", name, colour)
+        phone = Phone(paced, "1", seat)
+        phone.hello()
+        phones.append(phone)
+    host = Host(paced, "1")
+    host.hello()
+    assert host.act("set_pace", pace=f"test:{PACE}")["type"] == "ok"
+    display = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    display.goto(f"{paced.base}/t/1/")
+    assert host.act("start", dice="digital")["type"] == "ok"
+
+    samples: list[tuple[float, dict[str, Any], str]] = []
+    deadline = time.monotonic() + 240
+    next_sample = 0.0
+    n = 0
+    while time.monotonic() < deadline:
+        pads.act(phone_page)
+        for p in phones:
+            while p.poll(0) is not None:
+                pass
+            pending = p.view["you"]["pending"] if p.view else []
+            if p.ready() and pending:
+                p.command(policy(p.view, p.seat, pending[0]))
+        now = time.monotonic()
+        if now >= next_sample:
+            next_sample = now + SAMPLE
+            seen = display.evaluate(READ_DISPLAY)
+            task = pads.task(phone_page)
+            samples.append((now, seen, task))
+            n += 1
+            display.screenshot(path=str(out / f"{n:03d}-display.png"))
+            phone_page.screenshot(path=str(out / f"{n:03d}-phone.png"))
+            # Two rounds watched: the first round's reveal and its summary are through.
+            if seen["round"] >= 3 or (seen["round"] == 2 and task == "bid" and not seen["shown"]):
+                break
+    for p in phones:
+        p.close()
+
+    stations = [s for _, s, _ in samples if s["kind"] == "station"]
+    assert stations, "the display never showed a station's result"
+    # Every bid and every tie of the station is on screen (3 players: 3 rows).
+    assert all(s["rows"] == 3 for s in stations), stations
+    assert all(s["countdown"] for s in stations)
+    # Each station stayed up at least the pace: the display's own record of when each beat
+    # went up (samples alone are too coarse while the phone's taps take their time).
+    beats = display.evaluate("window.__display.beatLog()")
+    held = [
+        (b, (nxt["at"] - b["at"]) / 1000)
+        for b, nxt in zip(beats, beats[1:], strict=False)
+        if b["kind"] == "station"
+    ]
+    assert len(held) >= 6, beats
+    for b, seconds in held:
+        assert seconds >= PACE - 0.3, (b, seconds)  # one 0.1 s tick and a render late at most
+    # The phone never offers the next bid while the display shows a result (two samples in a
+    # row less than a second apart: the two pages' own timers may differ by a tick).
+    for (t1, a, ta), (t2, b, tb) in zip(samples, samples[1:], strict=False):
+        if t2 - t1 < 1.0:
+            assert not (a["shown"] and b["shown"] and ta == "bid" and tb == "bid"), (a, b)
+    # The moments have their sounds (generated, no files).
+    sounds = samples[-1][1]["sounds"]
+    assert "bids_in" in sounds and ("reveal" in sounds or "tie" in sounds), sounds

@@ -1,0 +1,214 @@
+"""The show's screens fit the TV with five players of the longest names (layout.py checker).
+
+A real game is played to round 2 (five players, 20-character names, the longest a name may
+be); the display's frame is then fed the show's heaviest beats through its own frame path:
+a station with every bid's parts, four ties and four results; the round's summary of six
+stations with ties in every one; the last-round notice; the final scoring turned half way; and,
+after the beats, the previous round's six stations with their tie reasons beside the offer.
+Nothing may clip, scroll, leave the screen or fall under the display's smallest type, at
+1920x1080 and 1280x720.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from live_server import Host, LiveServer, Peer, play, seat_phones
+
+from .conftest import ARTIFACTS
+from .layout import sweep
+
+NAMES = [
+    "Maximiliana Eberhard",
+    "Tomasz Wiśniewski-Ko",
+    "Giulietta Castellani",
+    "Annemarie Vandenberg",
+    "Xochitl Quetzalcoatl",
+]
+RULES = ["figure", "lower_score", "stack", "stack"]
+SPOTLIGHT_KIND = (
+    "() => { const s = document.getElementById('spotlight'); "
+    "return s.hidden ? null : s.dataset.kind; }"
+)
+
+
+def ranking(station: int, seats: list[str]) -> dict[str, Any]:
+    """A full ranking: every part of every bid, four ties (R3.4)."""
+    entries = [
+        {
+            "player": p,
+            "place": i + 1,
+            "cards": [10 + i, 11],
+            "huts": 2,
+            "old_man": -1 if i == 4 else 0,
+            "dice": [6, 5],
+            "total": 30,
+        }
+        for i, p in enumerate(seats)
+    ]
+    ties = [{"players": [seats[i], seats[i + 1]], "rule": RULES[i], "value": 30} for i in range(4)]
+    return {
+        "type": "ranking",
+        "station": station,
+        "entries": entries,
+        "ties": ties,
+        "order": seats,
+    }
+
+
+def effects(seats: list[str]) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "scored",
+            "player": seats[0],
+            "points": 6,
+            "reason": "harvest",
+            "from": 3,
+            "score": 9,
+        },
+        {
+            "type": "scored",
+            "player": seats[1],
+            "points": 5,
+            "reason": "harvest",
+            "from": 2,
+            "score": 7,
+        },
+        {
+            "type": "scored",
+            "player": seats[2],
+            "points": 4,
+            "reason": "harvest",
+            "from": 1,
+            "score": 5,
+        },
+        {"type": "card_gained", "player": seats[3], "card": 15},
+    ]
+
+
+def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
+    server = LiveServer(tmp_path, host_name="table.lan").start()  # pace "instant"
+    peers: list[Peer] = []
+    try:
+        phones = seat_phones(server, "1", NAMES)
+        peers += phones
+        host = Host(server, "1")
+        host.hello()
+        peers.append(host)
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [], max_steps=12)
+        page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        page.goto(f"{server.base}/t/1/")
+        page.wait_for_function("() => window.__display && window.__display.frame()?.game")
+        base = page.evaluate("window.__display.frame()")
+    finally:
+        for p in peers:
+            p.close()
+        server.stop()
+    seats = base["game"]["view"]["seats"]
+    stations = [ranking(s, seats) for s in range(1, 7)]
+
+    def frame(beats: list[dict[str, Any]], step: int, finished: bool = False) -> dict:
+        f = copy.deepcopy(base)
+        f["reason"] = "command"
+        f["seq"] = base["seq"] + step
+        f["events"] = []
+        f["show"] = {**f["show"], "beats": beats, "elapsed": 0.2, "hold": 9999, "more": True}
+        f["show"]["step"] = f["seq"]
+        view = f["game"]["view"]
+        if finished:
+            view.update(finished=True, phase="finished", winners=[seats[0]])
+            view["last_round_reason"] = "end_score"
+            for i, p in enumerate(seats):
+                view["players"][p]["final"] = {
+                    "track": 40 - i,
+                    "stones": 3,
+                    "pyramid_majority": 3,
+                    "chocolatl": 3,
+                    "old_man": -3,
+                    "sacrifice": 4,
+                    "sacrifice_bonus": 3,
+                    "die": 6,
+                    "total": 59 - i,
+                }
+        return f
+
+    screens = {
+        "station": frame(
+            [
+                {
+                    "kind": "station",
+                    "station": 2,
+                    "seconds": 9999,
+                    "ranking": stations[1],
+                    "effects": effects(seats),
+                }
+            ],
+            1,
+        ),
+        "summary": frame(
+            [{"kind": "summary", "round": 1, "seconds": 9999, "rankings": stations}], 2
+        ),
+        "last_round": frame([{"kind": "last_round", "reason": "end_score", "seconds": 9999}], 3),
+        "final": frame(
+            [
+                {"kind": "final_line", "player": p, "seconds": 0.1 if i < 2 else 9999}
+                for i, p in enumerate(seats)
+            ]
+            + [{"kind": "winner", "seconds": 9999}],
+            4,
+            finished=True,
+        ),
+    }
+    # After the beats: the previous round's six stations beside this round's offer.
+    history = [
+        {
+            "type": "round_started",
+            "round": 1,
+            "mode": "red",
+            "leader_box": 0,
+            "leaders": seats,
+            "last_round": False,
+        },
+        *stations,
+        {"type": "round_ended", "round": 1},
+        {
+            "type": "round_started",
+            "round": 2,
+            "mode": "gold",
+            "leader_box": 9,
+            "leaders": [seats[0]],
+            "last_round": False,
+        },
+    ]
+    before_reveal = frame([], 5)
+    before_reveal["game"]["view"].update(revealed={}, station=None)
+    screens["previous_round"] = {
+        **before_reveal,
+        "history": history,
+        "show": {**base["show"], "beats": [], "step": base["seq"] + 9},
+    }
+
+    shots = ARTIFACTS / "show-layout"
+    shots.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    for label, f in screens.items():
+        page.evaluate("(f) => window.__display.inject(f)", f)
+        kind = page.evaluate(SPOTLIGHT_KIND)
+        if label in ("station", "summary", "last_round"):
+            assert kind == label, (label, kind)
+        # Every bid, tie and result is in the page (fitting never drops any).
+        if label == "station":
+            assert page.locator("#spotlight tbody tr").count() == 5
+            assert page.locator("#spotlight .ties li").count() == 4
+            assert page.locator("#spotlight .effects li").count() == 4
+        if label in ("summary", "previous_round"):
+            assert page.locator(".past-list thead th[data-station]:visible").count() == 6, (
+                label,
+                page.evaluate("document.getElementById('reveal-panel').outerHTML.slice(0, 3000)"),
+            )
+            assert page.locator(".past-list tbody tr:visible").count() == 5, label
+            assert page.locator(".past-list .past-tie:visible").count() == 24, label
+        problems += sweep(page, "display", f"show-{label}", shots=shots)
+    assert not problems, "\n".join(problems)

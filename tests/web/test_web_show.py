@@ -1,0 +1,242 @@
+"""The show keeps one beat on every screen (DESIGN.md "The show", docs/RULES.md R3, R6, R7).
+
+A live ``companion serve`` plays whole games with a short test pace while the test samples
+what the display, the phones and the host receive, each frame with its arrival time:
+
+- each step that resolves stations stays the display's newest step for at least its stations
+  times the pace, and carries every station's full ranking (bids with their parts, ties);
+- no phone is asked a decision before the display shows the step that asks it;
+- "last round" is on the display before the last round's first bid is asked, the end reason
+  is in the finished view, the final-scoring lines and the winner hold their beats;
+- after ``kill -9`` mid-show, the restarted server shows the step it was on, for the time
+  that was left, then goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from live_server import Host, LiveServer, Peer, Phone, policy, reconnect, seat_phones
+
+from companion.table import show
+
+NAMES = ["Ana", "Ben", "Cleo"]
+PACE = 0.8  # seconds a station's result stays up (the test pace, "test:0.8")
+SLACK = 0.15  # timer and scheduling slack on a loaded machine (the show never cuts short)
+
+
+class Clocked:
+    """Wraps a peer: every frame it receives is kept with the time it arrived."""
+
+    def __init__(self, peer: Peer) -> None:
+        self.peer = peer
+        self.log: list[tuple[float, dict[str, Any]]] = []
+
+    def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
+        frame = self.peer.poll(timeout)
+        if frame is not None:
+            self.log.append((time.monotonic(), frame))
+        return frame
+
+    def views(self) -> list[tuple[float, dict[str, Any]]]:
+        return [(t, f) for t, f in self.log if f["type"] == "view"]
+
+
+def drain(clocked: list[Clocked], timeout: float = 0.0) -> None:
+    for c in clocked:
+        while c.poll(timeout) is not None:
+            pass
+
+
+def drive(phones: list[Phone], clocked: list[Clocked], until: Any, timeout: float = 180) -> None:
+    """Answer whatever each phone's latest view asks (nothing else) until ``until()``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        drain(clocked)
+        if until():
+            return
+        acted = False
+        for phone in phones:
+            pending = phone.view["you"]["pending"] if phone.view else []
+            if phone.ready() and pending:
+                phone.command(policy(phone.view, phone.seat, pending[0]))
+                acted = True
+        if not acted:
+            for c in clocked:
+                c.poll(0.01)
+        for phone in phones:
+            assert not phone.errors, phone.errors
+    raise TimeoutError("the game did not get there")
+
+
+def step_times(display: Clocked) -> list[tuple[float, int, dict[str, Any]]]:
+    """(arrival, step, frame) of every display frame that put a new step up."""
+    out: list[tuple[float, int, dict[str, Any]]] = []
+    for t, f in display.views():
+        step = (f.get("show") or {}).get("step", f["seq"])
+        if not out or step > out[-1][1]:
+            out.append((t, step, f))
+    return out
+
+
+def started(tmp_path: Any) -> tuple[LiveServer, Host, Clocked, list[Phone], list[Clocked]]:
+    server = LiveServer(tmp_path / "data", tables=1, extra=["--pace", "normal"]).start()
+    phones = seat_phones(server, "1", NAMES)
+    host = Host(server, "1")
+    host.hello()
+    assert host.act("set_pace", pace=f"test:{PACE}")["type"] == "ok"
+    display = Clocked(Peer(f"{server.ws_base}/t/1/ws/display"))
+    display.peer.until(lambda f: f["type"] == "view")
+    assert host.act("start", dice="digital")["type"] == "ok"
+    clocked = [display, *(Clocked(p) for p in phones), Clocked(host)]
+    return server, host, display, phones, clocked
+
+
+def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
+    server, host, display, phones, clocked = started(tmp_path)
+    try:
+        drive(
+            phones,
+            clocked,
+            lambda: bool(
+                display.peer.view
+                and display.peer.view["game"]
+                and display.peer.view["game"]["view"]["finished"]
+            ),
+            timeout=300,
+        )
+        # The last step (final scoring) holds its beats: a line per player (R7), the winner.
+        final = display.peer.view
+        assert final["show"]["hold"] >= PACE * (len(NAMES) + 1), final["show"]
+    finally:
+        for c in clocked:
+            c.peer.close()
+        server.stop()
+
+    steps = step_times(display)
+    ranked = 0
+    for (t, step, frame), (t_next, _, _) in zip(steps, steps[1:], strict=False):
+        events = frame["events"]
+        rankings = [e for e in events if e["type"] == "ranking"]
+        # The full result: every bid with its parts, the order, the reason for every tie.
+        for r in rankings:
+            assert r["entries"] and all(
+                {"player", "cards", "total", "place"} <= set(e) for e in r["entries"]
+            ), r
+            assert "ties" in r and "order" in r, r
+        wanted = show.hold(events, f"test:{PACE}")
+        assert wanted == frame["show"]["hold"]
+        assert t_next - t >= wanted - SLACK, (step, wanted, t_next - t, events)
+        ranked += len(rankings)
+    assert ranked >= 12  # at least two rounds of six stations were watched
+
+    # No phone is asked for a decision the display does not show yet (same step, same beat).
+    shown_at: dict[int, float] = {}
+    for t, step, _ in steps:
+        shown_at.setdefault(step, t)
+    for c in clocked[1:-1]:
+        for t, f in c.views():
+            if f["you"]["pending"]:
+                step = f["show"]["step"]
+                assert step in shown_at, (step, sorted(shown_at)[-5:])
+                assert shown_at[step] <= t + SLACK, (step, shown_at[step], t)
+
+    # "Last round" is on the display as soon as it is known (R6.3), as a beat of its own;
+    # when the round count makes it (R2.1), before the last round's first bid is asked.
+    view_of = [(t, f["game"]["view"], f) for t, f in display.views() if f["game"]]
+    end = view_of[-1][1]
+    announced, frame = next((t, f) for t, v, f in view_of if v["last_round"])
+    assert "last_round" in [b["kind"] for b in frame["show"]["beats"]], frame["show"]
+    if end["last_round_reason"] == "max_rounds":
+        first_bid = min(
+            t
+            for c in clocked[1:-1]
+            for t, f in c.views()
+            if f["game"]
+            and f["game"]["view"]["round"] == end["round"]
+            and any(e["type"] == "bid" for e in f["you"]["pending"])
+        )
+        assert announced <= first_bid + SLACK
+    # The end's reason is in the finished view (R6.3), the winners are named (R7).
+    assert end["finished"] and end["last_round_reason"] in ("max_rounds", "end_score", "cubes")
+    assert end["winners"]
+
+
+def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
+    server, host, display, phones, clocked = started(tmp_path)
+    # A long pace, so the show is surely mid-step when the power goes.
+    assert host.act("set_pace", pace="test:4")["type"] == "ok"
+    data = server.data
+    try:
+
+        def revealing() -> bool:
+            f = display.peer.view
+            return bool(f and any(e["type"] == "ranking" for e in f["events"]))
+
+        drive(phones, clocked, revealing)
+        frame = display.peer.view
+        step, hold = frame["show"]["step"], frame["show"]["hold"]
+        assert hold >= 4
+        server.kill9()
+        for c in clocked:
+            c.peer.close()
+        t_restart = time.monotonic()
+        server = LiveServer(data, tables=1, extra=["--pace", "normal"]).start()
+        again = Clocked(Peer(f"{server.ws_base}/t/1/ws/display"))
+        hello = again.peer.until(lambda f: f["type"] == "view")
+        # The same step, with the time already spent on it counted.
+        assert hello["show"]["step"] == step, (hello["show"], step)
+        assert hello["seq"] == step
+        assert 0 < hello["show"]["elapsed"] < hold
+        phones = reconnect(server, "1", phones)
+        for p in phones:  # no phone is asked ahead of the display
+            assert p.view["show"]["step"] == step
+        left = hold - hello["show"]["elapsed"]
+        # The phones answer what this step asks (if anything); the show moves on once the
+        # rest of the hold is over, not before.
+        watched = [again, *(Clocked(p) for p in phones)]
+        drive(phones, watched, lambda: again.peer.view["show"]["step"] > step, timeout=hold + 30)
+        assert time.monotonic() - t_restart >= left - SLACK - 1.0  # the rest of the hold
+        again.peer.close()
+    finally:
+        for p in phones:
+            p.close()
+        server.stop()
+
+
+def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
+    server, host, display, phones, clocked = started(tmp_path)
+    assert host.act("set_pace", pace="test:30")["type"] == "ok"
+    try:
+
+        def revealing() -> bool:
+            f = display.peer.view
+            return bool(f and any(e["type"] == "ranking" for e in f["events"]))
+
+        drive(phones, clocked, revealing)
+        step = display.peer.view["show"]["step"]
+        beats = len(display.peer.view["show"]["beats"])
+        # The phones answer what this step asks (dice, a tie's decision): acknowledged at
+        # once, while the show holds on this step.
+        drive(
+            phones,
+            clocked,
+            lambda: all(
+                p.outstanding is None
+                and (not p.view["you"]["pending"] or p.acked_seq > p.view["seq"])
+                for p in phones
+            ),
+        )
+        assert display.peer.view["show"]["step"] == step
+        for _ in range(beats):
+            assert host.act("show_next")["type"] == "ok"
+        moved = display.peer.until(
+            lambda f: f["type"] == "view" and f["show"]["step"] > step, timeout=10
+        )
+        assert moved["show"]["step"] > step
+        assert host.act("set_pace", pace="sluggish")["type"] == "error"
+    finally:
+        for c in clocked:
+            c.peer.close()
+        server.stop()
