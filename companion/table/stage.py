@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import apply, new_game
+from companion.engine import State, apply, new_game
 from companion.store.results import TRACK_COLORS
 from companion.table import show
 from companion.table.model import Game, Outcome
@@ -51,7 +51,7 @@ class Stage:
         self.game_id: int | None = None
         self.shown = 0  # commands of the current game on the screens
         self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
-        self._state: tuple[int, int, dict[str, Any]] | None = None  # (game, n, state) cache
+        self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -63,7 +63,7 @@ class Stage:
     @property
     def pace(self) -> str:
         pace = self.table.settings.get("pace")
-        return pace if show.valid_pace(pace) else self.default_pace
+        return str(pace) if isinstance(pace, str) and show.valid_pace(pace) else self.default_pace
 
     # -- the cursor ---------------------------------------------------------------------
     def _resume(self) -> None:
@@ -188,7 +188,7 @@ class Stage:
             log.exception("table %s: show subscriber failed", self.table.name)
 
     # -- what the screens see ---------------------------------------------------------
-    def shown_state(self) -> dict[str, Any]:
+    def shown_state(self) -> State:
         """The game's state after the shown commands (replayed, cached per step)."""
         with self.table.lock:
             g = self.table.game
@@ -325,7 +325,7 @@ class Stage:
         self._wake.set()
 
 
-def _replay(state: dict[str, Any], commands: list[dict[str, Any]]) -> dict[str, Any]:
+def _replay(state: State, commands: list[dict[str, Any]]) -> State:
     for command in commands:
         if command["type"] != TRACK_COLORS:
             state, _ = apply(state, command)

@@ -53,3 +53,16 @@ def host_refusal(table: Table, token: str | None, wrong: Refusal | None = None) 
         return None
     wrong_guess()
     return wrong if wrong is not None else bad_token()
+
+
+def seat_or_host_refusal(table: Table, seat: str | None, token: str | None) -> Refusal | None:
+    """None when ``token`` is ``seat``'s own token (or, without a seat, the host token); else
+    the throttled refusal, as :func:`host_refusal` (a finished game's replay link on a phone)."""
+    if not seat:
+        return host_refusal(table, token)
+    if (busy := throttled()) is not None:
+        return busy
+    if table.check_seat(seat, token):
+        return None
+    wrong_guess()
+    return jsonify({"error": "bad_token", "reason": "the seat or host token is wrong"}), 403

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from companion.store.results import companion_levels, engine_log
-from companion.web.access import throttled, wrong_guess
+from companion.web.access import seat_or_host_refusal
 from companion.web.admin import replay_frames
 from companion.web.replay import chapters
 from companion.web.services import cafe_of, replays_of
@@ -35,13 +35,9 @@ def table_replay(name: str, game_id: int) -> Any:
     table = cafe.get(name)
     if table is None:
         return jsonify({"error": "no_table", "reason": f"no table {name!r} here"}), 404
-    if (busy := throttled()) is not None:
-        return busy
-    seat, token = request.args.get("seat"), request.args.get("token")
-    allowed = table.check_seat(seat, token) if seat else table.check_host(token)
-    if not allowed:
-        wrong_guess()
-        return jsonify({"error": "bad_token", "reason": "the seat or host token is wrong"}), 403
+    refused = seat_or_host_refusal(table, request.args.get("seat"), request.args.get("token"))
+    if refused is not None:
+        return refused
     stored = cafe.store.game(game_id)
     if stored is None or stored.table_name != name or stored.status == "playing":
         # A running game's log would give away unrevealed bids and sacrifices.
