@@ -22,7 +22,7 @@ import {
   stationName,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
-import { Beat, Sound } from "./show.js";
+import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
 
@@ -53,9 +53,7 @@ function onFrame(f) {
   }
   absorb(f.events || []);
   frame = f;
-  if (beat.update(f, before) && (f.events || []).some((e) => e.type === "revealed" || e.type === "first_cards_revealed")) {
-    sound.play("bids_in");
-  }
+  if (beat.update(f, before)) sound.play(stepSound(f));
   const wanted = ownLanguage || f.table?.lang;
   if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
     setLanguage(wanted); // re-renders through onLanguageChange
@@ -833,10 +831,7 @@ function tickShow() {
   if (key !== beatShown) {
     const cur = beat.current();
     const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-    if (b?.kind === "decision") sound.play("reveal");
-    else if (b?.kind === "station") sound.play(b.ranking?.ties?.length ? "tie" : "reveal");
-    else if (b?.kind === "last_round") sound.play("last_round");
-    else if (b?.kind === "winner") sound.play("winner");
+    sound.play(beatSound(b));
     render();
     return;
   }

@@ -19,7 +19,7 @@ import {
   stationName,
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
-import { Beat } from "./show.js";
+import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
 
@@ -233,7 +233,7 @@ function onFrame(f) {
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
-    beat.update(f, before);
+    if (beat.update(f, before)) cue(stepSound(f));
     beatShown = beatKey();
     render();
   } else if (f.type === "ack") {
@@ -362,6 +362,7 @@ function myPending() {
 
 function render() {
   if (!frame) return;
+  cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat).
   const view = beat.staged(frame.game?.view);
   renderHeader(view);
@@ -1149,9 +1150,64 @@ function beatKey() {
 setInterval(() => {
   if (frame && beatKey() !== beatShown) {
     beatShown = beatKey();
+    const cur = beat.current();
+    cue(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null)); // the display's beat sounds
     render();
   }
 }, 250);
+
+// ---------- sound: silent unless this phone's player turns it on ----------
+
+const sound = new Sound("chocolatl.pad.sound", false); // per phone, not per table
+let asked = null; // what the pad asked at the last render (null: nothing rendered yet)
+
+/** A tune for this player: only while the sound is on and the pad is in view. While off,
+ * Sound.play returns at once, so no AudioContext is ever made. */
+function cue(name) {
+  if (name && sound.on && !document.hidden) sound.play(name);
+}
+
+/** "Your turn" when the pad newly asks something: once the show lets it ask (myPending),
+ * not on the first view after opening the page. */
+function cueAsked() {
+  const g = frame?.game;
+  const v = g?.view;
+  const now = new Set(myPending().map((p) => `${g?.id}:${v?.round}:${v?.step}:${v?.station}:${JSON.stringify(p)}`));
+  if (asked && [...now].some((k) => !asked.has(k))) cue("your_turn");
+  asked = now;
+}
+
+function renderSoundToggle() {
+  const button = document.getElementById("pad-sound");
+  if (!button) return;
+  button.setAttribute("aria-pressed", String(sound.on));
+  button.querySelector(".sound-label").textContent = t(sound.on ? "pad.sound_is_on" : "pad.sound_is_off");
+  button.title = t("pad.sound_title");
+}
+
+function soundControls() {
+  // Browsers start audio only from a tap: the AudioContext is made (or resumed) by the tap
+  // that turns the sound on, with a blip to say it works; off suspends it.
+  document.getElementById("pad-sound")?.addEventListener("click", () => {
+    sound.on = !sound.on;
+    if (sound.on) {
+      sound.unlock();
+      cue("sound_on");
+    } else sound.ctx?.suspend?.();
+    sound.save();
+    renderSoundToggle();
+  });
+  // Turned on before a reload: the first tap anywhere lets the sound play again.
+  document.addEventListener(
+    "click",
+    () => {
+      if (sound.on && sound.ctx?.state !== "running") sound.unlock();
+    },
+    true,
+  );
+  onLanguageChange(renderSoundToggle);
+  renderSoundToggle();
+}
 
 /** The scores at the moment the host ended the game (no final scoring was made, R7). */
 function standingsTable(standings) {
@@ -1183,7 +1239,7 @@ function standingsTable(standings) {
 // ---------- start ----------
 
 async function main() {
-  window.__pad = { frame: () => frame, conn: null };
+  window.__pad = { frame: () => frame, conn: null, sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }) };
   await setLanguage(pickLanguage());
   languageSwitch(document.getElementById("lang"), { remember: true });
   onLanguageChange(() => {
@@ -1191,6 +1247,7 @@ async function main() {
     else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);
   });
   document.getElementById("join-form").addEventListener("submit", join);
+  soundControls();
   translateDom(document);
   if (credentials && credentials.table === tableName) {
     showStatus("reconnecting");
