@@ -233,8 +233,10 @@ function onFrame(f) {
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
-    if (beat.update(f, before)) cue(stepSound(f));
-    beatShown = beatKey();
+    if (beat.update(f, before)) {
+      cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
+      beatShown = beatKey();
+    } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
@@ -1147,13 +1149,17 @@ function beatKey() {
   return `${beat.step}:${beat.current().index}`;
 }
 
+/** A beat that came up since the last look: note it and play its sound (the display's). */
+function soundBeat() {
+  if (beatKey() === beatShown) return false;
+  beatShown = beatKey();
+  const cur = beat.current();
+  cue(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
+  return true;
+}
+
 setInterval(() => {
-  if (frame && beatKey() !== beatShown) {
-    beatShown = beatKey();
-    const cur = beat.current();
-    cue(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null)); // the display's beat sounds
-    render();
-  }
+  if (frame && soundBeat()) render();
 }, 250);
 
 // ---------- sound: silent unless this phone's player turns it on ----------
@@ -1177,12 +1183,21 @@ function cueAsked() {
   asked = now;
 }
 
+/** The toggle is a speaker icon (struck through while off) named "sound on this phone"; its
+ * state is aria-pressed, and each tap says in words what it did for a moment (sound-note). */
 function renderSoundToggle() {
-  const button = document.getElementById("pad-sound");
-  if (!button) return;
-  button.setAttribute("aria-pressed", String(sound.on));
-  button.querySelector(".sound-label").textContent = t(sound.on ? "pad.sound_is_on" : "pad.sound_is_off");
-  button.title = t("pad.sound_title");
+  document.getElementById("pad-sound")?.setAttribute("aria-pressed", String(sound.on));
+}
+
+let noteTimer = null;
+
+function sayToggled() {
+  const note = document.getElementById("sound-note");
+  if (!note) return;
+  note.textContent = t(sound.on ? "pad.sound_is_on" : "pad.sound_is_off");
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => (note.hidden = true), 3000);
 }
 
 function soundControls() {
@@ -1196,6 +1211,7 @@ function soundControls() {
     } else sound.ctx?.suspend?.();
     sound.save();
     renderSoundToggle();
+    sayToggled();
   });
   // Turned on before a reload: the first tap anywhere lets the sound play again.
   document.addEventListener(
@@ -1205,7 +1221,6 @@ function soundControls() {
     },
     true,
   );
-  onLanguageChange(renderSoundToggle);
   renderSoundToggle();
 }
 
