@@ -1174,11 +1174,12 @@ function cue(name) {
 }
 
 /** "Your turn" when the pad newly asks something: once the show lets it ask (myPending),
- * not on the first view after opening the page. */
+ * not on the first view after opening the page. An answer takes its question off the list,
+ * so the next one of the same kind (the next station's dice, the second bid) is new again;
+ * other players' moves while it waits do not repeat it. */
 function cueAsked() {
   const g = frame?.game;
-  const v = g?.view;
-  const now = new Set(myPending().map((p) => `${g?.id}:${v?.round}:${v?.step}:${v?.station}:${JSON.stringify(p)}`));
+  const now = new Set(myPending().map((p) => `${g?.id}:${g?.view?.round}:${p.type}`));
   if (asked && [...now].some((k) => !asked.has(k))) cue("your_turn");
   asked = now;
 }
