@@ -41,7 +41,8 @@ class Replay:
         self.playing: int | None = None  # the command whose show frame is up, if one is
         self.conns: list[WsConnection] = []
         self.lock = threading.Lock()
-        self.used = time.monotonic()
+        self.used = time.monotonic()  # when the last frame went out
+        self.current: dict[str, Any] = frames[0]  # the last frame sent (the step shown)
         # Frame k belongs to command owner[k] (0: the start); command n's frames start at
         # first[n]: one frame per event, one for a command without events.
         self.owner = [0]
@@ -53,9 +54,10 @@ class Replay:
             raise ValueError(f"{len(steps)} commands do not make the {len(frames)} frames")
 
     def _send(self, frame: dict[str, Any]) -> None:
+        self.current = frame
+        self.used = time.monotonic()
         for conn in list(self.conns):
             conn.send({**frame, "replay": {"step": self.step, "steps": len(self.frames)}})
-        self.used = time.monotonic()
 
     def show(self, step: int) -> int:
         """Move to ``step`` (clamped) and send it to every attached display."""
@@ -110,9 +112,16 @@ class Replay:
             return {"step": self.step, "steps": len(self.frames), "show": block}
 
     def attach(self, conn: WsConnection) -> None:
+        """A display comes (or comes back): it gets the step shown now, a playing command as
+        far into its beats as the others are, and the others are left alone."""
         with self.lock:
             self.conns.append(conn)
-        self.show(self.step)
+            frame = self.current
+            show = frame.get("show")
+            if show is not None and not show.get("paused"):
+                elapsed = show["elapsed"] + time.monotonic() - self.used
+                frame = {**frame, "show": {**show, "elapsed": round(min(show["hold"], elapsed), 3)}}
+            conn.send({**frame, "replay": {"step": self.step, "steps": len(self.frames)}})
 
     def detach(self, conn: WsConnection) -> None:
         with self.lock:

@@ -146,3 +146,18 @@ def test_bad_play_requests_change_nothing() -> None:
         Replay(replay.frames).play(3, "quick")
     answer, status = move(replay, {"to": 9})  # a plain step still just shows the step
     assert status == 200 and answer["step"] == 9 and "show" not in screen.frames[-1]
+
+
+def test_a_display_that_comes_mid_play_joins_the_beat_and_leaves_the_others_alone() -> None:
+    replay, screen, steps = _replay(4, 3)
+    n = next(i for i, ev in enumerate(steps, start=1) if show.hold(ev, "quick") > 0)
+    start = 1 + sum(max(1, len(e)) for e in steps[: n - 1])
+    shown = replay.play(start, "quick")
+    seen = len(screen.frames)
+    late = Screen()
+    replay.attach(late)  # type: ignore[arg-type] - anything with send() is a display here
+    assert len(screen.frames) == seen  # the first display's beat runs on undisturbed
+    (frame,) = late.frames
+    assert frame["show"]["step"] == n and frame["replay"]["step"] == shown["step"]
+    assert 0 <= frame["show"]["elapsed"] <= frame["show"]["hold"]
+    assert frame["events"] == screen.frames[-1]["events"]
