@@ -140,6 +140,15 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
         settle(page)
         assert check(page, "display") == []
         page.screenshot(path=str(out / f"replay-playing-{width}x{height}.png"))
+    # The bar's words in every language fit the smaller TV too (the page's own language).
+    for lang in ("de", "nl", "it", "en"):
+        page.locator("#display-lang").select_option(lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        settle(page)
+        assert page.locator("#replay-play").inner_text() != "", lang
+        assert check(page, "display") == [], lang
+        if lang != "en":
+            page.screenshot(path=str(out / f"replay-playing-1280x720-{lang}.png"))
     page.set_viewport_size({"width": 1920, "height": 1080})
 
     # Pause with the space bar while a station's result is up: nothing moves on, and the

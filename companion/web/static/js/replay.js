@@ -125,11 +125,12 @@ async function advance() {
   }
   const answer = await post({ to: step + 1, pace });
   if (!answer) return stop();
-  step = target = answer.step;
+  step = answer.step;
+  if (mode === "stopped") return; // a step by hand follows and says where to
+  target = step;
   document.body.dataset.replayStep = String(step);
   label();
   started(answer.show);
-  if (mode === "stopped") return; // a step by hand follows
   if (mode === "paused") {
     // Paused while the step was on its way: hold it at its start.
     pausedAt = answer.show.elapsed;
@@ -187,8 +188,10 @@ function pause() {
   const into = (performance.now() - shownAt) / 1000;
   if (hold > 0 && into < hold) {
     // The display holds the beat that is up (its countdown stops) until play goes on.
+    const at = step;
     pausedAt = into;
-    chain = chain.then(() => post({ to: step, pace, elapsed: into, paused: true })).catch(() => {});
+    // (A step already on its way is held at its own start instead: see advance.)
+    chain = chain.then(() => (step === at ? post({ to: at, pace, elapsed: into, paused: true }) : null)).catch(() => {});
   }
 }
 
