@@ -20,7 +20,7 @@ owns the clock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # Seconds a station's result (or a final-scoring line) stays up, by the host's pace.
@@ -296,3 +296,45 @@ def _move(track: dict[str, list[str]], player: str, frm: int, to: int) -> None:
         if not stack:
             del track[str(frm)]
     track.setdefault(str(to), []).append(player)
+
+
+def block(
+    steps: Sequence[list[dict[str, Any]]], shown: int, pace: Any, elapsed: float
+) -> dict[str, Any]:
+    """What every frame says about the show (the live stage's and a replay's alike): the pace,
+    the beats of step ``shown`` of ``steps`` (each committed step's events), their hold and how
+    far into them the show is (screens count down from their own clocks).
+
+    >>> steps = [[{"type": "bid_placed", "player": "ana"}], [{"type": "ranking", "station": 2}]]
+    >>> b = block(steps, 2, "quick", 9.0)
+    >>> b["step"], [x["kind"] for x in b["beats"]], b["hold"], b["elapsed"], b["more"]
+    (2, ['station'], 2.0, 2.0, False)
+    """
+    current = steps[shown - 1] if 0 < shown <= len(steps) else []
+    out = beats(current, pace)
+    total = sum(b["seconds"] for b in out)
+    for beat in out:
+        if beat["kind"] == "summary":
+            beat["rankings"] = round_rankings(steps[:shown], beat["round"])
+    return {
+        "pace": pace,
+        "seconds": pace_seconds(pace),
+        "step": shown,
+        "beats": out,
+        "hold": total,
+        # Past the hold it stays at the hold: a read of a quiet table is the same twice.
+        "elapsed": round(min(total, max(0.0, elapsed)), 3),
+        "more": shown < len(steps),
+    }
+
+
+def round_rankings(steps: Sequence[list[dict[str, Any]]], number: int) -> list[dict[str, Any]]:
+    """Every station's ranking of round ``number`` in ``steps`` (R3.3), oldest first."""
+    out: list[dict[str, Any]] = []
+    for events in reversed(steps):
+        for e in reversed(events):
+            if e["type"] == "ranking":
+                out.append({k: v for k, v in e.items() if k != "text"})
+            elif e["type"] == "round_started" and e["round"] == number:
+                return out[::-1]
+    return out[::-1]

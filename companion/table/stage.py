@@ -306,32 +306,7 @@ class Stage:
             pace = self.pace
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
-            beats = show.beats(self._current_events(g), pace)
-            hold = sum(b["seconds"] for b in beats)
-            for beat in beats:
-                if beat["kind"] == "summary":
-                    beat["rankings"] = self._round_rankings(g, beat["round"])
-            return {
-                "pace": pace,
-                "seconds": show.pace_seconds(pace),
-                "step": self.shown,
-                "beats": beats,
-                "hold": hold,
-                # Past the hold it stays at the hold: a read of a quiet table is the same twice.
-                "elapsed": round(min(hold, max(0.0, time.time() - self.reached)), 3),
-                "more": self.shown < len(g.commands),
-            }
-
-    def _round_rankings(self, g: Game, number: int) -> list[dict[str, Any]]:
-        """Every station's ranking of round ``number`` among the shown steps (R3.3)."""
-        out: list[dict[str, Any]] = []
-        for events in reversed(g.events[: self.shown]):
-            for e in reversed(events):
-                if e["type"] == "ranking":
-                    out.append({k: v for k, v in e.items() if k != "text"})
-                elif e["type"] == "round_started" and e["round"] == number:
-                    return out[::-1]
-        return out[::-1]
+            return show.block(g.events, self.shown, pace, time.time() - self.reached)
 
     # -- the clock ------------------------------------------------------------------------
     def start(self) -> Stage:

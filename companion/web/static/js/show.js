@@ -13,6 +13,7 @@ export class Beat {
     this.start = 0; // performance.now() at which the step's first beat began
     this.previous = null; // the view before this step (to replay its moves beat by beat)
     this.events = []; // the step's events (when the step arrived while we watched)
+    this.frozen = null; // seconds into the step where a paused replay holds it (null: running)
   }
 
   /** A frame came: a new step (remember the view before it and its events), or the same one. */
@@ -21,6 +22,7 @@ export class Beat {
     if (!show) {
       this.step = null;
       this.beats = [];
+      this.frozen = null;
       return false;
     }
     const fresh = show.step !== this.step;
@@ -32,11 +34,13 @@ export class Beat {
     this.beats = show.beats || [];
     this.start = performance.now() - (show.elapsed || 0) * 1000;
     this.more = Boolean(show.more);
+    this.frozen = show.paused ? show.elapsed || 0 : null; // a replay's pause (the live show never pauses)
     return fresh;
   }
 
   /** Seconds since the step began. */
   elapsed() {
+    if (this.frozen !== null) return this.frozen;
     return (performance.now() - this.start) / 1000;
   }
 
