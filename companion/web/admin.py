@@ -111,7 +111,7 @@ def tables_json() -> Any:
     out = []
     for hub in hubs_of().values():
         table = hub.table
-        row = render.admin_summary(table.snapshot(), hub.connected_seats())
+        row = render.admin_summary(hub.shown_snapshot(), hub.connected_seats())
         row["host_url"] = url_for("pages.host_page", name=table.name, token=table.host_token)
         row["display_url"] = url_for("pages.display_page", name=table.name)
         last = None

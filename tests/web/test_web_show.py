@@ -14,10 +14,13 @@ what the display, the phones and the host receive, each frame with its arrival t
 
 from __future__ import annotations
 
+import re
+import sqlite3
 import threading
 import time
 from typing import Any
 
+import requests
 from live_server import Host, LiveServer, Peer, Phone, policy, reconnect, seat_phones
 
 from companion.table import show
@@ -257,4 +260,57 @@ def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
     finally:
         for c in clocked:
             c.peer.close()
+        server.stop()
+
+
+def test_cafe_lists_say_what_the_screens_show(tmp_path: Any) -> None:
+    """Three companion players race ahead on the true state; the café's table list and the
+    admin's overview give the round the display shows, not the newest one."""
+    server = LiveServer(tmp_path / "data", tables=1, extra=["--pace", "normal"]).start()
+    try:
+        host = Host(server, "1")
+        host.hello()
+        for _ in range(3):
+            assert host.act("add_bot", level="plain")["type"] == "ok"
+        assert host.act("set_pace", pace="test:20")["type"] == "ok"
+        display = Peer(f"{server.ws_base}/t/1/ws/display")
+        display.until(lambda f: f["type"] == "view")
+        assert host.act("start", dice="digital")["type"] == "ok"
+        shown = display.until(
+            lambda f: f["type"] == "view" and bool(f["game"]) and f["show"]["hold"] > 0,
+            timeout=60,
+        )
+        token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+        assert token, "the admin link is printed at start-up"
+
+        def lists() -> tuple[int, int, int]:
+            cafe = requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][0]
+            admin = requests.get(
+                f"{server.base}/admin/api/tables",
+                headers={"X-Admin-Token": token.group(1)},
+                timeout=5,
+            ).json()["tables"][0]
+            state = requests.get(f"{server.base}/t/1/api/state", timeout=5).json()
+            return cafe["round"], admin["round"], state["game"]["view"]["round"]
+
+        # The companion players play the whole game on the true state (their moves are
+        # committed) while the show holds the first result for 20 s a beat.
+        deadline = time.monotonic() + 60
+        status = "playing"
+        while status == "playing" and time.monotonic() < deadline:
+            db = sqlite3.connect(f"file:{server.data / 'companion.sqlite3'}?mode=ro", uri=True)
+            try:
+                (status,) = db.execute(
+                    "SELECT status FROM games WHERE id = ?", (shown["game"]["id"],)
+                ).fetchone()
+            finally:
+                db.close()
+            time.sleep(0.1)
+        assert status == "finished", "the companion players did not finish ahead of the show"
+        cafe_round, admin_round, display_round = lists()
+        assert cafe_round == admin_round == display_round == shown["game"]["view"]["round"] == 1
+        cafe = requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][0]
+        assert cafe["status"] == "playing"  # the end is not told before the screens tell it
+        display.close()
+    finally:
         server.stop()
