@@ -112,7 +112,9 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     ]
     assert len(held) >= 6, beats
     for b, seconds in held:
-        assert seconds >= PACE - 0.3, (b, seconds)  # one 0.1 s tick and a render late at most
+        # A 0.1 s tick and a late render on a busy machine at most; a beat cut short by the
+        # next step would be far shorter.
+        assert seconds >= PACE - 0.6, (b, seconds)
     # The phone never offers the next bid while the display shows a result (two samples in a
     # row less than a second apart: the two pages' own timers may differ by a tick).
     for (t1, a, ta), (t2, b, tb) in zip(samples, samples[1:], strict=False):
