@@ -104,7 +104,11 @@ export class Beat {
     if (told.length === this.events.length && !walkingNow) return view;
     const prev = this.previous;
     const newRound = told.some((e) => e.type === "round_started");
-    const base = newRound ? view : { ...view, ...pick(prev, ROUND_FIELDS) };
+    const hidden = told.length < this.events.length;
+    // While part of the step is still to come, the next station's cards, its dice window and
+    // the decisions it asks wait too: nobody is asked anything while the table reads.
+    const later = hidden ? { ...pick(prev, STEP_FIELDS), pending: [] } : {};
+    const base = newRound ? { ...view, ...later } : { ...view, ...pick(prev, ROUND_FIELDS), ...later };
     const track = Object.fromEntries(Object.entries(prev.track || {}).map(([b, st]) => [b, [...st]]));
     const pyramid = (prev.pyramid || []).map((row) => [...row]);
     const players = Object.fromEntries(
@@ -152,6 +156,7 @@ export class Beat {
 // What belongs to the round (shown as before until the next round is told) and to a player.
 const ROUND_FIELDS = ["round", "mode", "returning", "harvest", "improvements", "profile"];
 const PLAYER_FIELDS = ["score", "huts", "dice", "cubes_used"];
+const STEP_FIELDS = ["phase", "step", "revealed", "dice_window", "decision"];
 
 function pick(obj, keys) {
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
