@@ -45,6 +45,7 @@ READ_DISPLAY = """() => {
     ties: ranking ? ranking.querySelectorAll('.ties li').length : 0,
     countdown: document.getElementById('show-countdown')?.hidden === false,
     round: window.__display.frame()?.game?.view?.round || 0,
+    label: Number((document.getElementById('round')?.textContent.match(/\d+/) || [0])[0]),
     sounds: window.__sounds || [],
   };
 }"""
@@ -99,6 +100,10 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
 
     stations = [s for _, s, _ in samples if s["kind"] == "station"]
     assert stations, "the display never showed a station's result"
+    # The title's round is the round of the result in the spotlight: stations come in order
+    # within a round, and the next round's number never shows over the last one's results.
+    order = [(s["label"], s["station"]) for s in stations]
+    assert order == sorted(order), order
     # Every bid and every tie of the station is on screen (3 players: 3 rows).
     assert all(s["rows"] == 3 for s in stations), stations
     assert all(s["countdown"] for s in stations)

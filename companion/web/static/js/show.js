@@ -156,7 +156,7 @@ export class Beat {
 // What belongs to the round (shown as before until the next round is told) and to a player.
 const ROUND_FIELDS = ["round", "mode", "returning", "harvest", "improvements", "profile"];
 const PLAYER_FIELDS = ["score", "huts", "dice", "cubes_used"];
-const STEP_FIELDS = ["phase", "step", "revealed", "dice_window", "decision"];
+const STEP_FIELDS = ["phase", "step", "revealed", "dice_window", "decision", "projection"];
 
 function pick(obj, keys) {
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
