@@ -162,6 +162,7 @@ def post_with_deadline(
 
     timer = threading.Timer(deadline, shut)
     timer.daemon = True
+    started = time.monotonic()
     timer.start()
     try:
         response = session.post(
@@ -175,7 +176,9 @@ def post_with_deadline(
         response.close()  # a dripping body holds nothing: it is never read
         return response.status_code
     except requests.RequestException:
-        if cut.is_set():
+        # The deadline's cut, or a read timeout that came when the deadline was up anyway
+        # (on a busy machine the timer's thread may run a moment late).
+        if cut.is_set() or time.monotonic() - started >= deadline:
             raise DeadlinePassed(f"no answer within {deadline:g} s") from None
         raise
     finally:
