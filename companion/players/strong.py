@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from companion.engine import IllegalCommand, State, apply_in_place
+from companion.engine import IllegalCommand, State, apply_in_place, apply_made
 from companion.players import good, randomly
 from companion.players.common import (
     STATIONS,
@@ -376,10 +376,10 @@ def _model(
 
 def _apply_step(sim: State, mine: Command, others: list[Command | None]) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
-    apply_in_place(sim, mine)
+    apply_in_place(sim, mine)  # a candidate the invented state may refuse
     for c in others:
         if c is not None:
-            apply_in_place(sim, c)
+            apply_made(sim, c)
 
 
 def copy_sim(state: State) -> State:
@@ -433,7 +433,8 @@ def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
             cmd = {"type": "roll", "player": p, "values": [rng.randint(1, 6) for _ in range(n)]}
         else:
             cmd = _model(sim, entry["player"], me, wild, rng, plans)
-        apply_in_place(sim, cmd)
+            assert cmd is not None, "the pending entry awaits this seat"
+        apply_made(sim, cmd)  # made from ``sim`` by the models and the fair dice above
 
 
 def _utility(sim: View, me: str) -> float:
