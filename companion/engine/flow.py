@@ -13,7 +13,7 @@ from companion.engine import scoring, stations
 from companion.engine.asks import STATIONS, bid_shape
 from companion.engine.errors import MalformedCommand, NotAwaited, RuleViolation
 from companion.engine.profile import track_colour
-from companion.engine.ranking import rank_station
+from companion.engine.ranking import rank_station, station_order
 from companion.engine.state import leader_box
 from companion.engine.types import (
     COMMAND_FIELDS,
@@ -27,6 +27,11 @@ from companion.engine.types import (
 
 # A command as it arrives (a log line, a phone's message): checked field by field here.
 RawCommand = Mapping[str, object]
+
+
+class Unread(list[Event]):
+    """The events of a command applied by :func:`apply_made`, which nobody reads: a station
+    is ranked without the ranking event's parts and ties (ranking.station_order)."""
 
 
 def _is_int(v: object) -> TypeGuard[int]:
@@ -147,11 +152,18 @@ def _resolve(state: State, events: list[Event]) -> None:
     rolls: dict[str, list[int]] = window["rolls"] if window is not None else {}
     for p, values in rolls.items():
         state["players"][p]["dice"] -= len(values)  # R3.2: used dice leave the player
-    ranking = rank_station(state, station, rolls)
-    events.append(cast(Event, ranking))
+    if type(events) is Unread:
+        order, lead = station_order(state, station, rolls)
+    else:
+        ranking = rank_station(state, station, rolls)
+        events.append(cast(Event, ranking))
+        order = ranking["order"]
+        lead = 0
+        if station == 4:
+            totals = {e["player"]: e["total"] for e in ranking["entries"]}
+            lead = totals[order[0]] - totals[order[1]]
     state["dice_window"] = None
     state["pending"] = []
-    order = ranking["order"]
     if station == 1:
         stations.chocolatl(state, order, events)
     elif station == 2:
@@ -164,8 +176,7 @@ def _resolve(state: State, events: list[Event]) -> None:
             return
         stations.take_die(state, order[0], events)  # R5.3: no hut space left
     elif station == 4:
-        totals = {e["player"]: e["total"] for e in ranking["entries"]}
-        if totals[order[0]] >= totals[order[1]] + 3:
+        if lead >= 3:  # R5.4: first places both cubes
             stations.place_cube(state, order[0], events)
             stations.place_cube(state, order[0], events)
         else:
@@ -535,17 +546,16 @@ MADE_HANDLERS: dict[str, Handler] = {
 }
 
 
-def apply_made(state: State, command: MadeCommand) -> list[Event]:
+def apply_made(state: State, command: MadeCommand) -> None:
     """:func:`apply_in_place` for a command its maker built from ``state`` itself as the rules
-    allow (a search's players): the same state and events, without checking the command again.
+    allow (a search's players): the same state, without checking the command again and
+    without the events (a playout reads only the state).
 
     Only a command awaited now is taken (``NotAwaited`` otherwise); anything else about an
     illegal command may go unnoticed, so commands from outside (phones, logs, a host) always
     go through :func:`apply_in_place`.
     """
-    events: list[Event] = []
-    MADE_HANDLERS[command["type"]](state, command, events)
-    return events
+    MADE_HANDLERS[command["type"]](state, command, Unread())
 
 
 def unknown_field(kind: str, key: object) -> str:
