@@ -33,11 +33,15 @@ def choose(view: View, rng: random.Random) -> Command | None:
     return decide(view, view["me"], rng)
 
 
-def decide(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> Command | None:
+def decide(
+    view: View, seat: str, rng: random.Random, noise: float = 0.0, kind: str | None = None
+) -> Command | None:
     """:func:`choose` for ``seat`` on any state or view (only ``seat``'s own secrets and the
     public fields are read). ``noise`` > 0 perturbs the station values (used by the strong
-    player to model opponents and to vary its candidates)."""
-    kind = awaited(view, seat)
+    player to model opponents and to vary its candidates); ``kind``: what the engine awaits
+    from ``seat``, when the caller already knows it."""
+    if kind is None:
+        kind = awaited(view, seat)
     if kind is None:
         return None
     if kind == "sacrifice":
@@ -129,7 +133,14 @@ def bid(
 def station_totals(view: View, station: int) -> dict[str, int]:
     """Every player's revealed bid at ``station`` with its modifiers (R3.3, no dice)."""
     cards = view["revealed"][str(station)]
-    return {p: sum(c) + modifier(view, p, station) for p, c in cards.items()}
+    players = view["players"]
+    hut = HUT_BONUS[station]  # R4.2
+    # R4.1 as modifier() adds it, inlined: the strong player's playouts ask this often.
+    marked, mark = (view["returning"], 1) if station == 1 else (view["old_man"], -1)
+    return {
+        p: sum(c) + players[p]["huts"] * hut + (mark if p == marked else 0)
+        for p, c in cards.items()
+    }
 
 
 def dice_count(
