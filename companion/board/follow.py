@@ -103,12 +103,14 @@ class TableBoard:
 
     def on_commit(self, table: Table, outcome: Outcome) -> None:
         """Subscriber: runs under the table's lock, so it only records and wakes the thread.
-        Only outcomes that moved the game (``outcome.state``) change the picture."""
+        Only outcomes that moved the game (``outcome.state``) change the picture; with the
+        show, each beat of a step that resolves several stations comes as its own outcome."""
         state = outcome.state
         if state is None:
             return
         events = outcome.events
-        public = view(state, None)
+        # Part-way through a step the show tells its beats one by one: draw that beat.
+        public = outcome.shown if outcome.shown is not None else view(state, None)
         chosen = {s.seat: s.colour for s in table.seats if s.seat in state["players"]}
         now = time.monotonic()
         with self._lock:

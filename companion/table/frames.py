@@ -577,3 +577,17 @@ def replay_frames(
             done = j == len(events) - 1
             frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
     return frames
+
+
+def replay_steps(
+    document: dict[str, Any], commands: list[dict[str, Any]]
+) -> list[list[dict[str, Any]]]:
+    """Each command's events of a finished game, as the live show's steps: what a replay's
+    show block is made of (``show.block``). Kept on the server, never sent: a bid's events
+    carry its cards before the reveal."""
+    state = new_game(document["players"], document.get("stack"), document.get("profile"))
+    out: list[list[dict[str, Any]]] = []
+    for command in commands:
+        state, events = apply(state, command)
+        out.append(events)
+    return out

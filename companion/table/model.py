@@ -158,6 +158,9 @@ class Outcome:
     retry: bool = False  # an already applied command id came again: ack only, no frames
     result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
     state: State | None = None  # the game's state, when the game moved (see above)
+    # The public view part-way through a step, when the show tells its beats one by one
+    # (companion.table.show.staged): followers draw this rather than ``state``'s view.
+    shown: dict[str, Any] | None = None
     notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # per seat, its own only
 
 

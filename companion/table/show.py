@@ -20,6 +20,7 @@ owns the clock.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # Seconds a station's result (or a final-scoring line) stays up, by the host's pace.
@@ -141,3 +142,199 @@ def _effects(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def hold(events: list[dict[str, Any]], pace: Any) -> float:
     """Seconds a step stays on the screens before the next one is shown."""
     return float(sum(b["seconds"] for b in beats(events, pace)))
+
+
+def beat_at(step_beats: list[dict[str, Any]], elapsed: float) -> int:
+    """Index of the beat up ``elapsed`` seconds into a step (-1: all read, or none).
+
+    >>> b = [{"seconds": 2.0}, {"seconds": 2.0}]
+    >>> beat_at(b, 0.0), beat_at(b, 2.5), beat_at(b, 4.0), beat_at([], 0.0)
+    (0, 1, -1, -1)
+    """
+    t = elapsed
+    for i, b in enumerate(step_beats):
+        if t < b["seconds"]:
+            return i
+        t -= b["seconds"]
+    return -1
+
+
+def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
+    """Seconds into the step at which each beat ends.
+
+    >>> beat_ends([{"seconds": 2.0}, {"seconds": 3.0}])
+    [2.0, 5.0]
+    """
+    out: list[float] = []
+    end = 0.0
+    for b in step_beats:
+        end += b["seconds"]
+        out.append(end)
+    return out
+
+
+# A station's result starts with its cards turned (or, with dice, its rolls).
+_STATION_OPENERS = ("revealed", "first_cards_revealed", "dice_choices", "rolled")
+
+
+def told(events: list[dict[str, Any]], step_beats: list[dict[str, Any]], index: int) -> int:
+    """How many of a step's events the screens have told once beat ``index`` is up: stations
+    of later beats, the round's end and the final scoring wait for their own beats (the same
+    rule as ``Beat.hiddenTail`` in show.js). ``index`` -1 (all read) tells everything.
+
+    >>> ev = [{"type": "ranking", "station": 5}, {"type": "scored"},
+    ...       {"type": "revealed", "station": 6}, {"type": "ranking", "station": 6},
+    ...       {"type": "round_ended", "round": 1}]
+    >>> b = beats(ev, "quick")
+    >>> [told(ev, b, i) for i in (0, 1, 2, -1)]
+    [2, 4, 5, 5]
+    """
+    if index < 0 or index >= len(step_beats) - 1:
+        return len(events)
+    upto, later = step_beats[: index + 1], step_beats[index + 1 :]
+    done = sum(1 for b in upto if b["kind"] == "station")
+    later_station = any(b["kind"] == "station" for b in later)
+    later_notes = any(b["kind"] not in ("station", "last_round") for b in later)
+    seen = 0
+    for i, e in enumerate(events):
+        kind = e["type"]
+        if kind == "ranking":
+            seen += 1
+        opens_next = seen >= done and kind in _STATION_OPENERS
+        if seen > done or (opens_next and later_station):
+            return i
+        if later_notes and kind in ("round_ended", "final_scoring"):
+            return i
+    return len(events)
+
+
+# What belongs to the round (as before the step until the next round is told) and to a player.
+ROUND_FIELDS = ("round", "mode", "returning", "harvest", "improvements", "profile")
+PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
+
+
+def staged(
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    told_events: list[dict[str, Any]],
+    complete: bool,
+) -> dict[str, Any]:
+    """The public view as the screens show it part-way through a step: ``before`` (the view
+    before the step) with the public events told so far replayed onto it — markers moved to
+    the top of their new box (R6.1), cubes in the pyramid (R5.4), huts, dice, the figure, the
+    old man, the last-round notice (R6.3) — and the round's own fields kept until the next
+    round is told. ``complete``: everything is told, so the view after the step.
+    The LED board walks a step's beats with it; show.js does the same for the pages.
+
+    >>> before = {"round": 1, "mode": "gold", "station": 5, "finished": False, "winners": [],
+    ...     "last_round": False, "last_round_reason": None, "chocolatl": None, "old_man": None,
+    ...     "track": {"3": ["a"], "5": ["b"]}, "pyramid": [[None]],
+    ...     "players": {"a": {"score": 3}, "b": {"score": 5}}}
+    >>> after = {**before, "round": 2, "station": None, "track": {"9": ["b", "a"]},
+    ...     "players": {"a": {"score": 9}, "b": {"score": 9}}}
+    >>> v = staged(before, after, [{"type": "ranking", "station": 5},
+    ...     {"type": "scored", "player": "a", "from": 3, "score": 9}], False)
+    >>> v["track"], v["round"], v["station"], v["players"]["a"]["score"]
+    ({'5': ['b'], '9': ['a']}, 1, 5, 9)
+    """
+    if complete:
+        return dict(after)
+    new_round = any(e["type"] == "round_started" for e in told_events)
+    out: dict[str, Any] = dict(after)
+    if not new_round:
+        out.update({k: before[k] for k in ROUND_FIELDS if k in before})
+        out["station"] = before.get("station")
+        for k in ("chocolatl", "old_man", "last_round", "last_round_reason"):
+            out[k] = before.get(k)
+    over = any(e["type"] == "game_over" for e in told_events)
+    out["finished"] = bool(after.get("finished")) and over
+    out["winners"] = list(after.get("winners") or []) if out["finished"] else []
+    track = {box: list(stack) for box, stack in (before.get("track") or {}).items()}
+    pyramid = [list(row) for row in (before.get("pyramid") or [])]
+    players = {
+        p: {
+            **ps,
+            **{
+                k: (before.get("players") or {}).get(p, {}).get(k, ps.get(k)) for k in PLAYER_FIELDS
+            },
+        }
+        for p, ps in (after.get("players") or {}).items()
+    }
+    for e in told_events:
+        kind, ps = e["type"], players.get(e.get("player", ""))
+        if kind == "scored" and ps is not None and "from" in e:
+            _move(track, e["player"], ps["score"], e["score"])
+            ps["score"] = e["score"]
+        elif kind == "cube" and ps is not None:
+            ps["cubes_used"] = ps.get("cubes_used", 0) + 1
+            if e.get("row") is not None and e["row"] < len(pyramid):
+                pyramid[e["row"]][e["cell"]] = e["player"]
+        elif kind == "hut" and ps is not None:
+            ps["huts"] = e["huts"]
+        elif kind == "die" and ps is not None:
+            ps["dice"] = e["dice"]
+        elif kind == "ranking":
+            if not new_round:
+                out["station"] = e["station"]  # the station whose result is up
+            for entry in e.get("entries") or []:  # R3.2: dice rolled are spent
+                q = players.get(entry.get("player", ""))
+                if q is not None and entry.get("dice"):
+                    q["dice"] = q.get("dice", 0) - len(entry["dice"])
+        elif not new_round and kind in ("figure", "old_man"):
+            out["chocolatl" if kind == "figure" else "old_man"] = e["player"]
+        elif not new_round and kind == "last_round":
+            out["last_round"], out["last_round_reason"] = True, e["reason"]
+    out.update(track=track, pyramid=pyramid, players=players)
+    return out
+
+
+def _move(track: dict[str, list[str]], player: str, frm: int, to: int) -> None:
+    """A moved marker leaves its box and goes on top of the box it reaches (R6.1)."""
+    stack = track.get(str(frm))
+    if stack is not None and player in stack:
+        stack.remove(player)
+        if not stack:
+            del track[str(frm)]
+    track.setdefault(str(to), []).append(player)
+
+
+def block(
+    steps: Sequence[list[dict[str, Any]]], shown: int, pace: Any, elapsed: float
+) -> dict[str, Any]:
+    """What every frame says about the show (the live stage's and a replay's alike): the pace,
+    the beats of step ``shown`` of ``steps`` (each committed step's events), their hold and how
+    far into them the show is (screens count down from their own clocks).
+
+    >>> steps = [[{"type": "bid_placed", "player": "ana"}], [{"type": "ranking", "station": 2}]]
+    >>> b = block(steps, 2, "quick", 9.0)
+    >>> b["step"], [x["kind"] for x in b["beats"]], b["hold"], b["elapsed"], b["more"]
+    (2, ['station'], 2.0, 2.0, False)
+    """
+    current = steps[shown - 1] if 0 < shown <= len(steps) else []
+    out = beats(current, pace)
+    total = sum(b["seconds"] for b in out)
+    for beat in out:
+        if beat["kind"] == "summary":
+            beat["rankings"] = round_rankings(steps[:shown], beat["round"])
+    return {
+        "pace": pace,
+        "seconds": pace_seconds(pace),
+        "step": shown,
+        "beats": out,
+        "hold": total,
+        # Past the hold it stays at the hold: a read of a quiet table is the same twice.
+        "elapsed": round(min(total, max(0.0, elapsed)), 3),
+        "more": shown < len(steps),
+    }
+
+
+def round_rankings(steps: Sequence[list[dict[str, Any]]], number: int) -> list[dict[str, Any]]:
+    """Every station's ranking of round ``number`` in ``steps`` (R3.3), oldest first."""
+    out: list[dict[str, Any]] = []
+    for events in reversed(steps):
+        for e in reversed(events):
+            if e["type"] == "ranking":
+                out.append({k: v for k, v in e.items() if k != "text"})
+            elif e["type"] == "round_started" and e["round"] == number:
+                return out[::-1]
+    return out[::-1]

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import State, apply, new_game
+from companion.engine import State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show
 from companion.table.model import Game, Outcome
@@ -52,6 +52,8 @@ class Stage:
         self.shown = 0  # commands of the current game on the screens
         self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
         self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
+        self._told = 0  # events of the shown step the LED board has been told (its beats)
+        self._before: tuple[tuple[int, int], dict[str, Any]] | None = None  # view before it
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -93,39 +95,75 @@ class Stage:
 
     def tick(self, now: float | None = None) -> None:
         """Put up every step whose turn has come (under the table's lock), then tell the
-        screens and the LED board once."""
+        screens once; tell the LED board every beat that tells more of the step."""
         with self.table.lock:
             now = time.time() if now is None else now
             g = self.table.game
             if g is None:
-                self.game_id, self.shown, self._state = None, 0, None
+                self.game_id, self.shown, self._state, self._told = None, 0, None, 0
                 return
             if g.id != self.game_id:  # a new game: its first steps are shown from the start
                 self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
+                self._told = 0
             total = len(g.commands)
             events: list[dict[str, Any]] = []
+            # What the LED board has not been told yet: the rest of the step it was on.
+            later: list[dict[str, Any]] = self._current_events(g)[self._told :]
             moved = False
-            if self.shown > total:  # the host took a command back
+            if self.shown > total:  # the host took a command back: nothing of it to tell
                 self.shown, self.reached, self._state, moved = total, now, None, True
+                self._told, later = len(self._current_events(g)), []
             while self.shown < total and now >= self.reached + self._hold(g):
                 events.extend(g.events[self.shown])
                 self.shown += 1
                 self.reached = now
+                self._told = 0
                 moved = True
-            if not moved:
+            current = self._current_events(g)
+            told = show.told(
+                current, self._beats(g), show.beat_at(self._beats(g), now - self.reached)
+            )
+            if not moved and told <= self._told:
                 self._schedule(g, now)
                 return
-            if self._hold(g) > 0:
-                self._persist(g)
-            if self.emit is not None:
-                try:
-                    self.emit("command", events, False)
-                except Exception:  # noqa: BLE001 - a screen must not stop the show
-                    log.exception("table %s: show frames failed", self.table.name)
-            outcome = Outcome("command", events, state=self.shown_state())
+            if moved:
+                if self._hold(g) > 0:
+                    self._persist(g)
+                if self.emit is not None:
+                    try:
+                        self.emit("command", events, False)
+                    except Exception:  # noqa: BLE001 - a screen must not stop the show
+                        log.exception("table %s: show frames failed", self.table.name)
+                # The step left, every step passed through, then the new step's first beats.
+                told_events = later + events[: len(events) - len(current)] + current[:told]
+            else:
+                told_events = current[self._told : told]
+            self._told = told
+            outcome = Outcome(
+                "command",
+                visible_events(told_events, None),
+                state=self.shown_state(),
+                shown=self._staged(g),
+            )
             for subscriber in list(self.subscribers):
                 self._tell(subscriber, outcome)
             self._schedule(g, now)
+
+    def _beats(self, g: Game) -> list[dict[str, Any]]:
+        return show.beats(self._current_events(g), self.pace)
+
+    def _staged(self, g: Game) -> dict[str, Any] | None:
+        """The public view at the beat up now, while the step is told beat by beat (None
+        once all of it is told: followers then draw the shown state's view)."""
+        current = self._current_events(g)
+        if self._told >= len(current) or self.shown < 1:
+            return None
+        key = (g.id, self.shown)
+        if self._before is None or self._before[0] != key:
+            self._before = (key, dict(view(self._state_at(self.shown - 1), None)))
+        after = dict(view(self.shown_state(), None))
+        told_events = visible_events(current[: self._told], None)
+        return show.staged(self._before[1], after, told_events, complete=False)
 
     def next(self) -> None:
         """The host's "next": the current beat ends now (the next one, or the next step)."""
@@ -174,7 +212,10 @@ class Stage:
         with self.table.lock:
             self.subscribers.append(subscriber)
             if catch_up and self.table.game is not None:
-                self._tell(subscriber, Outcome("current", state=self.shown_state()))
+                outcome = Outcome(
+                    "current", state=self.shown_state(), shown=self._staged(self.table.game)
+                )
+                self._tell(subscriber, outcome)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         with self.table.lock:
@@ -190,17 +231,22 @@ class Stage:
     # -- what the screens see ---------------------------------------------------------
     def shown_state(self) -> State:
         """The game's state after the shown commands (replayed, cached per step)."""
+        return self._state_at(self.shown)
+
+    def _state_at(self, n: int) -> State:
+        """The game's state after its first ``n`` commands (replayed from a cache that only
+        moves forward, so walking the show costs one command a step)."""
         with self.table.lock:
             g = self.table.game
             assert g is not None
-            if self.shown >= len(g.commands):
+            if n >= len(g.commands):
                 return g.state
             cached = self._state
-            if cached is None or cached[0] != g.id or cached[1] > self.shown:
+            if cached is None or cached[0] != g.id or cached[1] > n:
                 doc = g.document
                 cached = (g.id, 0, new_game(doc["players"], doc.get("stack"), doc.get("profile")))
-            _, n, state = cached
-            for k in range(n, self.shown):
+            _, done, state = cached
+            for k in range(done, n):
                 command = g.commands[k][1]
                 if command["type"] == TRACK_COLORS:
                     profile = {**g.document["profile"], "track_colors": command["colors"]}
@@ -208,7 +254,7 @@ class Stage:
                     state = _replay(state, [c for _, c, _, _ in g.commands[:k]])
                 else:
                     state, _ = apply(state, command)
-            self._state = (g.id, self.shown, state)
+            self._state = (g.id, n, state)
             return state
 
     def shown_game(self, g: Game) -> Game:
@@ -260,32 +306,7 @@ class Stage:
             pace = self.pace
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
-            beats = show.beats(self._current_events(g), pace)
-            hold = sum(b["seconds"] for b in beats)
-            for beat in beats:
-                if beat["kind"] == "summary":
-                    beat["rankings"] = self._round_rankings(g, beat["round"])
-            return {
-                "pace": pace,
-                "seconds": show.pace_seconds(pace),
-                "step": self.shown,
-                "beats": beats,
-                "hold": hold,
-                # Past the hold it stays at the hold: a read of a quiet table is the same twice.
-                "elapsed": round(min(hold, max(0.0, time.time() - self.reached)), 3),
-                "more": self.shown < len(g.commands),
-            }
-
-    def _round_rankings(self, g: Game, number: int) -> list[dict[str, Any]]:
-        """Every station's ranking of round ``number`` among the shown steps (R3.3)."""
-        out: list[dict[str, Any]] = []
-        for events in reversed(g.events[: self.shown]):
-            for e in reversed(events):
-                if e["type"] == "ranking":
-                    out.append({k: v for k, v in e.items() if k != "text"})
-                elif e["type"] == "round_started" and e["round"] == number:
-                    return out[::-1]
-        return out[::-1]
+            return show.block(g.events, self.shown, pace, time.time() - self.reached)
 
     # -- the clock ------------------------------------------------------------------------
     def start(self) -> Stage:
@@ -297,8 +318,16 @@ class Stage:
         return self
 
     def _schedule(self, g: Game, now: float) -> None:
+        """Wake at the next beat that tells the LED board more, or when the next step is due."""
+        due = None
+        if self._told < len(self._current_events(g)):
+            ends = [self.reached + end for end in show.beat_ends(self._beats(g))]
+            due = next((t for t in ends if t > now), None)
         if self.shown < len(g.commands):
-            self._due = self.reached + self._hold(g)
+            step_due = self.reached + self._hold(g)
+            due = step_due if due is None else min(due, step_due)
+        if due is not None:
+            self._due = due
             self._wake.set()
 
     _due: float | None = None

@@ -35,6 +35,7 @@ from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
 from companion.web.replay import chapters, step_view
 from companion.web.replays import Replay as Replay  # one replay (kept by the app's Replays)
+from companion.web.replays import move
 from companion.web.services import (
     admin_token_of,
     cafe_of,
@@ -110,7 +111,7 @@ def tables_json() -> Any:
     out = []
     for hub in hubs_of().values():
         table = hub.table
-        row = render.admin_summary(table.snapshot(), hub.connected_seats())
+        row = render.admin_summary(hub.shown_snapshot(), hub.connected_seats())
         row["host_url"] = url_for("pages.host_page", name=table.name, token=table.host_token)
         row["display_url"] = url_for("pages.display_page", name=table.name)
         last = None
@@ -316,7 +317,7 @@ def replay_page(game_id: int) -> Any:
         commands=commands,
         urls={"display": url_for("pages.display_page", name=stored.table_name)},
     )
-    rid = replays_of().open(frames)
+    rid = replays_of().open(frames, render.replay_steps(document, commands))
     summary = frames[-1]["table"]
     urls = {
         **summary["urls"],
@@ -348,11 +349,8 @@ def replay_step(rid: str) -> Any:
         return jsonify(
             {"error": "no_replay", "reason": "this replay has expired; reopen it from the history"}
         ), 404
-    body = request.get_json(silent=True)
-    to = body.get("to") if isinstance(body, dict) else None
-    if isinstance(to, bool) or not isinstance(to, int):
-        return jsonify({"error": "bad_message", "reason": 'send {"to": step number}'}), 400
-    return jsonify({"step": replay.show(to), "steps": len(replay.frames)})
+    answer, status = move(replay, request.get_json(silent=True))
+    return jsonify(answer), status
 
 
 @sock.route("/admin/replay/<rid>/ws", bp=bp)

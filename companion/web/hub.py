@@ -255,9 +255,10 @@ class Hub:
 
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> dict[str, Any]:
-        return render.summary(self.table.snapshot(), self.links(), with_join)
+        # The café's list says what the table's screens say (the round the show is on).
+        return render.summary(self.shown_snapshot(), self.links(), with_join)
 
-    def _snapshot(self, with_host: bool) -> render.Snapshot:
+    def shown_snapshot(self, with_host: bool = False) -> render.Snapshot:
         """The table as the screens show it now: the game at the show's cursor."""
         snap = self.table.snapshot(with_host=with_host)
         stage = self.table.stage
@@ -270,7 +271,7 @@ class Hub:
     def hello(self, role: str, seat: str | None = None) -> dict[str, Any]:
         """The whole view for a screen that (re)connects, or asks by HTTP."""
         with self.table.lock:
-            snap = self._snapshot(with_host=role == "host")
+            snap = self.shown_snapshot(with_host=role == "host")
             frame = render.hello(snap, self.links(), (role, seat), set(self.seat_conns))
             frame["show"] = self._show_info()
             return frame
@@ -290,7 +291,7 @@ class Hub:
             if not conns:
                 return
             audiences = {c.audience for c in conns}
-            snap = self._snapshot(with_host=any(r == "host" for r, _ in audiences))
+            snap = self.shown_snapshot(with_host=any(r == "host" for r, _ in audiences))
             frames = render.render(
                 snap,
                 self.links(),

@@ -14,9 +14,11 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
 from companion.store.results import companion_levels, engine_log
+from companion.table.frames import replay_steps
 from companion.web.access import seat_or_host_refusal
 from companion.web.admin import replay_frames
 from companion.web.replay import chapters
+from companion.web.replays import move
 from companion.web.services import cafe_of, replays_of
 
 bp = Blueprint("reviews", __name__)
@@ -61,7 +63,7 @@ def table_replay(name: str, game_id: int) -> Any:
         urls={"display": url_for("pages.display_page", name=name)},
     )
     replays = replays_of()
-    rid = replays.open(frames)
+    rid = replays.open(frames, replay_steps(document, commands))
     replay = replays.get(rid)
     start = replay.show(step) if replay is not None else 0
     summary = frames[-1]["table"]
@@ -95,8 +97,5 @@ def table_replay_step(name: str, rid: str) -> Any:
     if replay is None:
         reason = "this replay has expired; open it again"
         return jsonify({"error": "no_replay", "reason": reason}), 404
-    body = request.get_json(silent=True)
-    to = body.get("to") if isinstance(body, dict) else None
-    if isinstance(to, bool) or not isinstance(to, int):
-        return jsonify({"error": "bad_message", "reason": 'send {"to": step number}'}), 400
-    return jsonify({"step": replay.show(to), "steps": len(replay.frames)})
+    answer, status = move(replay, request.get_json(silent=True))
+    return jsonify(answer), status

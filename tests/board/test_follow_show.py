@@ -15,8 +15,11 @@ from companion.cafe import Cafe, TableConfig
 from companion.engine import view
 from companion.players import autopilot
 from companion.store import Store
+from companion.table import Outcome, show
 
 PACE = 1.0
+# Beats that each tell more of a step (a last-round notice comes with its station's result).
+TOLD = {"station", "summary"}
 
 
 def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
@@ -44,13 +47,13 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
             n += 1
             table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
         with table.lock:
-            shown = view(stage.shown_state(), None)
+            shown = stage._staged(table.game) or view(stage.shown_state(), None)
             newest = view(table.game.state, None)
             behind = stage.behind()
         assert behind > 0 and shown != newest
         with board._lock:
             on_board = board._view
-        assert on_board == shown  # the shown step, not the newest one
+        assert on_board == shown  # the shown step (at its beat), not the newest one
         # The show moves on by itself; the board follows it to the newest state.
         deadline = time.monotonic() + 60 * PACE
         while stage.behind() and time.monotonic() < deadline:
@@ -60,6 +63,71 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
             newest = view(table.game.state, None)
         with board._lock:
             assert board._view == newest
+    finally:
+        cafe.close()
+        cafe.store.close()
+
+
+def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
+    """A bid that resolves several stations at once is one step; the board tells it as the
+    screens do, a station a beat: the station light on the station whose result is up and the
+    markers moved as far as that station (R3.3, R6.1), never the step's end before its time."""
+    pace = 0.4
+    cafe = Cafe(Store(tmp_path / "db.sqlite3"), [TableConfig("1", board="sim")], pace="normal")
+    try:
+        table = cafe.tables["1"]
+        board = cafe.boards[0]
+        for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+            table.join(table.join_secret, name, colour)
+        table.set_pace(f"test:{pace}")
+        table.start("digital")
+        stage = table.stage
+        seen: list[tuple[float, int, dict]] = []  # (time, step, view drawn)
+
+        def record(_table: object, outcome: Outcome) -> None:
+            drawn = outcome.shown if outcome.shown is not None else view(outcome.state, None)
+            seen.append((time.monotonic(), stage.shown, drawn))
+
+        stage.subscribe(record)
+        n = 0
+        target: tuple[int, list[dict]] | None = None  # (step, its beats)
+        deadline = time.monotonic() + 120
+        while target is None and time.monotonic() < deadline:
+            with table.lock:
+                state = table.game.state
+                for k in range(stage.shown, len(table.game.events)):
+                    beats = show.beats(table.game.events[k], "quick")
+                    kinds = [b["kind"] for b in beats]
+                    if len(kinds) >= 2 and kinds[0] == "station" and set(kinds) <= TOLD:
+                        target = (k + 1, beats)
+            waiting = [e["player"] for e in state["pending"] if "player" in e]
+            assert target is not None or not state["finished"], "no step with several beats"
+            if target is None and waiting:
+                n += 1
+                table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
+            elif target is None:
+                time.sleep(0.02)
+        assert target is not None, "no step with several beats"
+        step, beats = target
+        while stage.shown <= step and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with table.lock:
+            end = view(stage._state_at(step), None)
+        drawn = [(t, v) for t, s, v in seen if s == step]
+        # One drawing a beat; each station beat lights its station (the step's end is only
+        # drawn on the last beat).
+        assert len(drawn) == len(beats), [b["kind"] for b in beats]
+        for (_, v), b in zip(drawn[:-1], beats, strict=False):
+            assert v != end
+            if b["kind"] == "station":
+                assert v["station"] == b["station"]
+                assert v["round"] == drawn[0][1]["round"]  # the round it belongs to
+        assert drawn[-1][1] == end
+        # Each beat comes no sooner than the pace after the one before.
+        times = [t for t, _ in drawn]
+        assert all(b - a >= pace * 0.9 for a, b in zip(times, times[1:], strict=False)), times
+        with table.lock, board._lock:  # the board itself draws what its subscription got
+            assert board._view == (stage._staged(table.game) or view(stage.shown_state(), None))
     finally:
         cafe.close()
         cafe.store.close()

@@ -14,9 +14,13 @@ what the display, the phones and the host receive, each frame with its arrival t
 
 from __future__ import annotations
 
+import re
+import sqlite3
+import threading
 import time
 from typing import Any
 
+import requests
 from live_server import Host, LiveServer, Peer, Phone, policy, reconnect, seat_phones
 
 from companion.table import show
@@ -27,20 +31,34 @@ SLACK = 0.15  # timer and scheduling slack on a loaded machine (the show never c
 
 
 class Clocked:
-    """Wraps a peer: every frame it receives is kept with the time it arrived."""
+    """Wraps a peer: every frame it receives is kept with the time it arrived. With
+    ``reader`` a thread of its own receives the frames, so an arrival is stamped when it
+    comes, not when a busy test loop gets round to it (the display's step times)."""
 
-    def __init__(self, peer: Peer) -> None:
+    def __init__(self, peer: Peer, reader: bool = False) -> None:
         self.peer = peer
         self.log: list[tuple[float, dict[str, Any]]] = []
+        self._reader: threading.Thread | None = None
+        if reader:
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        while not self.peer.closed:
+            frame = self.peer.poll(0.05)
+            if frame is not None:
+                self.log.append((time.monotonic(), frame))
 
     def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
+        if self._reader is not None:  # its own thread receives
+            return None
         frame = self.peer.poll(timeout)
         if frame is not None:
             self.log.append((time.monotonic(), frame))
         return frame
 
     def views(self) -> list[tuple[float, dict[str, Any]]]:
-        return [(t, f) for t, f in self.log if f["type"] == "view"]
+        return [(t, f) for t, f in list(self.log) if f["type"] == "view"]
 
 
 def drain(clocked: list[Clocked], timeout: float = 0.0) -> None:
@@ -80,21 +98,24 @@ def step_times(display: Clocked) -> list[tuple[float, int, dict[str, Any]]]:
     return out
 
 
-def started(tmp_path: Any) -> tuple[LiveServer, Host, Clocked, list[Phone], list[Clocked]]:
+def started(
+    tmp_path: Any, reader: bool = False
+) -> tuple[LiveServer, Host, Clocked, list[Phone], list[Clocked]]:
     server = LiveServer(tmp_path / "data", tables=1, extra=["--pace", "normal"]).start()
     phones = seat_phones(server, "1", NAMES)
     host = Host(server, "1")
     host.hello()
     assert host.act("set_pace", pace=f"test:{PACE}")["type"] == "ok"
-    display = Clocked(Peer(f"{server.ws_base}/t/1/ws/display"))
-    display.peer.until(lambda f: f["type"] == "view")
+    peer = Peer(f"{server.ws_base}/t/1/ws/display")
+    peer.until(lambda f: f["type"] == "view")
+    display = Clocked(peer, reader)
     assert host.act("start", dice="digital")["type"] == "ok"
     clocked = [display, *(Clocked(p) for p in phones), Clocked(host)]
     return server, host, display, phones, clocked
 
 
 def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
-    server, host, display, phones, clocked = started(tmp_path)
+    server, host, display, phones, clocked = started(tmp_path, reader=True)
     try:
         drive(
             phones,
@@ -239,4 +260,57 @@ def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
     finally:
         for c in clocked:
             c.peer.close()
+        server.stop()
+
+
+def test_cafe_lists_say_what_the_screens_show(tmp_path: Any) -> None:
+    """Three companion players race ahead on the true state; the café's table list and the
+    admin's overview give the round the display shows, not the newest one."""
+    server = LiveServer(tmp_path / "data", tables=1, extra=["--pace", "normal"]).start()
+    try:
+        host = Host(server, "1")
+        host.hello()
+        for _ in range(3):
+            assert host.act("add_bot", level="plain")["type"] == "ok"
+        assert host.act("set_pace", pace="test:20")["type"] == "ok"
+        display = Peer(f"{server.ws_base}/t/1/ws/display")
+        display.until(lambda f: f["type"] == "view")
+        assert host.act("start", dice="digital")["type"] == "ok"
+        shown = display.until(
+            lambda f: f["type"] == "view" and bool(f["game"]) and f["show"]["hold"] > 0,
+            timeout=60,
+        )
+        token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+        assert token, "the admin link is printed at start-up"
+
+        def lists() -> tuple[int, int, int]:
+            cafe = requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][0]
+            admin = requests.get(
+                f"{server.base}/admin/api/tables",
+                headers={"X-Admin-Token": token.group(1)},
+                timeout=5,
+            ).json()["tables"][0]
+            state = requests.get(f"{server.base}/t/1/api/state", timeout=5).json()
+            return cafe["round"], admin["round"], state["game"]["view"]["round"]
+
+        # The companion players play the whole game on the true state (their moves are
+        # committed) while the show holds the first result for 20 s a beat.
+        deadline = time.monotonic() + 60
+        status = "playing"
+        while status == "playing" and time.monotonic() < deadline:
+            db = sqlite3.connect(f"file:{server.data / 'companion.sqlite3'}?mode=ro", uri=True)
+            try:
+                (status,) = db.execute(
+                    "SELECT status FROM games WHERE id = ?", (shown["game"]["id"],)
+                ).fetchone()
+            finally:
+                db.close()
+            time.sleep(0.1)
+        assert status == "finished", "the companion players did not finish ahead of the show"
+        cafe_round, admin_round, display_round = lists()
+        assert cafe_round == admin_round == display_round == shown["game"]["view"]["round"] == 1
+        cafe = requests.get(f"{server.base}/api/tables", timeout=5).json()["tables"][0]
+        assert cafe["status"] == "playing"  # the end is not told before the screens tell it
+        display.close()
+    finally:
         server.stop()

@@ -80,3 +80,27 @@ def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
     host.click("#new-game")
     display.wait_for_function("window.__display.frame()?.game === null")
     phones[1].wait_for_selector("#screen-lobby:not([hidden])")
+
+
+def test_host_buttons_wait_for_the_page_to_be_ready(server, browser):
+    """On a slow start (the catalogue still loading, no view yet) the host's buttons are
+    disabled: a tap that no handler hears yet would be lost without a word. Only the table's
+    first view enables "Start" (3-5 seats, R1.1)."""
+    url = server.join_url()
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        join(browser.new_context(**PHONE).new_page(), url, name, colour)
+    host = browser.new_context().new_page()
+    held = []
+    host.route("**/i18n/*.json", lambda route: held.append(route))  # answered later
+    host.goto(server.host_url(), wait_until="domcontentloaded")
+    host.wait_for_function("document.getElementById('start') !== null")
+    for button in ("start", "undo", "end-game", "new-game", "show-next"):
+        assert host.locator(f"#{button}").is_disabled(), button
+    while not held:
+        host.wait_for_timeout(50)
+    for route in held:
+        route.continue_()
+    host.unroute("**/i18n/*.json")
+    host.wait_for_selector("#start:not([disabled])")
+    host.click("#start")
+    host.wait_for_function("window.__host.frame()?.game?.status === 'playing'")

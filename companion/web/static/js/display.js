@@ -22,7 +22,7 @@ import {
   stationName,
 } from "./format.js";
 import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
-import { Beat, Sound } from "./show.js";
+import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
 
@@ -35,7 +35,8 @@ let log = []; // [{text, type}] newest last
 let connStatus = "connecting";
 const beat = new Beat(); // the show's current step and which of its beats is up
 const sound = new Sound("chocolatl.display.sound", true);
-let beatShown = null; // "step:index" last rendered, to render and sound once per beat
+let beatShown = null; // "step:index" last rendered, to render once per beat
+let beatSounded = null; // "step:index" whose sound was played (whatever rendered it first)
 let ownLanguage = null; // chosen on a display whose socket cannot keep it (a replay)
 const serverTitle = document.getElementById("table-title")?.textContent || "";
 
@@ -53,8 +54,9 @@ function onFrame(f) {
   }
   absorb(f.events || []);
   frame = f;
-  if (beat.update(f, before) && (f.events || []).some((e) => e.type === "revealed" || e.type === "first_cards_revealed")) {
-    sound.play("bids_in");
+  if (beat.update(f, before)) {
+    sound.play(stepSound(f));
+    beatSounded = beatKey(); // the step's first beat has its "bids in" (or nothing)
   }
   const wanted = ownLanguage || f.table?.lang;
   if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
@@ -86,6 +88,12 @@ function render() {
   const view = beat.staged(game?.view || null);
   if (beatKey() !== beatShown) noteBeat();
   beatShown = beatKey();
+  if (beatKey() !== beatSounded) {
+    // Any render may be the first to see a new beat (a frame, a resize): its sound plays once.
+    beatSounded = beatKey();
+    const cur = beat.current();
+    sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
+  }
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
   body.toggle("lobby", !view);
@@ -831,12 +839,6 @@ function renderCountdown() {
 function tickShow() {
   const key = beatKey();
   if (key !== beatShown) {
-    const cur = beat.current();
-    const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-    if (b?.kind === "decision") sound.play("reveal");
-    else if (b?.kind === "station") sound.play(b.ranking?.ties?.length ? "tie" : "reveal");
-    else if (b?.kind === "last_round") sound.play("last_round");
-    else if (b?.kind === "winner") sound.play("winner");
     render();
     return;
   }

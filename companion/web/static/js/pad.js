@@ -19,7 +19,7 @@ import {
   stationName,
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
-import { Beat } from "./show.js";
+import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
 
@@ -233,8 +233,10 @@ function onFrame(f) {
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     frame = f;
-    beat.update(f, before);
-    beatShown = beatKey();
+    if (beat.update(f, before)) {
+      cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
+      beatShown = beatKey();
+    } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
@@ -362,6 +364,7 @@ function myPending() {
 
 function render() {
   if (!frame) return;
+  cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat).
   const view = beat.staged(frame.game?.view);
   renderHeader(view);
@@ -1146,12 +1149,81 @@ function beatKey() {
   return `${beat.step}:${beat.current().index}`;
 }
 
+/** A beat that came up since the last look: note it and play its sound (the display's). */
+function soundBeat() {
+  if (beatKey() === beatShown) return false;
+  beatShown = beatKey();
+  const cur = beat.current();
+  cue(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
+  return true;
+}
+
 setInterval(() => {
-  if (frame && beatKey() !== beatShown) {
-    beatShown = beatKey();
-    render();
-  }
+  if (frame && soundBeat()) render();
 }, 250);
+
+// ---------- sound: silent unless this phone's player turns it on ----------
+
+const sound = new Sound("chocolatl.pad.sound", false); // per phone, not per table
+let asked = null; // what the pad asked at the last render (null: nothing rendered yet)
+
+/** A tune for this player: only while the sound is on and the pad is in view. While off,
+ * Sound.play returns at once, so no AudioContext is ever made. */
+function cue(name) {
+  if (name && sound.on && !document.hidden) sound.play(name);
+}
+
+/** "Your turn" when the pad newly asks something: once the show lets it ask (myPending),
+ * not on the first view after opening the page. An answer takes its question off the list,
+ * so the next one of the same kind (the next station's dice, the second bid) is new again;
+ * other players' moves while it waits do not repeat it. */
+function cueAsked() {
+  const g = frame?.game;
+  const now = new Set(myPending().map((p) => `${g?.id}:${g?.view?.round}:${p.type}`));
+  if (asked && [...now].some((k) => !asked.has(k))) cue("your_turn");
+  asked = now;
+}
+
+/** The toggle is a speaker icon (struck through while off) named "sound on this phone"; its
+ * state is aria-pressed, and each tap says in words what it did for a moment (sound-note). */
+function renderSoundToggle() {
+  document.getElementById("pad-sound")?.setAttribute("aria-pressed", String(sound.on));
+}
+
+let noteTimer = null;
+
+function sayToggled() {
+  const note = document.getElementById("sound-note");
+  if (!note) return;
+  note.textContent = t(sound.on ? "pad.sound_is_on" : "pad.sound_is_off");
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => (note.hidden = true), 3000);
+}
+
+function soundControls() {
+  // Browsers start audio only from a tap: the AudioContext is made (or resumed) by the tap
+  // that turns the sound on, with a blip to say it works; off suspends it.
+  document.getElementById("pad-sound")?.addEventListener("click", () => {
+    sound.on = !sound.on;
+    if (sound.on) {
+      sound.unlock();
+      cue("sound_on");
+    } else sound.ctx?.suspend?.();
+    sound.save();
+    renderSoundToggle();
+    sayToggled();
+  });
+  // Turned on before a reload: the first tap anywhere lets the sound play again.
+  document.addEventListener(
+    "click",
+    () => {
+      if (sound.on && sound.ctx?.state !== "running") sound.unlock();
+    },
+    true,
+  );
+  renderSoundToggle();
+}
 
 /** The scores at the moment the host ended the game (no final scoring was made, R7). */
 function standingsTable(standings) {
@@ -1183,7 +1255,7 @@ function standingsTable(standings) {
 // ---------- start ----------
 
 async function main() {
-  window.__pad = { frame: () => frame, conn: null };
+  window.__pad = { frame: () => frame, conn: null, sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }) };
   await setLanguage(pickLanguage());
   languageSwitch(document.getElementById("lang"), { remember: true });
   onLanguageChange(() => {
@@ -1191,6 +1263,7 @@ async function main() {
     else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);
   });
   document.getElementById("join-form").addEventListener("submit", join);
+  soundControls();
   translateDom(document);
   if (credentials && credentials.table === tableName) {
     showStatus("reconnecting");

@@ -1,6 +1,10 @@
 // Replay controls on the display page: the display itself (display.js) renders each step's
 // frame exactly as live; these buttons (and the arrow keys) move the server's replay, and the
-// two lists jump to the start of a round or of a station of the shown round.
+// two lists jump to the start of a round or of a station of the shown round. Play (or the
+// space bar) runs the game on its own as the live show did: the server puts each command up
+// with the live show's beats at the chosen pace, and this page waits out their hold (a step
+// that holds nothing stays a moment, so bids are seen to arrive). Stepping pauses it; the end
+// stops it.
 import { fill, h } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 
@@ -11,6 +15,18 @@ const chapters = JSON.parse(page.chapters || "[]");
 let step = Number(page.startStep || 0); // shown: a replay opens at its first step (or the asked one)
 let target = step; // asked for (key presses may come faster than the answers)
 
+// Playing: the host page's paces (a test may ask for "test:<seconds>" in the page's address).
+const PACES = ["quick", "normal", "relaxed"];
+const asked = new URLSearchParams(location.search).get("pace");
+const customPace = asked && /^test:\d+(\.\d+)?$/.test(asked) ? asked : null;
+let pace = customPace || (PACES.includes(asked) ? asked : "normal");
+const QUICK = 0.6; // seconds a step that holds nothing stays while playing
+let mode = "stopped"; // "playing", "paused" (by the button or the space bar) or "stopped"
+let timer = null;
+let hold = 0; // seconds the playing step's beats hold
+let shownAt = 0; // performance.now() at which the playing step's beats began
+let pausedAt = null; // seconds into the step's beats where the pause froze it (null: none)
+
 /** The round the step belongs to (0 before the first round). */
 function roundOf(at) {
   let round = 0;
@@ -19,6 +35,7 @@ function roundOf(at) {
 }
 
 function label() {
+  renderPlay();
   document.getElementById("replay-step").textContent = t("replay.step", { step, last: steps - 1 });
   const round = roundOf(step);
   const rounds = chapters.filter((c) => c.station === null);
@@ -43,27 +60,150 @@ function label() {
   stationSelect.value = shownStation ? String(shownStation.step) : "";
 }
 
+function renderPlay() {
+  const button = document.getElementById("replay-play");
+  button.textContent = mode === "playing" ? `❚❚ ${t("replay.pause")}` : `▷ ${t("replay.play")}`;
+  button.title = t("replay.play_key");
+  button.setAttribute("aria-label", button.title);
+  button.setAttribute("aria-pressed", String(mode === "playing"));
+  document.body.dataset.replayPlaying = mode === "playing" ? "1" : "0";
+  const select = document.getElementById("replay-pace");
+  if (document.activeElement === select) return; // not while it is being chosen from
+  const custom = customPace ? [h("option", { value: customPace }, t("host.pace.custom", { s: customPace.slice(5) }))] : [];
+  fill(
+    select,
+    PACES.map((p) => h("option", { value: p }, t(`host.pace.${p}`))),
+    custom,
+  );
+  select.value = pace;
+}
+
 let chain = Promise.resolve(); // one request at a time, so the server ends where we asked
 
 function go(to) {
+  stop();
   target = Math.max(0, Math.min(steps - 1, to));
   const want = target;
   chain = chain.then(() => show(want)).catch(() => {});
 }
 
-async function show(want) {
+async function post(body) {
   const response = await fetch(page.stepUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Admin-Token": page.adminToken },
-    body: JSON.stringify({ to: want }),
+    body: JSON.stringify(body),
   });
-  if (response.ok) {
-    step = (await response.json()).step;
+  return response.ok ? response.json() : null;
+}
+
+async function show(want) {
+  const answer = await post({ to: want });
+  if (answer) {
+    step = answer.step;
     if (step === target) document.body.dataset.replayStep = String(step);
     label();
   }
 }
 
+// ---------- playing ----------
+
+/** Play on, or stop where we are (a manual step stops without holding the display). */
+function stop() {
+  mode = "stopped";
+  pausedAt = null;
+  hold = 0;
+  clearTimeout(timer);
+  renderPlay();
+}
+
+/** The next command, as the live show put it up; then wait out its hold. */
+async function advance() {
+  if (mode !== "playing") return;
+  if (step >= steps - 1) {
+    stop(); // the end of the game
+    return;
+  }
+  const answer = await post({ to: step + 1, pace });
+  if (!answer) return stop();
+  step = answer.step;
+  if (mode === "stopped") return; // a step by hand follows and says where to
+  target = step;
+  document.body.dataset.replayStep = String(step);
+  label();
+  started(answer.show);
+  if (mode === "paused") {
+    // Paused while the step was on its way: hold it at its start.
+    pausedAt = answer.show.elapsed;
+    await post({ to: step, pace, elapsed: pausedAt, paused: true });
+    return;
+  }
+  wait(answer.show);
+}
+
+function started(show) {
+  hold = show.hold;
+  shownAt = performance.now() - show.elapsed * 1000;
+}
+
+function wait(show) {
+  const quick = Math.min(QUICK, Math.max(0.1, show.seconds));
+  const left = show.hold > 0 ? show.hold - show.elapsed : quick;
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    chain = chain.then(advance).catch(() => stop());
+  }, left * 1000);
+}
+
+function play() {
+  if (mode === "playing") return;
+  mode = "playing";
+  renderPlay();
+  const frozen = pausedAt;
+  pausedAt = null;
+  chain = chain
+    .then(async () => {
+      if (frozen !== null && frozen < hold) {
+        // Resume the frozen step where it stood.
+        const answer = await post({ to: step, pace, elapsed: frozen });
+        if (!answer) return stop();
+        started(answer.show);
+        wait(answer.show);
+        return;
+      }
+      if (step >= steps - 1) {
+        // Played from the end: from the start again.
+        const answer = await post({ to: 0 });
+        if (answer) step = target = answer.step;
+      }
+      await advance();
+    })
+    .catch(() => stop());
+}
+
+function pause() {
+  if (mode !== "playing") return;
+  mode = "paused";
+  clearTimeout(timer);
+  renderPlay();
+  const into = (performance.now() - shownAt) / 1000;
+  if (hold > 0 && into < hold) {
+    // The display holds the beat that is up (its countdown stops) until play goes on.
+    const at = step;
+    pausedAt = into;
+    // (A step already on its way is held at its own start instead: see advance.)
+    chain = chain.then(() => (step === at ? post({ to: at, pace, elapsed: into, paused: true }) : null)).catch(() => {});
+  }
+}
+
+function toggle() {
+  if (mode === "playing") pause();
+  else play();
+}
+
+document.getElementById("replay-play").addEventListener("click", toggle);
+document.getElementById("replay-pace").addEventListener("change", (event) => {
+  pace = event.target.value; // from the next step on
+});
 document.getElementById("replay-first").addEventListener("click", () => go(0));
 document.getElementById("replay-back").addEventListener("click", () => go(target - 1));
 document.getElementById("replay-forward").addEventListener("click", () => go(target + 1));
@@ -79,6 +219,13 @@ document.addEventListener("keydown", (event) => {
   else if (event.key === "ArrowRight") go(target + 1);
   else if (event.key === "Home") go(0);
   else if (event.key === "End") go(steps - 1);
+  else if (event.key === " ") {
+    event.preventDefault(); // not also a click of the focused button
+    toggle();
+  }
+});
+document.addEventListener("keyup", (event) => {
+  if (event.key === " " && !(event.target instanceof HTMLSelectElement)) event.preventDefault();
 });
 onLanguageChange(label);
 document.body.dataset.replayStep = String(step);

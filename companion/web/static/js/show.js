@@ -13,6 +13,7 @@ export class Beat {
     this.start = 0; // performance.now() at which the step's first beat began
     this.previous = null; // the view before this step (to replay its moves beat by beat)
     this.events = []; // the step's events (when the step arrived while we watched)
+    this.frozen = null; // seconds into the step where a paused replay holds it (null: running)
   }
 
   /** A frame came: a new step (remember the view before it and its events), or the same one. */
@@ -21,6 +22,7 @@ export class Beat {
     if (!show) {
       this.step = null;
       this.beats = [];
+      this.frozen = null;
       return false;
     }
     const fresh = show.step !== this.step;
@@ -32,11 +34,13 @@ export class Beat {
     this.beats = show.beats || [];
     this.start = performance.now() - (show.elapsed || 0) * 1000;
     this.more = Boolean(show.more);
+    this.frozen = show.paused ? show.elapsed || 0 : null; // a replay's pause (the live show never pauses)
     return fresh;
   }
 
   /** Seconds since the step began. */
   elapsed() {
+    if (this.frozen !== null) return this.frozen;
     return (performance.now() - this.start) / 1000;
   }
 
@@ -176,20 +180,47 @@ const TUNES = {
   tie: [[392, 0, 0.14], [392, 0.18, 0.14], [523, 0.36, 0.22]],
   last_round: [[330, 0, 0.3], [294, 0.32, 0.3], [262, 0.64, 0.5]],
   winner: [[523, 0, 0.15], [659, 0.15, 0.15], [784, 0.3, 0.15], [1047, 0.45, 0.5]],
+  // Phones only: asked for a decision, and the blip that says the phone's sound is on.
+  your_turn: [[880, 0, 0.1], [1175, 0.12, 0.18]],
+  sound_on: [[660, 0, 0.12]],
 };
+
+/** The sound of a step's first beat, when the step came while the screen watched: the bids
+ * are in and the cards turn over. */
+export function stepSound(frame) {
+  return (frame.events || []).some((e) => e.type === "revealed" || e.type === "first_cards_revealed") ? "bids_in" : null;
+}
+
+/** The sound of a beat when it comes up (a station's result, a tie, the last round, the winner). */
+export function beatSound(b) {
+  if (b?.kind === "decision") return "reveal";
+  if (b?.kind === "station") return b.ranking?.ties?.length ? "tie" : "reveal";
+  if (b?.kind === "last_round") return "last_round";
+  if (b?.kind === "winner") return "winner";
+  return null;
+}
 
 /** Short tones for the show's moments; mute and volume are kept per device. */
 export class Sound {
   constructor(key, defaultOn) {
     this.key = key;
-    const saved = JSON.parse(localStorage.getItem(key) || "null");
+    let saved = null;
+    try {
+      saved = JSON.parse(localStorage.getItem(key) || "null");
+    } catch {
+      saved = null; // no storage (private mode) or a broken entry: the default
+    }
     this.on = saved?.on ?? defaultOn;
     this.volume = saved?.volume ?? 0.5;
-    this.ctx = null;
+    this.ctx = null; // made by unlock() or the first tune played (none is played while off)
   }
 
   save() {
-    localStorage.setItem(this.key, JSON.stringify({ on: this.on, volume: this.volume }));
+    try {
+      localStorage.setItem(this.key, JSON.stringify({ on: this.on, volume: this.volume }));
+    } catch {
+      /* no storage: the choice lasts as long as the page */
+    }
   }
 
   /** Browsers start audio only after a tap or click on the page: called from one. */

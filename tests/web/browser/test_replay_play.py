@@ -1,0 +1,216 @@
+"""A finished game's replay played on its own, in Chromium, as the live show put it up: the
+page is sampled every 50 ms by a recorder in the page while it plays at the test pace
+"test:1.5" (DESIGN.md "The show").
+
+- Steps advance without a click; each station's result (its ranking) stays in the display's
+  spotlight for the pace's seconds, markers walk and the reveal sounds play, as live.
+- Pause (the space bar) stops the steps and holds the beat that is up; Play goes on.
+- A step by hand pauses the play; the end of the game stops it, after the final lines.
+- The step bar with Play and the pace fits at 1920x1080 and 1280x720 mid-play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.browser.layout import check, settle
+from tests.web.browser.test_replay_display import _admin_token, _at, finished  # noqa: F401
+
+from .conftest import ARTIFACTS
+
+PACE = 1.5  # seconds a station's result stays up ("test:1.5")
+TV = {"viewport": {"width": 1920, "height": 1080}}
+
+# Every 50 ms: the step, whether it plays, and what the display's spotlight shows.
+RECORD = """() => {
+  window.__rec = [];
+  setInterval(() => {
+    const spot = document.getElementById('spotlight');
+    const shown = Boolean(spot && !spot.hidden);
+    const ranking = shown ? spot.querySelector('.ranking[data-station]') : null;
+    const show = window.__display.frame()?.show;
+    window.__rec.push({
+      t: performance.now() / 1000,
+      step: Number(document.body.dataset.replayStep),
+      playing: document.body.dataset.replayPlaying === '1',
+      kind: shown ? spot.dataset.kind : null,
+      station: ranking ? Number(ranking.dataset.station) : null,
+      rows: ranking ? ranking.querySelectorAll('tbody tr').length : 0,
+      show: show ? show.step : null,
+      pace: show ? show.pace : null,
+      walking: document.querySelectorAll('.marker.walking').length,
+    });
+  }, 50);
+}"""
+
+NOW = "() => performance.now() / 1000"
+
+
+def _open(browser: Any, finished: Any) -> Any:  # noqa: F811 - the imported fixture
+    live, game_id, _ = finished
+    page = browser.new_context(**TV).new_page()
+    token = _admin_token(live)
+    page.goto(f"{live.base}/admin/games/{game_id}/replay?token={token}&pace=test:{PACE}")
+    page.wait_for_function("window.__display && window.__display.frame()?.replay")
+    _at(page, 0)
+    page.evaluate(RECORD)
+    return page
+
+
+def _round(page: Any, n: int) -> int:
+    step = page.evaluate(
+        "n => Number(document.querySelector(`#replay-round option[data-round='${n}']`).value)",
+        n,
+    )
+    page.locator("#replay-round").select_option(str(step))
+    _at(page, step)
+    return int(step)
+
+
+def _spells(rec: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each station's result as it stood in the spotlight: from the first sample that showed
+    it to the last."""
+    spells: list[dict[str, Any]] = []
+    for s in rec:
+        key = (s["show"], s["station"]) if s["kind"] == "station" else None
+        if key is None:
+            continue
+        if spells and spells[-1]["key"] == key and s["t"] - spells[-1]["end"] < 0.3:
+            spells[-1]["end"] = s["t"]
+            spells[-1]["rows"] = min(spells[-1]["rows"], s["rows"])
+        else:
+            spells.append({"key": key, "start": s["t"], "end": s["t"], "rows": s["rows"]})
+    return spells
+
+
+def _wait_span(page: Any, since: float, seconds: float) -> list[dict[str, Any]]:
+    """The samples from ``since`` on, once they span ``seconds``."""
+    page.wait_for_function(
+        "([since, span]) => window.__rec.some(s => s.t >= since + span)",
+        arg=[since, seconds],
+        timeout=60_000,
+    )
+    return [s for s in page.evaluate("window.__rec") if s["t"] >= since]
+
+
+def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -> None:  # noqa: F811
+    out = ARTIFACTS / "replay-play"
+    out.mkdir(parents=True, exist_ok=True)
+    page = _open(browser, finished)
+    start = _round(page, 2)
+    assert page.evaluate("document.body.dataset.replayPlaying") == "0"
+    assert page.locator("#replay-pace").input_value() == f"test:{PACE}"
+    began = page.evaluate(NOW)
+    page.locator("#replay-play").click()
+    # Played on its own until two stations' results have come and gone.
+    page.wait_for_function(
+        "since => window.__rec.filter(s => s.t >= since && s.kind === 'station')"
+        ".map(s => s.show + ':' + s.station).filter((k, i, a) => a.indexOf(k) === i).length >= 3",
+        arg=began,
+        timeout=120_000,
+    )
+    rec = [s for s in page.evaluate("window.__rec") if s["t"] >= began]
+    assert all(s["playing"] for s in rec[5:])
+    steps = [s["step"] for s in rec]
+    assert steps == sorted(steps) and len(set(steps)) >= 4 and steps[0] >= start
+    shows = [s for s in rec if s["show"] is not None]
+    assert shows and {s["pace"] for s in shows} == {f"test:{PACE}"}
+    spells = _spells(rec)
+    done = spells[:-1]  # the last one may still be up
+    assert len(done) >= 2
+    for spell in done:
+        # The station's ranking stays up as long as the live show holds it (R3.3: every
+        # player's row), never cut short.
+        assert spell["end"] - spell["start"] >= PACE - 0.3, spell
+        assert spell["end"] - spell["start"] <= PACE + 1.0, spell
+        assert spell["rows"] >= 3, spell
+    assert any(s["walking"] for s in rec), "markers walk to their new boxes"
+    sounds = page.evaluate("window.__sounds || []")
+    # The reveal sounds as live: the cards turning, then each further station of the step.
+    assert sounds.count("bids_in") >= 2 and set(sounds) <= {"bids_in", "reveal", "tie"}, sounds
+
+    # Mid-play, at both TV sizes: the step bar and the spotlight fit.
+    for width, height in ((1920, 1080), (1280, 720)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "() => !document.getElementById('spotlight').hidden"
+            " && document.getElementById('spotlight').dataset.kind === 'station'",
+            timeout=60_000,
+        )
+        settle(page)
+        assert check(page, "display") == []
+        page.screenshot(path=str(out / f"replay-playing-{width}x{height}.png"))
+    # The bar's words in every language fit the smaller TV too (the page's own language).
+    for lang in ("de", "nl", "it", "en"):
+        page.locator("#display-lang").select_option(lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        settle(page)
+        assert page.locator("#replay-play").inner_text() != "", lang
+        assert check(page, "display") == [], lang
+        if lang != "en":
+            page.screenshot(path=str(out / f"replay-playing-1280x720-{lang}.png"))
+    page.set_viewport_size({"width": 1920, "height": 1080})
+
+    # Pause with the space bar while a station's result is up: nothing moves on, and the
+    # result stays in the spotlight well past its pace.
+    page.wait_for_function(
+        "() => { const s = window.__rec.at(-1); return s.kind === 'station'"
+        " && window.__display.beat().into < 0.5; }",
+        timeout=60_000,
+    )
+    page.keyboard.press(" ")
+    page.wait_for_function("document.body.dataset.replayPlaying === '0'")
+    page.wait_for_function("() => window.__display.frame()?.show?.paused === true")
+    paused_at = page.evaluate(NOW)
+    held = _wait_span(page, paused_at, 3 * PACE)
+    assert len({s["step"] for s in held}) == 1
+    assert {(s["kind"], s["station"]) for s in held} == {("station", held[0]["station"])}
+    page.screenshot(path=str(out / "replay-paused.png"))
+
+    # Play again: the held result runs out and the steps go on without a click.
+    step = held[-1]["step"]
+    page.locator("#replay-play").click()
+    page.wait_for_function(
+        "n => Number(document.body.dataset.replayStep) > n + 1", arg=step, timeout=60_000
+    )
+    assert page.evaluate("document.body.dataset.replayPlaying") == "1"
+
+    # A step by hand pauses the play.
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.replayPlaying === '0'")
+    stepped = page.evaluate("() => window.__display.frame().replay.step")
+    _at(page, stepped)
+    after = _wait_span(page, page.evaluate(NOW), 2 * PACE)
+    assert {s["step"] for s in after} == {stepped}
+
+
+def test_replay_play_stops_at_the_end_after_the_final_lines(browser, finished) -> None:  # noqa: F811
+    page = _open(browser, finished)
+    steps = int(page.evaluate("document.body.dataset.steps"))
+    rounds = page.evaluate("document.querySelectorAll('#replay-round option[data-round]').length")
+    _round(page, rounds)
+    page.keyboard.press(" ")
+    page.wait_for_function("document.body.dataset.replayPlaying === '1'")
+    page.wait_for_function(
+        "n => document.body.dataset.replayStep === String(n)"
+        " && document.body.dataset.replayPlaying === '0'",
+        arg=steps - 1,
+        timeout=180_000,
+    )
+    # The final scoring came line by line and the winner last, each on its beat (R7).
+    kinds = [b["kind"] for b in page.evaluate("window.__display.beatLog()") if b["kind"]]
+    finals = [k for k in kinds if k in ("final_line", "winner")]
+    players = len(page.evaluate("window.__display.frame().seats"))
+    assert finals == ["final_line"] * players + ["winner"]
+    # Stopped: the last step stays.
+    ended = _wait_span(page, page.evaluate(NOW), 2 * PACE)
+    assert {s["step"] for s in ended} == {steps - 1}
+    assert not any(s["playing"] for s in ended)
+    # Play at the end starts from the beginning.
+    page.locator("#replay-play").click()
+    page.wait_for_function(
+        "() => { const n = Number(document.body.dataset.replayStep); return n > 0 && n < 10; }",
+        timeout=60_000,
+    )
+    page.keyboard.press(" ")
+    page.wait_for_function("document.body.dataset.replayPlaying === '0'")
