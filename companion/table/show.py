@@ -188,20 +188,28 @@ def told(events: list[dict[str, Any]], step_beats: list[dict[str, Any]], index: 
     >>> b = beats(ev, "quick")
     >>> [told(ev, b, i) for i in (0, 1, 2, -1)]
     [2, 4, 5, 5]
+
+    A tie's decision: the next station's cards turn once it has been read (R5.3).
+
+    >>> ev = [{"type": "city_choice", "player": "ana", "choice": "hut"}, {"type": "hut"},
+    ...       {"type": "revealed", "station": 4}]
+    >>> b = beats(ev, "quick")
+    >>> [told(ev, b, i) for i in (0, -1)]
+    [2, 3]
     """
-    if index < 0 or index >= len(step_beats) - 1:
+    if index < 0 or index >= len(step_beats):
         return len(events)
     upto, later = step_beats[: index + 1], step_beats[index + 1 :]
     done = sum(1 for b in upto if b["kind"] == "station")
-    later_station = any(b["kind"] == "station" for b in later)
     later_notes = any(b["kind"] not in ("station", "last_round") for b in later)
     seen = 0
     for i, e in enumerate(events):
         kind = e["type"]
         if kind == "ranking":
             seen += 1
-        opens_next = seen >= done and kind in _STATION_OPENERS
-        if seen > done or (opens_next and later_station):
+        # The next station's cards (or rolls) are told with its own beat or, when it waits
+        # for a decision or dice, once the step has been read.
+        if seen > done or (seen >= done and kind in _STATION_OPENERS):
             return i
         if later_notes and kind in ("round_ended", "final_scoring"):
             return i

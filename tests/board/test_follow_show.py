@@ -114,9 +114,10 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
         with table.lock:
             end = view(stage._state_at(step), None)
         drawn = [(t, v) for t, s, v in seen if s == step]
-        # One drawing a beat; each station beat lights its station (the step's end is only
+        # A drawing a beat; each station beat lights its station (the step's end is only
         # drawn on the last beat).
-        assert len(drawn) == len(beats), [b["kind"] for b in beats]
+        # (A next station's cards waiting for a decision or dice turn once the step is read.)
+        assert len(beats) <= len(drawn) <= len(beats) + 1, [b["kind"] for b in beats]
         for (_, v), b in zip(drawn[:-1], beats, strict=False):
             assert v != end
             if b["kind"] == "station":

@@ -45,6 +45,7 @@ READ_DISPLAY = """() => {
     ties: ranking ? ranking.querySelectorAll('.ties li').length : 0,
     countdown: document.getElementById('show-countdown')?.hidden === false,
     round: window.__display.frame()?.game?.view?.round || 0,
+    label: Number((document.getElementById('round')?.textContent.match(/\d+/) || [0])[0]),
     sounds: window.__sounds || [],
   };
 }"""
@@ -99,6 +100,10 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
 
     stations = [s for _, s, _ in samples if s["kind"] == "station"]
     assert stations, "the display never showed a station's result"
+    # The title's round is the round of the result in the spotlight: stations come in order
+    # within a round, and the next round's number never shows over the last one's results.
+    order = [(s["label"], s["station"]) for s in stations]
+    assert order == sorted(order), order
     # Every bid and every tie of the station is on screen (3 players: 3 rows).
     assert all(s["rows"] == 3 for s in stations), stations
     assert all(s["countdown"] for s in stations)
@@ -112,12 +117,16 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     ]
     assert len(held) >= 6, beats
     for b, seconds in held:
-        assert seconds >= PACE - 0.3, (b, seconds)  # one 0.1 s tick and a render late at most
-    # The phone never offers the next bid while the display shows a result (two samples in a
-    # row less than a second apart: the two pages' own timers may differ by a tick).
+        # A 0.1 s tick and a late render on a busy machine at most; a beat cut short by the
+        # next step would be far shorter.
+        assert seconds >= PACE - 0.6, (b, seconds)
+    # The phone asks nothing (no bid, dice, tie's decision or sacrifice) while the display
+    # shows a result (two samples in a row less than a second apart: the two pages' own
+    # timers may differ by a tick).
+    asks = {"sacrifice", "bid", "dice", "city", "pyramid"}
     for (t1, a, ta), (t2, b, tb) in zip(samples, samples[1:], strict=False):
         if t2 - t1 < 1.0:
-            assert not (a["shown"] and b["shown"] and ta == "bid" and tb == "bid"), (a, b)
+            assert not (a["shown"] and b["shown"] and ta in asks and tb in asks), (a, b, ta)
     # The moments have their sounds (generated, no files).
     sounds = samples[-1][1]["sounds"]
     assert "bids_in" in sounds and ("reveal" in sounds or "tie" in sounds), sounds

@@ -141,7 +141,7 @@ function renderStatusBar() {
     conn.dataset.status = connStatus;
     conn.textContent = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
   }
-  const view = frame?.game?.view;
+  const view = beat.staged(frame?.game?.view || null); // the round the show is on
   const over = Boolean(view && (view.finished || frame.game.status !== "playing"));
   fill(
     "round",

@@ -64,7 +64,8 @@ function confirmThen(fn) {
 
 function render() {
   if (!frame) return;
-  const view = frame.game?.view;
+  // As far as the show has got: the round, who is awaited, the log (nothing told early).
+  const view = beat.staged(frame.game?.view || null);
   const playing = frame.game?.status === "playing";
   fill("host-message", message);
   fill(

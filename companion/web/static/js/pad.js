@@ -352,14 +352,12 @@ function me() {
   return frame?.you?.seat || credentials?.seat;
 }
 
-// Asked only once the display has shown the step's results: the next bid, and a tie's
-// decision at the city or the pyramid (R5.3, R5.4) once its station has been shown.
-const HELD = new Set(["bid", "city", "pyramid"]);
-
+// Asked only once the display has shown the step's results: the next bid, a tie's decision
+// at the city or the pyramid (R5.3, R5.4), bonus dice (R3.2) and the next round's sacrifice.
 function myPending() {
-  // While the display shows the step's results (the show's beats), the next question waits:
+  // While the display shows the step's results (the show's beats), every question waits:
   // the table reads the result together, then answers.
-  return (frame?.you?.pending || []).filter((e) => !(HELD.has(e.type) && beat.active()));
+  return beat.active() ? [] : frame?.you?.pending || [];
 }
 
 function render() {

@@ -69,22 +69,22 @@ export class Beat {
   }
 
   /** How many of the step's last events are not told yet (stations still to come): the log
-   * only runs as far as the beat that is up. */
+   * only runs as far as the beat that is up (the same rule as companion/table/show.py told). */
   hiddenTail() {
     const cur = this.current();
     if (cur.index < 0 || !this.events.length) return 0;
     const upto = this.beats.slice(0, cur.index + 1);
     const later = this.beats.slice(cur.index + 1);
-    if (!later.length) return 0;
     const done = upto.filter((b) => b.kind === "station").length;
     const laterNotes = later.some((b) => b.kind !== "station" && b.kind !== "last_round");
     let seen = 0;
     for (let i = 0; i < this.events.length; i += 1) {
       const type = this.events[i].type;
       if (type === "ranking") seen += 1;
-      // The next station starts with its cards turned (revealed) or, with dice, its rolls.
+      // The next station starts with its cards turned (revealed) or, with dice, its rolls:
+      // told with its own beat, or (waiting for a decision or dice) once the step is read.
       const nextStation = seen >= done && ["revealed", "first_cards_revealed", "dice_choices", "rolled"].includes(type);
-      if (seen > done || (nextStation && later.some((b) => b.kind === "station"))) return this.events.length - i;
+      if (seen > done || nextStation) return this.events.length - i;
       if (laterNotes && ["round_ended", "final_scoring"].includes(type)) return this.events.length - i;
     }
     return 0;
@@ -104,7 +104,11 @@ export class Beat {
     if (told.length === this.events.length && !walkingNow) return view;
     const prev = this.previous;
     const newRound = told.some((e) => e.type === "round_started");
-    const base = newRound ? view : { ...view, ...pick(prev, ROUND_FIELDS) };
+    const hidden = told.length < this.events.length;
+    // While part of the step is still to come, the next station's cards, its dice window and
+    // the decisions it asks wait too: nobody is asked anything while the table reads.
+    const later = hidden ? { ...pick(prev, STEP_FIELDS), pending: [] } : {};
+    const base = newRound ? { ...view, ...later } : { ...view, ...pick(prev, ROUND_FIELDS), ...later };
     const track = Object.fromEntries(Object.entries(prev.track || {}).map(([b, st]) => [b, [...st]]));
     const pyramid = (prev.pyramid || []).map((row) => [...row]);
     const players = Object.fromEntries(
@@ -152,6 +156,7 @@ export class Beat {
 // What belongs to the round (shown as before until the next round is told) and to a player.
 const ROUND_FIELDS = ["round", "mode", "returning", "harvest", "improvements", "profile"];
 const PLAYER_FIELDS = ["score", "huts", "dice", "cubes_used"];
+const STEP_FIELDS = ["phase", "step", "revealed", "dice_window", "decision", "projection"];
 
 function pick(obj, keys) {
   return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
