@@ -28,7 +28,7 @@ from companion.engine.errors import (
     RuleViolation,
 )
 from companion.engine.explain import describe
-from companion.engine.flow import apply_in_place
+from companion.engine.flow import apply_in_place, apply_made
 from companion.engine.jsondata import clone
 from companion.engine.profile import DEFAULT_PROFILE, PLACEHOLDERS, make_profile, track_colour
 from companion.engine.scoring import final_total
@@ -51,6 +51,7 @@ __all__ = [
     "View",
     "apply",
     "apply_in_place",
+    "apply_made",
     "copy_state",
     "describe",
     "final_total",

@@ -43,7 +43,9 @@ def free_cards(player: Mapping[str, object]) -> list[int]:
     >>> free_cards({"deck": [1, 3, 3, 7], "used": [3, 7]})
     [1, 3]
     """
-    deck, used = _ints(player["deck"]), _ints(player["used"])
+    deck, used = player["deck"], player["used"]
+    if not isinstance(deck, list) or not isinstance(used, list):
+        raise ValueError(_NOT_CARDS)
     free = list(deck)
     try:  # the engine's bookkeeping: ``used`` is part of ``deck``, so removing is enough
         for card in used:
@@ -56,10 +58,7 @@ def free_cards(player: Mapping[str, object]) -> list[int]:
     return free
 
 
-def _ints(value: object) -> Iterable[int]:
-    if not isinstance(value, list):
-        raise ValueError("deck and used must be lists of cards (a seat's own view)")
-    return value
+_NOT_CARDS = "deck and used must be lists of cards (a seat's own view)"
 
 
 def awaited(pending: Iterable[Pending], seat: str) -> PlayerKind | None:

@@ -7,17 +7,18 @@ the in-place state untouched; :func:`apply` also works on a copy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TypeGuard, cast
+from typing import Any, TypeGuard, cast
 
 from companion.engine import scoring, stations
 from companion.engine.asks import STATIONS, bid_shape
 from companion.engine.errors import MalformedCommand, NotAwaited, RuleViolation
 from companion.engine.profile import track_colour
-from companion.engine.ranking import rank_station
+from companion.engine.ranking import rank_station, station_order
 from companion.engine.state import leader_box
 from companion.engine.types import (
     COMMAND_FIELDS,
     CommandType,
+    DiceWindow,
     Event,
     Pending,
     State,
@@ -26,6 +27,11 @@ from companion.engine.types import (
 
 # A command as it arrives (a log line, a phone's message): checked field by field here.
 RawCommand = Mapping[str, object]
+
+
+class Unread(list[Event]):
+    """The events of a command applied by :func:`apply_made`, which nobody reads: a station
+    is ranked without the ranking event's parts and ties (ranking.station_order)."""
 
 
 def _is_int(v: object) -> TypeGuard[int]:
@@ -146,11 +152,18 @@ def _resolve(state: State, events: list[Event]) -> None:
     rolls: dict[str, list[int]] = window["rolls"] if window is not None else {}
     for p, values in rolls.items():
         state["players"][p]["dice"] -= len(values)  # R3.2: used dice leave the player
-    ranking = rank_station(state, station, rolls)
-    events.append(cast(Event, ranking))
+    if type(events) is Unread:
+        order, lead = station_order(state, station, rolls)
+    else:
+        ranking = rank_station(state, station, rolls)
+        events.append(cast(Event, ranking))
+        order = ranking["order"]
+        lead = 0
+        if station == 4:
+            totals = {e["player"]: e["total"] for e in ranking["entries"]}
+            lead = totals[order[0]] - totals[order[1]]
     state["dice_window"] = None
     state["pending"] = []
-    order = ranking["order"]
     if station == 1:
         stations.chocolatl(state, order, events)
     elif station == 2:
@@ -163,8 +176,7 @@ def _resolve(state: State, events: list[Event]) -> None:
             return
         stations.take_die(state, order[0], events)  # R5.3: no hut space left
     elif station == 4:
-        totals = {e["player"]: e["total"] for e in ranking["entries"]}
-        if totals[order[0]] >= totals[order[1]] + 3:
+        if lead >= 3:  # R5.4: first places both cubes
             stations.place_cube(state, order[0], events)
             stations.place_cube(state, order[0], events)
         else:
@@ -320,8 +332,12 @@ def _bid(state: State, command: RawCommand, events: list[Event]) -> None:
             "private": ["bids"],
         }
     )  # events are read-only
-    if state["pending"]:
-        return
+    if not state["pending"]:
+        _bids_in(state, step, events)
+
+
+def _bids_in(state: State, step: Step, events: list[Event]) -> None:
+    """Every bid of ``step`` is in: show the first cards (green) or reveal a station."""
     if step == "first":  # R2.5: all first cards are shown together
         cards = {k: {p: list(q["bids"][k]) for p, q in state["players"].items()} for k in STATIONS}
         state["revealed"] = cards
@@ -347,8 +363,12 @@ def _dice(state: State, command: RawCommand, events: list[Event]) -> None:
     window["choices"][player] = count
     del state["pending"][i]
     events.append({"type": "dice_decided", "player": player, "count": count, "private": ["count"]})
-    if state["pending"]:
-        return
+    if not state["pending"]:
+        _choices_in(state, window, events)
+
+
+def _choices_in(state: State, window: DiceWindow, events: list[Event]) -> None:
+    """R3.2: every dice holder has decided: the dice used are rolled, or the station ranked."""
     choices = dict(window["choices"])
     events.append({"type": "dice_choices", "station": state["station"], "choices": choices})
     rollers = [p for p, c in choices.items() if c > 0]
@@ -370,8 +390,12 @@ def _roll(state: State, command: RawCommand, events: list[Event]) -> None:
     window["rolls"][player] = list(values)
     del state["pending"][i]
     events.append({"type": "rolled", "player": player, "values": list(values)})
-    if state["pending"]:
-        return
+    if not state["pending"]:
+        _rolls_in(state, window, final, events)
+
+
+def _rolls_in(state: State, window: DiceWindow, final: bool, events: list[Event]) -> None:
+    """Every die is rolled: the final scoring (R7) or the station's ranking (R3.2)."""
     if final:
         scoring.final_scoring(state, {p: v[0] for p, v in window["rolls"].items()}, events)
         state["dice_window"] = None
@@ -452,6 +476,87 @@ def apply_in_place(state: State, command: object) -> list[Event]:
     events: list[Event] = []
     handler(state, command, events)
     return events
+
+
+# --- commands made from the state itself ---------------------------------------------------
+#
+# A search plays thousands of games a decision with commands its players made from the state
+# they answer (free cards, the bid's shape, the dice held): checking them again and building
+# the events nobody reads was a large part of a playout. These handlers change the state
+# exactly as the checked ones do for every legal command (tests/engine/test_made.py) and
+# leave out only the checks.
+
+# A command made by a player from the state it answers, so of its type's shape.
+MadeCommand = Mapping[str, Any]
+
+
+def _bid_made(state: State, command: MadeCommand, events: list[Event]) -> None:
+    player: str = command["player"]
+    i = _awaited(state, "bid", player)
+    bids: dict[str, list[int]] = command["bids"]
+    step = state["step"]
+    assert step is not None, "a bid step is open"
+    ps = state["players"][player]
+    own_bids = ps["bids"]
+    used = ps["used"]
+    for k in _SHAPES[step][0]:  # R2.4-R2.6: the step's stations, in the checked order
+        cards = bids[k]
+        earlier = own_bids.get(k)
+        own_bids[k] = list(cards) if earlier is None else earlier + cards
+        used.extend(cards)  # R2.7
+    del state["pending"][i]
+    events.append(
+        {"type": "bid_placed", "player": player, "step": step, "bids": bids, "private": ["bids"]}
+    )
+    if not state["pending"]:
+        _bids_in(state, step, events)
+
+
+def _dice_made(state: State, command: MadeCommand, events: list[Event]) -> None:
+    player: str = command["player"]
+    i = _awaited(state, "dice", player)
+    count: int = command["count"]
+    window = state["dice_window"]
+    assert window is not None, "a dice window is open"
+    window["choices"][player] = count
+    del state["pending"][i]
+    events.append({"type": "dice_decided", "player": player, "count": count, "private": ["count"]})
+    if not state["pending"]:
+        _choices_in(state, window, events)
+
+
+def _roll_made(state: State, command: MadeCommand, events: list[Event]) -> None:
+    player: str = command["player"]
+    i = _awaited(state, "roll", player)
+    window = state["dice_window"]
+    assert window is not None, "a dice window is open"
+    values: list[int] = command["values"]
+    window["rolls"][player] = list(values)
+    del state["pending"][i]
+    events.append({"type": "rolled", "player": player, "values": list(values)})
+    if not state["pending"]:
+        _rolls_in(state, window, state["phase"] == "final_roll", events)
+
+
+# The rarer commands of a playout go through the checked handlers.
+MADE_HANDLERS: dict[str, Handler] = {
+    **HANDLERS,
+    "bid": _bid_made,
+    "dice": _dice_made,
+    "roll": _roll_made,
+}
+
+
+def apply_made(state: State, command: MadeCommand) -> None:
+    """:func:`apply_in_place` for a command its maker built from ``state`` itself as the rules
+    allow (a search's players): the same state, without checking the command again and
+    without the events (a playout reads only the state).
+
+    Only a command awaited now is taken (``NotAwaited`` otherwise); anything else about an
+    illegal command may go unnoticed, so commands from outside (phones, logs, a host) always
+    go through :func:`apply_in_place`.
+    """
+    MADE_HANDLERS[command["type"]](state, command, Unread())
 
 
 def unknown_field(kind: str, key: object) -> str:

@@ -95,3 +95,31 @@ def rank_station(state: State, station: int, dice: dict[str, list[int]]) -> Rank
         order.append(p)
         previous = entry
     return {"type": "ranking", "station": station, "entries": ranked, "ties": ties, "order": order}
+
+
+def station_order(state: State, station: int, dice: dict[str, list[int]]) -> tuple[list[str], int]:
+    """:func:`rank_station`'s order and by how much first's total beats second's, without
+    the parts and ties that explain it (a search's playouts read only the result)."""
+    players = state["players"]
+    track = state["track"]
+    holder = state["chocolatl"]
+    hut = HUT_BONUS[station]  # R4.2
+    if station == 1:
+        om_player, om_value = state["returning"], 1  # R4.1
+    else:
+        om_player, om_value = state["old_man"], -1  # R4.1
+    key = str(station)
+    keyed: list[tuple[int, bool, int, int, str]] = []
+    for p, ps in players.items():
+        cards = ps["bids"][key]
+        total = cards[0] + cards[1] + ps["huts"] * hut  # R3.3
+        if p == om_player:
+            total += om_value
+        rolled = dice.get(p)
+        if rolled:
+            total += sum(rolled)
+        score = ps["score"]
+        # R3.4, as rank_station sorts: the key is unique before the player's name.
+        keyed.append((-total, p != holder, score, -track[str(score)].index(p), p))
+    keyed.sort()
+    return [k[4] for k in keyed], keyed[1][0] - keyed[0][0]

@@ -15,6 +15,7 @@ from typing import Any, cast
 from companion.engine.stations import place_cube
 from companion.engine.types import State
 from companion.players.common import (
+    HUT_BONUS,
     Command,
     View,
     awaited,
@@ -32,11 +33,15 @@ def choose(view: View, rng: random.Random) -> Command | None:
     return decide(view, view["me"], rng)
 
 
-def decide(view: View, seat: str, rng: random.Random, noise: float = 0.0) -> Command | None:
+def decide(
+    view: View, seat: str, rng: random.Random, noise: float = 0.0, kind: str | None = None
+) -> Command | None:
     """:func:`choose` for ``seat`` on any state or view (only ``seat``'s own secrets and the
     public fields are read). ``noise`` > 0 perturbs the station values (used by the strong
-    player to model opponents and to vary its candidates)."""
-    kind = awaited(view, seat)
+    player to model opponents and to vary its candidates); ``kind``: what the engine awaits
+    from ``seat``, when the caller already knows it."""
+    if kind is None:
+        kind = awaited(view, seat)
     if kind is None:
         return None
     if kind == "sacrifice":
@@ -100,32 +105,42 @@ def bid(
         return {str(s): [max(c)] for s, c in pairs.items()}
     if step == "second":
         # First cards are public: add where it can still lift a place, dump elsewhere.
+        # The others' first cards with their modifiers (R4.1, R4.2), as modifier() adds
+        # them, inlined: the strong player's playouts ask this thousands of times a decision.
         need = {}
+        players = view["players"]
+        revealed = view["revealed"]
+        own = ps["bids"]
+        top = max(cards)
         for s in range(1, 7):
-            mine = ps["bids"][str(s)][0] + modifier(view, seat, s)
-            best = max(
-                (
-                    c[0] + modifier(view, p, s)
-                    for p, c in _first_cards(view, s).items()
-                    if p != seat
-                ),
-                default=0,
-            )
-            need[s] = prio[s] * (1.5 if mine + max(cards) >= best + 6 else 0.6)
+            key = str(s)
+            hut = HUT_BONUS[s]
+            marked, mark = (view["returning"], 1) if s == 1 else (view["old_man"], -1)
+            mine = own[key][0] + modifier(view, seat, s)
+            best: int | None = None
+            for p, c in revealed.get(key, {}).items():
+                if p != seat:
+                    value = c[0] + players[p]["huts"] * hut + (mark if p == marked else 0)
+                    if best is None or value > best:
+                        best = value
+            need[s] = prio[s] * (1.5 if mine + top >= (best or 0) + 6 else 0.6)
         return {str(s): c for s, c in plan(cards, list(range(1, 7)), need, 1).items()}
     station = int(step)  # R2.6: plan the stations left, give this one its pair
     pairs = plan(cards, list(range(station, 7)), prio)
     return {str(station): pairs[station]}
 
 
-def _first_cards(view: View, station: int) -> dict[str, list[int]]:
-    return view["revealed"].get(str(station), {})
-
-
 def station_totals(view: View, station: int) -> dict[str, int]:
     """Every player's revealed bid at ``station`` with its modifiers (R3.3, no dice)."""
     cards = view["revealed"][str(station)]
-    return {p: sum(c) + modifier(view, p, station) for p, c in cards.items()}
+    players = view["players"]
+    hut = HUT_BONUS[station]  # R4.2
+    # R4.1 as modifier() adds it, inlined: the strong player's playouts ask this often.
+    marked, mark = (view["returning"], 1) if station == 1 else (view["old_man"], -1)
+    return {
+        p: sum(c) + players[p]["huts"] * hut + (mark if p == marked else 0)
+        for p, c in cards.items()
+    }
 
 
 def dice_count(

@@ -12,8 +12,11 @@ def choose(view: View, rng: random.Random) -> Command | None:
     return decide(view, view["me"], rng)
 
 
-def decide(view: View, seat: str, rng: random.Random) -> Command | None:
-    kind = awaited(view, seat)
+def decide(view: View, seat: str, rng: random.Random, kind: str | None = None) -> Command | None:
+    """A random legal answer from ``seat``; ``kind``: what the engine awaits from it, when the
+    caller already knows it."""
+    if kind is None:
+        kind = awaited(view, seat)
     if kind is None:
         return None
     ps = view["players"][seat]

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from companion.engine import IllegalCommand, State, apply_in_place
+from companion.engine import IllegalCommand, State, apply_in_place, apply_made
 from companion.players import good, randomly
 from companion.players.common import (
     STATIONS,
@@ -337,19 +337,22 @@ def _model(
     wild: set[str],
     rng: random.Random,
     plans: dict[tuple[Any, ...], Any] | None = None,
+    kind: str | None = None,
 ) -> Command | None:
     """What a seat does in a playout: the good player with noise, or at random.
 
     With ``plans`` (one playout's memory), a modelled seat keeps the station priorities it
     drew at its first gold step of the round (R2.6) for the round's other steps instead of
     valuing every station again: a player with one plan for the round, and the playout's
-    most frequent computation done once.
+    most frequent computation done once. ``kind``: what the engine awaits from ``p``, when
+    the caller already knows it.
     """
+    if kind is None:
+        kind = awaited(sim, p)
     if p in wild:
-        return randomly.decide(sim, p, rng)
+        return randomly.decide(sim, p, rng, kind)
     noise = SELF_NOISE if p == me else OPPONENT_NOISE
     if plans is not None:
-        kind = awaited(sim, p)
         step = sim["step"]
         if kind == "bid" and type(step) is int:
             key = (p, sim["round"], sim["last_round"])
@@ -371,15 +374,15 @@ def _model(
             if values is None:
                 values = plans[values_key] = station_values(sim, p)
             return {"type": "dice", "player": p, "count": good.dice_count(sim, p, values)}
-    return good.decide(sim, p, rng, noise)
+    return good.decide(sim, p, rng, noise, kind)
 
 
 def _apply_step(sim: State, mine: Command, others: list[Command | None]) -> None:
     """The candidate and the modelled simultaneous commands of the other seats."""
-    apply_in_place(sim, mine)
+    apply_in_place(sim, mine)  # a candidate the invented state may refuse
     for c in others:
         if c is not None:
-            apply_in_place(sim, c)
+            apply_made(sim, c)
 
 
 def copy_sim(state: State) -> State:
@@ -432,8 +435,10 @@ def _rollout(sim: State, me: str, wild: set[str], rng: random.Random) -> None:
             n = 1 if window is None or sim["phase"] == "final_roll" else window["choices"][p]
             cmd = {"type": "roll", "player": p, "values": [rng.randint(1, 6) for _ in range(n)]}
         else:
-            cmd = _model(sim, entry["player"], me, wild, rng, plans)
-        apply_in_place(sim, cmd)
+            # The first pending entry is the first awaited from its seat: its kind.
+            cmd = _model(sim, entry["player"], me, wild, rng, plans, kind)
+            assert cmd is not None, "the pending entry awaits this seat"
+        apply_made(sim, cmd)  # made from ``sim`` by the models and the fair dice above
 
 
 def _utility(sim: View, me: str) -> float:

@@ -153,3 +153,34 @@ def test_strong_search_is_repeatable_without_a_clock() -> None:
     seat = deciding_seats(state)[0]
     first = FAST_STRONG(view(state, seat), random.Random(1))
     assert first == FAST_STRONG(view(state, seat), random.Random(1))
+
+
+def test_strong_playouts_are_legal_and_the_same_through_the_checked_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search applies its playouts' commands unchecked (engine.apply_made): through the
+    checking engine instead, every one of them is accepted and every score is the same."""
+    cases = []
+    for seed in range(12):
+        state = mid_game(seed, 3 + seed % 3, 4 + 11 * seed)
+        for seat in deciding_seats(state):
+            cases.append(view(state, seat))
+    assert len(cases) >= 12
+    moves = [strong.candidates(v, random.Random(7)) for v in cases]
+
+    def scores() -> list[Any]:
+        return [
+            strong.playout_scores(v, m, random.Random(3), 6, strong.expected_points)
+            for v, m in zip(cases, moves, strict=True)
+        ]
+
+    fast = scores()
+    checked_calls = []
+
+    def checked(state: Any, command: Any) -> None:
+        checked_calls.append(command["type"])
+        apply_in_place(state, command)
+
+    monkeypatch.setattr(strong, "apply_made", checked)
+    assert scores() == fast
+    assert len(checked_calls) > 1000
