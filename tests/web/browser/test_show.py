@@ -33,7 +33,7 @@ def paced(tmp_path: Path):
         srv.stop()
 
 
-READ_DISPLAY = """() => {
+READ_DISPLAY = r"""() => {
   const spot = document.getElementById('spotlight');
   const shown = spot && !spot.hidden;
   const ranking = shown ? spot.querySelector('.ranking[data-station]') : null;
