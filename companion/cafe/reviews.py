@@ -119,23 +119,39 @@ class Reviewer:
                 self._failed(game_id, exc)
 
     def _start(self, game_id: int) -> None:
-        """Read the log (no table lock held while rating) and send the first part."""
+        """Read the log (no table lock held while rating) and send the first part. Finding
+        the decisions replays the game: that runs in the pool too, never in the server's
+        process, where it would hold up the reveals at the other tables (under gevent a
+        thread that computes is a greenlet that never yields)."""
         stored = self.store.review(game_id)
         if stored is not None:  # stored meanwhile: never again
             self._finish(game_id, stored["document"], store=False)
             return
         document = self._document(game_id)
-        parts, playouts = reviewing.parts(document, self.budget)
-        job = {
-            "game_id": game_id,
-            "document": document,
-            "seed": _SEEDS.getrandbits(31),
-            "playouts": playouts,
-            "parts": parts,
-            "done": 0,
-            "rated": [],
-        }
-        self._next(job)
+        seed = _SEEDS.getrandbits(31)
+
+        def found(result: tuple[list[list[int]], int] | None, error: BaseException | None) -> None:
+            if error is not None or result is None:
+                log.error("review of game %s failed: %r", game_id, error)
+                self._failed(game_id, error)
+                return
+            parts, playouts = result
+            job = {
+                "game_id": game_id,
+                "document": document,
+                "seed": seed,
+                "playouts": playouts,
+                "parts": parts,
+                "done": 0,
+                "rated": [],
+            }
+            try:
+                self._next(job)
+            except Exception as exc:  # noqa: BLE001
+                log.exception("review of game %s failed", game_id)
+                self._failed(game_id, exc)
+
+        self.bots.thinker.submit(reviewing.parts, document, self.budget, done=found)
 
     def _document(self, game_id: int) -> dict[str, Any]:
         stored = self.store.game(game_id)
@@ -155,13 +171,29 @@ class Reviewer:
             return
         parts: list[list[int]] = job["parts"]
         if job["done"] == len(parts):
-            document = reviewing.assemble(
-                job["document"], job["seed"], self.budget, job["playouts"], job["rated"]
+
+            def assembled(stored: dict[str, Any] | None, error: BaseException | None) -> None:
+                if error is not None or stored is None:
+                    log.error("review of game %s failed: %r", job["game_id"], error)
+                    self._failed(job["game_id"], error)
+                    return
+                try:
+                    self.store.save_review(job["game_id"], job["seed"], stored)
+                except Exception as exc:  # noqa: BLE001 - e.g. a full disk
+                    log.exception("review of game %s not stored", job["game_id"])
+                    self._failed(job["game_id"], exc)
+                    return
+                self._finish(job["game_id"], stored, store=True)
+
+            self.bots.thinker.submit(
+                stored_review,
+                job["document"],
+                job["seed"],
+                self.budget,
+                job["playouts"],
+                job["rated"],
+                done=assembled,
             )
-            # With the replay step of each listed decision (frames link to that moment).
-            stored: dict[str, Any] = {**document, "steps": _steps_of(job["document"], document)}
-            self.store.save_review(job["game_id"], job["seed"], stored)
-            self._finish(job["game_id"], stored, store=True)
             return
 
         def done(rated: list[DecisionReview] | None, error: BaseException | None) -> None:
@@ -225,6 +257,19 @@ class Reviewer:
     def close(self) -> None:
         self._closed = True
         self._queue.put(None)
+
+
+def stored_review(
+    document: dict[str, Any],
+    seed: int,
+    budget: float,
+    playouts: int,
+    rated: list[DecisionReview],
+) -> dict[str, Any]:
+    """The review as stored (runs in the pool's process): the ratings assembled, with the
+    replay step of each listed decision (frames link to that moment)."""
+    review = reviewing.assemble(document, seed, budget, playouts, rated)
+    return {**review, "steps": _steps_of(document, review)}
 
 
 def _steps_of(log_document: dict[str, Any], review: ReviewDocument) -> dict[str, int]:
