@@ -126,8 +126,10 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
         assert spell["rows"] >= 3, spell
     assert any(s["walking"] for s in rec), "markers walk to their new boxes"
     sounds = page.evaluate("window.__sounds || []")
-    # The reveal sounds as live: the cards turning, then each further station of the step.
-    assert sounds.count("bids_in") >= 2 and set(sounds) <= {"bids_in", "reveal", "tie"}, sounds
+    # The reveal sounds as live: the cards turning, then each further station of the step
+    # (the stations watched may all come from one step: one "bids in").
+    assert sounds.count("bids_in") >= 1 and set(sounds) <= {"bids_in", "reveal", "tie"}, sounds
+    assert len(sounds) >= len(done), (sounds, done)
 
     # Mid-play, at both TV sizes: the step bar and the spotlight fit.
     for width, height in ((1920, 1080), (1280, 720)):
