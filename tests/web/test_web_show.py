@@ -27,7 +27,7 @@ from companion.table import show
 
 NAMES = ["Ana", "Ben", "Cleo"]
 PACE = 0.8  # seconds a station's result stays up (the test pace, "test:0.8")
-SLACK = 0.15  # timer and scheduling slack on a loaded machine (the show never cuts short)
+SLACK = 0.3  # a step's frame may reach a client that late on a loaded machine (CI saw 0.18 s)
 
 
 class Clocked:
