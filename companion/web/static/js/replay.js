@@ -186,13 +186,15 @@ function pause() {
   clearTimeout(timer);
   renderPlay();
   const into = (performance.now() - shownAt) / 1000;
-  if (hold > 0 && into < hold) {
-    // The display holds the beat that is up (its countdown stops) until play goes on.
-    const at = step;
-    pausedAt = into;
-    // (A step already on its way is held at its own start instead: see advance.)
-    chain = chain.then(() => (step === at ? post({ to: at, pace, elapsed: into, paused: true }) : null)).catch(() => {});
-  }
+  // The display holds the beat that is up (its countdown stops) until play goes on; a step
+  // already read (its hold over, the next one not asked yet) is held as it is, so every
+  // pause says so on the display. (A step already on its way is held at its own start
+  // instead: see advance.)
+  const at = step;
+  const reading = hold > 0 && into < hold;
+  pausedAt = reading ? into : null;
+  const elapsed = reading ? into : Math.max(0, hold);
+  chain = chain.then(() => (step === at ? post({ to: at, pace, elapsed, paused: true }) : null)).catch(() => {});
 }
 
 function toggle() {
