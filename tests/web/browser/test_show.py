@@ -69,6 +69,8 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     assert host.act("set_pace", pace=f"test:{PACE}")["type"] == "ok"
     display = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     display.goto(f"{paced.base}/t/1/")
+    # The page binds its test handle after loading its language (an await): wait for it.
+    display.wait_for_function("() => window.__display && window.__display.beatLog")
     assert host.act("start", dice="digital")["type"] == "ok"
 
     samples: list[tuple[float, dict[str, Any], str]] = []
