@@ -54,6 +54,7 @@ def free_port() -> int:
 
 
 PACE = "instant"  # --pace: the show's pace of every table (companion serve --pace)
+SERVER_ROOT = ROOT  # --server-root: the tree whose server is measured (an older release)
 SERVER_NICE = 0  # --server-nice: the server's priority against other load on a shared machine
 
 
@@ -95,6 +96,33 @@ def rss_mb(pid: int) -> float:
         except OSError:
             pass
     return total / 1024
+
+
+def cpu_seconds(pid: int) -> dict[int, float]:
+    """User + system CPU time so far of ``pid`` and each process under it (gunicorn master,
+    its worker, the companion players' pool), in seconds: the server's work, whatever the
+    clock did."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        if p in times:
+            continue
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            times[p] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            todo += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except (OSError, IndexError, ValueError):
+            pass
+    return times
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
 
 
 def worker_rss_mb(pid: int) -> float:
@@ -296,6 +324,10 @@ def start_bot_table(base: str, name: str, token: str, level: str) -> None:
     host.close()
 
 
+def _has_pace(root: Path) -> bool:
+    return any("--pace" in p.read_text() for p in (root / "companion").rglob("serve.py"))
+
+
 def run_companion(
     tables: int, timeout: float, think_s: float, bot_tables: int = 0, bot_level: str = "strong"
 ) -> dict[str, Any]:
@@ -322,13 +354,13 @@ def run_companion(
                 # every client of the benchmark is 127.0.0.1 (a café's phones are not)
                 "--max-per-address",
                 "2000",
-                # The show's pace: "instant" measures the path from lock-in to the reveal's
-                # frames; with a pace the reveal still goes out at once, the round after waits.
-                "--pace",
-                PACE,
+                # "instant" measures the path from lock-in to the reveal's frames; with a
+                # pace the reveal still goes out at once, the round after waits. (A tree
+                # from before the show has no pace: it is instant.)
+                *(["--pace", PACE] if _has_pace(SERVER_ROOT) else []),
             ]
         ),
-        cwd=ROOT,
+        cwd=SERVER_ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -364,6 +396,7 @@ def run_companion(
         for c in clients:
             c.start()
         time.sleep(0.5)
+        cpu0 = cpu_seconds(proc.pid)
         t0 = time.perf_counter()
         for t in range(1, tables + 1):
             host = simple_websocket.Client.connect(f"ws://{base}/t/{t}/ws/host")
@@ -375,6 +408,10 @@ def run_companion(
         for sink in logs:
             sink.done.wait(timeout)
         elapsed = time.perf_counter() - t0
+        cpu1 = cpu_seconds(proc.pid)
+        spent = {p: t - cpu0.get(p, 0.0) for p, t in cpu1.items()}
+        cpu = sum(spent.get(p, 0.0) for p in children(proc.pid))  # the worker (tables)
+        cpu_others = sum(spent.values()) - cpu
         memory, worker = rss_mb(proc.pid), worker_rss_mb(proc.pid)
         lat = [x for sink in logs for x in sink.latencies()]
         sizes = [s for sink in logs for s in sink.sizes]
@@ -389,6 +426,8 @@ def run_companion(
             "rss": memory,
             "worker_rss": worker,
             "elapsed": elapsed,
+            "cpu": cpu,
+            "cpu_others": cpu_others,
             "commands": commands,
             "frame_bytes": statistics.mean(sizes) if sizes else 0,
             "unfinished": sum(not s.done.is_set() for s in logs),
@@ -539,6 +578,13 @@ def main() -> int:
         choices=("instant", "quick", "normal", "relaxed"),
         help="the show's pace (default instant: each step shown at once)",
     )
+    ap.add_argument(
+        "--server-root",
+        type=Path,
+        default=ROOT,
+        help="measure the server of another tree (e.g. a git worktree of an older release) "
+        "with the same clients",
+    )
     ap.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--frame-bytes", type=int, default=3000, help=argparse.SUPPRESS)
     ap.add_argument("--threads", type=int, default=256, help=argparse.SUPPRESS)
@@ -552,8 +598,9 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
-    global SERVER_NICE, PACE
+    global SERVER_NICE, PACE, SERVER_ROOT
     SERVER_NICE = args.server_nice
+    SERVER_ROOT = args.server_root.resolve()
     PACE = args.pace
     think_s = args.think_ms / 1000
     ours = run_companion(args.tables, args.timeout, think_s, args.bot_tables, args.bot_level)
@@ -594,6 +641,12 @@ def main() -> int:
         f"n={len(bare)} p50={b50:.1f} ms p99={b99:.1f} ms"
     )
     print(f"ratio p99 companion / bare: {p99 / b99:.2f}")
+    print(
+        f"server CPU: {ours['cpu']:.2f} s for {ours['commands']} commands "
+        f"({1000 * ours['cpu'] / max(1, ours['commands']):.2f} ms a command) in the worker "
+        f"that holds the tables; {ours['cpu_others']:.2f} s in the master and the companion "
+        "players' pool (reviews of finished games included)"
+    )
     print(f"server RSS: worker {ours['worker_rss']:.0f} MB, master+worker {ours['rss']:.0f} MB")
     return 0
 
