@@ -198,6 +198,10 @@ def render(
     summaries = {w: summary(snap, links, w) for w in (True, False)}
     # Once the game is over, the display and host tell its story (after the final scoring).
     story = g.story() if g is not None and any(r != "seat" for r, _ in audiences) else None
+    # This round's moves, walked once for every phone's companion moves and skipped windows.
+    moves, unasked = (
+        round_news(g) if g is not None and any(r == "seat" for r, _ in audiences) else ({}, {})
+    )
     frames: dict[Audience, dict[str, Any]] = {}
     for role, seat in audiences:
         frame: dict[str, Any] = {
@@ -228,8 +232,8 @@ def render(
                 "colour": s.colour if s else None,
                 "hex": PLAYER_COLOURS.get(s.colour) if s else None,
                 "pending": mine,
-                "companion_moves": companion_moves(g, seat) if g else [],
-                "not_asked": not_asked(g, seat) if g else [],
+                "companion_moves": moves.get(seat, []),
+                "not_asked": unasked.get(seat, []),
             }
             if notices and seat in notices:
                 frame["notice"] = notices[seat]
@@ -386,25 +390,28 @@ def undone_notice(command: dict[str, Any], state: Mapping[str, Any]) -> dict[str
 def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
     """This round's commands, from the one that started it (it may also have ended the last
     round: a station answered without asking stays news until the next round's first move),
-    with their sources and the station whose cards were revealed when each came."""
-    start = 0
-    for i in range(len(game.events) - 1, -1, -1):
-        if any(e["type"] == "round_started" for e in game.events[i]):
-            start = i
-            break
+    with their sources and the station whose cards were revealed when each came. A frame's
+    seats share one walk (:func:`render`)."""
+    steps = game.events
+    start = next(
+        (
+            i
+            for i in range(len(steps) - 1, -1, -1)
+            if any(e["type"] == "round_started" for e in steps[i])
+        ),
+        0,
+    )
     station = next(
         (
             e["station"]
-            for events in reversed(game.events[:start])
-            for e in reversed(events)
+            for i in range(start - 1, -1, -1)
+            for e in reversed(steps[i])
             if e["type"] == "revealed"
         ),
         None,
     )
     out: list[tuple[dict[str, Any], str, int | None]] = []
-    for (_, command, source, _), events in zip(
-        game.commands[start:], game.events[start:], strict=False
-    ):
+    for (_, command, source, _), events in zip(game.commands[start:], steps[start:], strict=False):
         out.append((command, source, station))
         for event in events:
             if event["type"] == "revealed":
@@ -415,36 +422,51 @@ def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
 def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
     """What a companion player did for ``seat`` this round since the seat's phone last played
     (its own moves only): the phone that gets its seat back is told what was bid for it."""
-    moves: list[dict[str, Any]] = []
-    for command, source, station in _this_round(game):
-        if command.get("player") != seat:
-            continue
-        if source == f"seat:{seat}":
-            moves = []  # the phone played again: earlier moves are its own news
-        elif source.startswith(COMPANION_SOURCES):
-            move = {k: v for k, v in command.items() if k != "player"}
-            if command["type"] in ("dice", "roll") and station is not None:
-                move["station"] = station
-            moves.append(move)
-    return moves
+    return round_news(game)[0].get(seat, [])
 
 
 def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
     """The stations of this round whose bonus dice window the table answered "no dice" for
     ``seat`` without asking (no roll could change its place, R3.2), with the place the
     station's ranking gave (once ranked): the pad says why it was not asked."""
+    return round_news(game)[1].get(seat, [])
+
+
+def round_news(
+    game: Game,
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """Every seat's :func:`companion_moves` and :func:`not_asked`, in one walk of the round
+    (a frame's phones share it)."""
     rows = _this_round(game)
-    places = {
-        e["station"]: next((x["place"] for x in e["entries"] if x["player"] == seat), None)
-        for events in game.events[len(game.events) - len(rows) :]
-        for e in events
-        if e["type"] == "ranking"
+    moves: dict[str, list[dict[str, Any]]] = {}
+    skipped: dict[str, list[int | None]] = {}
+    for command, source, station in rows:
+        seat = command.get("player")
+        if not isinstance(seat, str):
+            continue
+        if source == f"seat:{seat}":
+            moves.pop(seat, None)  # the phone played again: earlier moves are its own news
+        elif source.startswith(COMPANION_SOURCES):
+            move = {k: v for k, v in command.items() if k != "player"}
+            if command["type"] in ("dice", "roll") and station is not None:
+                move["station"] = station
+            moves.setdefault(seat, []).append(move)
+        if source == NO_DICE:
+            skipped.setdefault(seat, []).append(station)
+    places: dict[int, dict[str, int]] = {}
+    if skipped:
+        for events in game.events[len(game.events) - len(rows) :]:
+            for e in events:
+                if e["type"] == "ranking":
+                    places[e["station"]] = {x["player"]: x["place"] for x in e["entries"]}
+    asked = {
+        seat: [
+            {"station": st, "place": places.get(st, {}).get(seat) if st is not None else None}
+            for st in stations
+        ]
+        for seat, stations in skipped.items()
     }
-    return [
-        {"station": station, "place": places.get(station)}
-        for command, source, station in rows
-        if source == NO_DICE and command.get("player") == seat
-    ]
+    return moves, asked
 
 
 def standings(game: Game) -> list[dict[str, Any]]:

@@ -54,6 +54,8 @@ class Stage:
         self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
         self._told = 0  # events of the shown step the LED board has been told (its beats)
         self._before: tuple[tuple[int, int], dict[str, Any]] | None = None  # view before it
+        # (the step's events, the pace, their beats): see _beats
+        self._beats_of: tuple[list[dict[str, Any]], str, list[dict[str, Any]]] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -85,7 +87,7 @@ class Stage:
         return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
 
     def _hold(self, g: Game) -> float:
-        return show.hold(self._current_events(g), self.pace)
+        return float(sum(b["seconds"] for b in self._beats(g)))
 
     def behind(self) -> int:
         """Committed steps not on the screens yet."""
@@ -120,9 +122,8 @@ class Stage:
                 self._told = 0
                 moved = True
             current = self._current_events(g)
-            told = show.told(
-                current, self._beats(g), show.beat_at(self._beats(g), now - self.reached)
-            )
+            step_beats = self._beats(g)
+            told = show.told(current, step_beats, show.beat_at(step_beats, now - self.reached))
             if not moved and told <= self._told:
                 self._schedule(g, now)
                 return
@@ -150,7 +151,13 @@ class Stage:
             self._schedule(g, now)
 
     def _beats(self, g: Game) -> list[dict[str, Any]]:
-        return show.beats(self._current_events(g), self.pace)
+        """The beats of the step up now (kept while the step and the pace stay: every tick
+        and every frame asks for them)."""
+        events, pace = self._current_events(g), self.pace
+        cached = self._beats_of
+        if cached is None or cached[0] is not events or cached[1] != pace:
+            cached = self._beats_of = (events, pace, show.beats(events, pace))
+        return cached[2]
 
     def _staged(self, g: Game) -> dict[str, Any] | None:
         """The public view at the beat up now, while the step is told beat by beat (None

@@ -226,6 +226,7 @@ class Hub:
             "ws_host": self._path("sockets.host_socket"),
             "state": self._path("pages.state_json"),
         }
+        self._links: tuple[tuple[str, str, str], Links] | None = None
         table.subscribe(self._on_outcome)
         if table.stage is not None:  # the show puts each committed step up in its turn
             table.stage.emit = self._on_show
@@ -241,12 +242,18 @@ class Hub:
         return self.base_url + self._path("pages.join_page", secret=self.table.join_secret)
 
     def links(self) -> Links:
-        token = self.table.host_token
-        return Links(
-            self._paths,
-            self.join_url(),
-            lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
-        )
+        """The table's URLs; built again only when the address, the join secret or the host
+        token changed (every frame carries them, and building a URL is not free)."""
+        key = (self.base_url, self.table.join_secret, self.table.host_token)
+        if self._links is None or self._links[0] != key:
+            token = self.table.host_token
+            links = Links(
+                self._paths,
+                self.join_url(),
+                lambda game_id: self._path("pages.game_log", game_id=game_id, token=token),
+            )
+            self._links = (key, links)
+        return self._links[1]
 
     def connected_seats(self) -> set[str]:
         """The seats whose phone is connected now."""
