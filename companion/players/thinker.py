@@ -89,6 +89,7 @@ class Thinker:
     """
 
     def __init__(self, workers: int = 1, nice: int = NICE) -> None:
+        self._workers = workers
         self._pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -130,6 +131,13 @@ class Thinker:
                 job()
             except Exception:  # noqa: BLE001 - one failed answer must not stop the others
                 log.exception("a companion player's answer failed")
+
+    def warm(self) -> None:
+        """Start the pool's processes now rather than on the first decision or review.
+        Starting one stalls the server's process (about 0.2 s measured on the development
+        machine, under gevent every table waits): at start-up nobody is waiting yet."""
+        for _ in range(self._workers):
+            self._pool.submit(os.getpid)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -38,6 +38,13 @@ class BotDriver:
         self._inflight: dict[tuple[str, str], tuple[Any, ...]] = {}
         self._closed = False
 
+    def start(self) -> None:
+        """Start the thinking processes ahead of need (the server does, once it serves: a
+        game's end is always reviewed there, and a process started mid-game would hold up
+        the reveals at every table)."""
+        if not self._closed:
+            self.thinker.warm()
+
     @property
     def thinker(self) -> thinking.Thinker:
         with self._lock:

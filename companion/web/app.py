@@ -142,9 +142,13 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
 
 
 def start_background(app: Flask) -> None:
-    """What runs beside the requests in the server's worker: the outbox's sender and the
-    mDNS announcement."""
+    """What runs beside the requests in the server's worker: the outbox's sender, the
+    companion players' processes (they review every finished game) and the mDNS
+    announcement."""
     services.outbox_of(app).start()
+    bots = services.cafe_of(app).bots
+    if bots is not None:
+        bots.start()
     start_mdns(app)
 
 

@@ -38,6 +38,13 @@ def running(pids: list[int]) -> list[int]:
     return out
 
 
+def nice(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+    except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+        return None
+
+
 def wait_for(pred: Callable[[], Any], what: str, timeout: float) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -78,3 +85,21 @@ def test_thinking_processes_end_with_a_killed_worker(tmp_path: Path) -> None:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_the_thinking_process_starts_with_the_server_not_mid_game(tmp_path: Path) -> None:
+    """Starting a process stalls the worker (~0.2 s under gevent, every table waits): the
+    server starts its companion players' process before anybody plays, not at the first
+    game's end (its review) or the first companion player (README, bench_server)."""
+    live = LiveServer(tmp_path / "data", extra=["--board", "none"]).start()
+    try:
+        worker = live.worker_pid()
+        # No table has a game, a companion player or a finished game to review; the
+        # process lowers its priority as it starts (the lowest: the tables are served first).
+        wait_for(
+            lambda: any(nice(pid) == 19 for pid in running(descendants(worker))),
+            "a thinking process at the lowest priority",
+            30,
+        )
+    finally:
+        live.stop()
