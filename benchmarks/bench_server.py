@@ -78,17 +78,9 @@ def wait_up(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
     raise RuntimeError(f"{url} did not come up")
 
 
-def rss_mb(pid: int) -> float:
-    """RSS of ``pid`` and its children (gunicorn master + worker), in MB."""
+def rss_mb(pids: list[int]) -> float:
+    """Resident memory of ``pids`` together, in MB."""
     total = 0
-    pids = [pid]
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(c) for c in children]
-        for c in children:
-            pids += [int(x) for x in Path(f"/proc/{c}/task/{c}/children").read_text().split()]
-    except OSError:
-        pass
     for p in pids:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
@@ -422,7 +414,9 @@ def run_companion(
         spent = {p: t - cpu0.get(p, 0.0) for p, t in cpu1.items()}
         cpu = sum(spent.get(p, 0.0) for p in children(proc.pid))  # the worker (tables)
         cpu_others = sum(spent.values()) - cpu
-        memory, worker = rss_mb(proc.pid), worker_rss_mb(proc.pid)
+        workers = children(proc.pid)
+        memory, worker = rss_mb([proc.pid, *workers]), worker_rss_mb(proc.pid)
+        pool = rss_mb([p for w in workers for p in children(w)])
         lat = [x for sink in logs for x in sink.latencies()]
         sizes = [s for sink in logs for s in sink.sizes]
         commands = sum(len(s.sent) for s in logs)
@@ -434,6 +428,7 @@ def run_companion(
             "bot_moves": bot_moves,
             "latencies": lat,
             "rss": memory,
+            "pool_rss": pool,
             "worker_rss": worker,
             "elapsed": elapsed,
             "cpu": cpu,
@@ -660,7 +655,10 @@ def main() -> int:
     )
     frames = ", ".join(f"{k} {v}" for k, v in sorted(ours["reasons"].items()))
     print(f"view frames received, by audience and reason: {frames}")
-    print(f"server RSS: worker {ours['worker_rss']:.0f} MB, master+worker {ours['rss']:.0f} MB")
+    print(
+        f"server RSS: worker {ours['worker_rss']:.0f} MB, master+worker {ours['rss']:.0f} MB, "
+        f"the companion players' processes {ours['pool_rss']:.0f} MB"
+    )
     return 0
 
 

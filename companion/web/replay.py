@@ -9,7 +9,6 @@ the figure and the old man. So the log and the cards agree at every step.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +25,20 @@ def step_view(before: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) ->
     >>> v["bid_status"]  # the view it came from is left alone
     {'tom': False}
     """
-    view: dict[str, Any] = copy.deepcopy(dict(before))
+    # Only the containers a step changes are copied, one level deep (a replay builds one such
+    # view for most of its steps; the rest is shared with ``before``).
+    view: dict[str, Any] = dict(before)
+    if view.get("players"):
+        view["players"] = {p: dict(card) for p, card in view["players"].items()}
+    if view.get("track"):
+        view["track"] = {box: list(stack) for box, stack in view["track"].items()}
+    if view.get("pyramid"):
+        view["pyramid"] = [list(row) for row in view["pyramid"]]
+    if view.get("bid_status") is not None:
+        view["bid_status"] = dict(view["bid_status"])
+    if view.get("dice_window"):
+        window = view["dice_window"]
+        view["dice_window"] = {**window, "decided": dict(window.get("decided") or {})}
     players = view.get("players") or {}
     for ev in events:
         kind, player = ev.get("type"), ev.get("player")
