@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
+_CONTAINERS = (dict, list)
 
 
 def clone(value: T) -> T:
@@ -35,6 +36,3 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
-
-
-_CONTAINERS = (dict, list)

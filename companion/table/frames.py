@@ -453,17 +453,14 @@ def round_news(
             moves.setdefault(seat, []).append(move)
         if source == NO_DICE:
             skipped.setdefault(seat, []).append(station)
-    places: dict[int, dict[str, int]] = {}
+    places: dict[int | None, dict[str, int]] = {}
     if skipped:
         for events in game.events[len(game.events) - len(rows) :]:
             for e in events:
                 if e["type"] == "ranking":
                     places[e["station"]] = {x["player"]: x["place"] for x in e["entries"]}
     asked = {
-        seat: [
-            {"station": st, "place": places.get(st, {}).get(seat) if st is not None else None}
-            for st in stations
-        ]
+        seat: [{"station": st, "place": places.get(st, {}).get(seat)} for st in stations]
         for seat, stations in skipped.items()
     }
     return moves, asked

@@ -141,7 +141,12 @@ def _effects(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def hold(events: list[dict[str, Any]], pace: Any) -> float:
     """Seconds a step stays on the screens before the next one is shown."""
-    return float(sum(b["seconds"] for b in beats(events, pace)))
+    return held(beats(events, pace))
+
+
+def held(step_beats: list[dict[str, Any]]) -> float:
+    """Seconds a step's beats take together (its hold)."""
+    return float(sum(b["seconds"] for b in step_beats))
 
 
 def beat_at(step_beats: list[dict[str, Any]], elapsed: float) -> int:
@@ -271,7 +276,7 @@ def staged(
     for e in told_events:
         kind, ps = e["type"], players.get(e.get("player", ""))
         if kind == "scored" and ps is not None and "from" in e:
-            _move(track, e["player"], ps["score"], e["score"])
+            move_marker(track, e["player"], ps["score"], e["score"])
             ps["score"] = e["score"]
         elif kind == "cube" and ps is not None:
             ps["cubes_used"] = ps.get("cubes_used", 0) + 1
@@ -296,8 +301,18 @@ def staged(
     return out
 
 
-def _move(track: dict[str, list[str]], player: str, frm: int, to: int) -> None:
-    """A moved marker leaves its box and goes on top of the box it reaches (R6.1)."""
+def move_marker(track: dict[str, list[str]], player: str, frm: int, to: int) -> None:
+    """A marker that moves leaves its box and goes on top of the box it reaches; one that
+    stays (no points, or cut at 0) keeps its place in its stack (R6.1, as the engine).
+
+    >>> track = {"3": ["a", "b"]}
+    >>> move_marker(track, "a", 3, 3); track
+    {'3': ['a', 'b']}
+    >>> move_marker(track, "a", 3, 5); track
+    {'3': ['b'], '5': ['a']}
+    """
+    if frm == to:
+        return
     stack = track.get(str(frm))
     if stack is not None and player in stack:
         stack.remove(player)
@@ -320,7 +335,7 @@ def block(
     """
     current = steps[shown - 1] if 0 < shown <= len(steps) else []
     out = beats(current, pace)
-    total = sum(b["seconds"] for b in out)
+    total = held(out)
     for beat in out:
         if beat["kind"] == "summary":
             beat["rankings"] = round_rankings(steps[:shown], beat["round"])

@@ -87,7 +87,7 @@ class Stage:
         return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
 
     def _hold(self, g: Game) -> float:
-        return float(sum(b["seconds"] for b in self._beats(g)))
+        return show.held(self._beats(g))
 
     def behind(self) -> int:
         """Committed steps not on the screens yet."""
@@ -181,7 +181,7 @@ class Stage:
             now = time.time()
             elapsed = now - self.reached
             end = 0.0
-            for beat in show.beats(self._current_events(g), self.pace):
+            for beat in self._beats(g):
                 end += beat["seconds"]
                 if end > elapsed + 1e-6:
                     break

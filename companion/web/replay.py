@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from companion.table.show import move_marker
+
 
 def step_view(before: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The public view ``before`` a command with its ``events`` so far applied to the cards.
@@ -30,9 +32,9 @@ def step_view(before: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) ->
     view: dict[str, Any] = dict(before)
     if view.get("players"):
         view["players"] = {p: dict(card) for p, card in view["players"].items()}
-    if view.get("track"):
+    if view.get("track") is not None:
         view["track"] = {box: list(stack) for box, stack in view["track"].items()}
-    if view.get("pyramid"):
+    if view.get("pyramid") is not None:
         view["pyramid"] = [list(row) for row in view["pyramid"]]
     if view.get("bid_status") is not None:
         view["bid_status"] = dict(view["bid_status"])
@@ -57,7 +59,8 @@ def step_view(before: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) ->
             if kind == "dice_decided" and window and player in window.get("decided", {}):
                 window["decided"][player] = True
         elif kind == "scored" and card is not None:
-            _move_marker(view, str(player), ev.get("from", card["score"]), ev["score"])
+            if view.get("track") is not None:
+                move_marker(view["track"], str(player), ev.get("from", card["score"]), ev["score"])
             card["score"] = ev["score"]
         elif kind == "hut" and card is not None:
             card["huts"] = ev["huts"]
@@ -74,21 +77,6 @@ def step_view(before: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) ->
         elif kind == "old_man":
             view["old_man"] = player
     return view
-
-
-def _move_marker(view: dict[str, Any], player: str, old: int, new: int) -> None:
-    """R6.1: a moved marker leaves its box and goes on top of the stack in the new one."""
-    if old == new:
-        return
-    track = view.get("track")
-    if track is None:
-        return
-    stack = track.get(str(old)) or []
-    if player in stack:
-        stack.remove(player)
-        if not stack:
-            track.pop(str(old), None)
-    track.setdefault(str(new), []).append(player)
 
 
 def chapters(frames: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
