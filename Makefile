@@ -15,6 +15,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
+	node --test tests/js/
 	$(BIN)/python -m pytest $(ARGS)
 
 lint: $(VENV)/.installed-test

@@ -62,7 +62,7 @@ class Commands(TableCore):
             if done is None:
                 raise TableError("undone", "this command was undone by the host")
             if done != -1:
-                outcome = Outcome("command", ack_id=cmd_id, seq=done + 1, retry=True)
+                outcome = Outcome("command", ack_id=cmd_id, seq=g.place(done), retry=True)
                 if reply is not None:
                     reply(outcome)
                 return outcome
@@ -160,12 +160,12 @@ class Commands(TableCore):
         extra: Statements | None = None,
         reply: Reply | None = None,
     ) -> Outcome:
-        first_n = g.next_n
+        seq = g.seq + 1  # the place of the first applied command (Game.seq)
         self._commit([*(extra or []), *self._append_stmts(g, state, applied)])
         events = self._apply(g, state, applied)
         ack = applied[0][2] if applied else None
         return self._publish(
-            Outcome("command", events, ack_id=ack, seq=first_n + 1, state=g.state), reply=reply
+            Outcome("command", events, ack_id=ack, seq=seq, state=g.state), reply=reply
         )
 
     def _undo_check(self) -> tuple[bool, str]:

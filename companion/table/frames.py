@@ -246,6 +246,8 @@ def render(
             frame["story"] = story
         if role == "host":
             frame["host"] = _host(snap.host, links, g)
+            if frame["host"] is not None:
+                frame["host"]["waiting"] = waiting(snap, connected)
         frames[(role, seat)] = frame
     return frames
 
@@ -305,6 +307,26 @@ def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
             ],
         }
     return out
+
+
+def waiting(snap: Snapshot, connected: set[str]) -> list[dict[str, Any]]:
+    """The seats the table waits for now (the game as shown), each with its name and whether
+    its phone is connected or a companion player answers: the host sees which phone holds the
+    table up."""
+    g = snap.game
+    if g is None or g.status != "playing":
+        return []
+    awaited = list(dict.fromkeys(str(e["player"]) for e in g.state["pending"] if "player" in e))
+    seats = {s.seat: s for s in snap.seats}
+    return [
+        {
+            "seat": seat,
+            "name": seats[seat].name if seat in seats else seat,
+            "connected": seat in connected,
+            "companion": bool(seats[seat].companion) if seat in seats else False,
+        }
+        for seat in awaited
+    ]
 
 
 def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:

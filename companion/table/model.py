@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -119,7 +121,17 @@ class Game:
 
     @property
     def seq(self) -> int:
+        """The table's one sequence number: how many commands the game holds. A view says
+        how far it has shown (``Stage.shown``), an ack where its command stands: both count
+        places in ``commands``, never stored row numbers (an undo frees a row number for
+        good but gives its place to the next command), so a pad compares them safely."""
         return len(self.commands)
+
+    def place(self, n: int) -> int:
+        """The sequence number (1-based place) of the stored command row ``n``; 0 if it is
+        not in the game (undone)."""
+        k = bisect.bisect_left([c[0] for c in self.commands], n)
+        return k + 1 if k < len(self.commands) and self.commands[k][0] == n else 0
 
     def story(self) -> Story | None:
         """The story of the game once it is over (None while it is played): told once per

@@ -33,7 +33,7 @@ HOST_ACTIONS = (
     "show_next",
     "set_board_drawing",
 )
-SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint")
+SEAT_MESSAGES = ("hello", "command", "leave", "ping", "hint", "showing")
 HOST_MESSAGES = ("hello", "command", "ping", *HOST_ACTIONS)
 # The display may choose its own language (kept in the table's settings, like the host's choice).
 DISPLAY_MESSAGES = ("ping", "set_language")

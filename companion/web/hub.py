@@ -38,6 +38,7 @@ class Connection:
         self.role = role
         self.seat = seat
         self.alive = True
+        self.resent: int | None = None  # the view number this phone was last sent again at
 
     @property
     def audience(self) -> Audience:
@@ -316,6 +317,37 @@ class Hub:
             for conn in conns:
                 if not conn.send(texts[conn.audience]):
                     self._drop(conn)
+
+    def showing(self, conn: Connection, seq: int, asks: frozenset[str], held: bool) -> bool:
+        """A phone says which questions it shows at view ``seq``. If that is the view up now
+        and the table waits for its seat on something it does not show, it gets the whole
+        view again (once per view: the safety net behind the pad's one sequence). True if
+        the view was sent again."""
+        with self.table.lock:
+            if conn.role != "seat" or not conn.seat or self.seat_conns.get(conn.seat) is not conn:
+                return False
+            snap = self.shown_snapshot()
+            g = snap.game
+            if held or g is None or g.status != "playing" or seq != g.seq:
+                return False  # the show holds questions, or a newer view is on its way
+            seat = next((s for s in snap.seats if s.seat == conn.seat), None)
+            if seat is None or seat.companion:
+                return False  # a companion player answers for the seat, not the phone
+            awaited = {e["type"] for e in g.state["pending"] if e.get("player") == conn.seat}
+            if not awaited or awaited & asks or conn.resent == seq:
+                return False
+            conn.resent = seq
+            log.warning(
+                "table %s: seat %s is awaited (%s) but its phone shows %s at view %d: sent again",
+                self.table.name,
+                conn.seat,
+                ", ".join(sorted(awaited)),
+                ", ".join(sorted(asks)) or "no question",
+                seq,
+            )
+            frame = self.hello("seat", conn.seat)
+            frame["reason"] = "resend"
+            return conn.send(frame)
 
     def _on_outcome(self, table: Table, outcome: Outcome) -> None:
         """The table committed a change (called under its lock)."""

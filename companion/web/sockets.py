@@ -201,8 +201,34 @@ def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
         conn.send(hub.hello("seat", conn.seat))
     elif kind == "hint":
         _hint(table, conn, msg_id)
+    elif kind == "showing":
+        seq, asks, held = _showing(msg)
+        hub.showing(conn, seq, asks, held)
     else:
         raise TableError("unknown_type", f"unknown message type {kind!r}")
+
+
+PAD_KINDS = frozenset({"sacrifice", "bid", "dice", "roll", "city", "pyramid"})
+
+
+def _showing(msg: dict[str, Any]) -> tuple[int, frozenset[str], bool]:
+    """A pad's report of what it asks at which view (PROTOCOL.md 3.3)."""
+    seq, asks, held = msg.get("seq"), msg.get("asks"), msg.get("held", False)
+    if (
+        not isinstance(seq, int)
+        or isinstance(seq, bool)
+        or not 0 <= seq < 2**31
+        or not isinstance(asks, list)
+        or len(asks) > len(PAD_KINDS)
+        or not all(isinstance(a, str) and a in PAD_KINDS for a in asks)
+        or not isinstance(held, bool)
+    ):
+        raise Refused(
+            "bad_message",
+            "showing needs seq (a view number), asks (a list of question kinds) "
+            "and optionally held (true or false)",
+        )
+    return seq, frozenset(asks), held
 
 
 def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:

@@ -102,10 +102,17 @@ function render() {
 function waitingText(view) {
   const parts = [];
   for (const p of view.pending || []) {
-    const text = p.type === "roll" && p.player ? t("need.roll", { name: nameOf(p.player) }) : p.player ? nameOf(p.player) : t(`need.${p.type}`);
+    const text = p.type === "roll" && p.player ? t("need.roll", { name: nameOf(p.player) }) : p.player ? phoneOf(p.player) : t(`need.${p.type}`);
     if (!parts.includes(text)) parts.push(text);
   }
   return parts.join(", ") || "—";
+}
+
+/** A player the table waits for, with a word when their phone is not connected (the host
+ * knows whose phone to look at). */
+function phoneOf(seat) {
+  const w = (frame?.host?.waiting || []).find((x) => x.seat === seat);
+  return w && !w.connected && !w.companion ? t("host.phone_offline", { name: nameOf(seat) }) : nameOf(seat);
 }
 
 function renderSeats(playing) {

@@ -19,6 +19,7 @@ import {
   stationName,
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { asks, initial, reduce, report } from "./padstate.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
@@ -30,17 +31,16 @@ const SCREENS = ["screen-join", "screen-lobby", "screen-game", "screen-final", "
 
 let credentials = loadCredentials();
 let conn = null;
-let frame = null;
+let frame = null; // the last view (= asking.frame)
+let asking = initial(); // what the pad asks: the frames and sent commands, folded (padstate.js)
 let events = []; // this round's events (for the pyramid partner, the last ranking)
 let draft = null; // {key, slots: [{station, index, card}], active}
 let reviewing = false;
-let sending = null; // id of the command waiting for its ack
+let sending = null; // id of the command waiting for its ack (= asking.sending)
 let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
-let submitted = null; // key of the step whose command was sent (acked or in flight)
-let sentKind = null; // the type of the command waiting for its ack
-let answered = null; // {kind, seq}: acknowledged, and views older than seq do not show it yet
+let reported = ""; // the last "showing" report sent (sent again only when it changes)
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 let notice = null; // what the host did to this seat's own move (an undo), until the next move
 
@@ -217,21 +217,20 @@ function showStatus(kind) {
 function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
-    if (f.history) events = [...f.history];
+    if (f.history) {
+      events = [...f.history];
+      reported = ""; // a new connection (or a resent view): tell it what we show
+    }
     for (const ev of f.events || []) {
       if (ev.type === "round_started") events = [];
       events.push(ev);
     }
-    // A newer view answers for itself: the guard against re-asking is only for the stale one.
-    if (submitted && f.seq !== frame?.seq) submitted = null;
-    // A view that includes the acknowledged move, a whole new history (undo, a reconnect) or
-    // another game ends the "already answered" guard.
-    if (answered && (f.seq >= answered.seq || f.history || f.game?.id !== frame?.game?.id)) answered = null;
     const before = frame?.game?.view || null;
     if (f.notice) notice = f.notice;
     else if (notice && f.game?.id !== frame?.game?.id) notice = null;
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
+    asking = reduce(asking, f);
     frame = f;
     if (beat.update(f, before)) {
       cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
@@ -240,10 +239,8 @@ function onFrame(f) {
     render();
   } else if (f.type === "ack") {
     if (f.id === sending) {
-      // The ack comes before the view with our move; views in between (another player's
-      // move) still list this question and must not offer it again with an empty draft.
-      answered = { kind: sentKind, seq: Number(f.seq) || 0 };
-      sending = null;
+      asking = reduce(asking, f); // the question stays answered until the view that shows it
+      sending = asking.sending;
       reviewing = false;
       draft = null;
       choice = null;
@@ -256,8 +253,8 @@ function onFrame(f) {
       lastError = t("pad.err.generic", { code: f.code });
       render();
     } else if (f.id === sending || !f.id) {
-      sending = null;
-      submitted = null;
+      asking = reduce(asking, f);
+      sending = asking.sending;
       const key = `pad.err.${f.code}`;
       lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
       render();
@@ -321,16 +318,10 @@ function hintBox(view, kind) {
 function send(command) {
   lastError = "";
   notice = null; // the undone move is being answered again
-  submitted = stepKey(frame?.game?.view, command.type);
-  sentKind = command.type;
   if (command.type === "bid") clearSavedDraft();
   sending = conn.command(command, nextId());
+  asking = reduce(asking, { type: "sent", id: sending, kind: command.type });
   render();
-}
-
-/** Identifies one question of the game (so an acked answer is not offered again). */
-function stepKey(view, type) {
-  return `${frame?.game?.id}:${frame?.seq}:${view?.round}:${view?.step}:${view?.station}:${type}`;
 }
 
 /** Where this seat's unlocked bid is kept: localStorage, so a closed tab keeps it too. */
@@ -385,6 +376,17 @@ function render() {
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
   keepInView();
+  tellShown();
+}
+
+/** Tell the server what this pad asks at which view, whenever that changes: a seat the table
+ * waits for whose pad shows no question gets the whole view again (the safety net behind
+ * padstate.js; the host page names the phone the table waits for). */
+function tellShown() {
+  const held = beat.active();
+  const message = report(asking, asks(asking, held), held);
+  const key = JSON.stringify(message);
+  if (key !== reported && conn?.send(message)) reported = key;
 }
 
 let keptKey = null; // what keepInView last brought into view (a slot, a decision)
@@ -546,8 +548,7 @@ function renderTask(view) {
   const pend = myPending();
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
-  const kinds = new Set(pend.map((p) => p.type).filter((type) => stepKey(view, type) !== submitted || sending));
-  if (answered && (frame.seq ?? 0) < answered.seq && !sending) kinds.delete(answered.kind);
+  const kinds = new Set(asks(asking, beat.active()));
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   const news = [noticeBox(view), companionMovesBox(view)];
   // Skipped by the host: say so plainly, the companion answers for this seat.
