@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-
 import re
 import unicodedata
 from dataclasses import dataclass, field
