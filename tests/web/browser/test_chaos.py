@@ -1,0 +1,416 @@
+"""Chaos at the table: seeded random games through the real pages in Chromium, doing what
+people do in a row — tapping answers in any order, the host pressing Undo at random moments,
+phones reloading and closing their tabs, a seat handed to the companion and given back, a seat
+taken over by a new phone, End game, New game, language and pace switches — with the table's
+invariants checked after every action:
+
+- **never stuck**: whenever the table waits for a seat, that seat's phone shows the question
+  within the show's hold plus a few seconds;
+- **no screen runs ahead**: no phone has a later view than the display;
+- **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and the phone
+  acted on at 390×844, sampled during the show's animations too;
+- **the finale is seen**: the final scoring on the TV and the final result on every phone;
+- **no secrets**: every websocket frame every page received, checked for another seat's
+  unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame).
+
+Seeds come from ``CHAOS_SEEDS`` (comma separated) or the defaults below; every failure names
+its seed and action number, and the actions are logged to ``test-artifacts/chaos/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_server import LiveServer
+from test_web_secrecy import check_frame
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import check as layout_check
+from tests.web.browser.layout import settle as layout_settle
+from tests.web.browser.pads import describe, record
+from tests.web.browser.tapping import HostPage, Player, join_by_taps, task, tid
+
+SEEDS = [int(s) for s in os.environ.get("CHAOS_SEEDS", "11,12,13").split(",") if s.strip()]
+ACTIONS = int(os.environ.get("CHAOS_ACTIONS", "260"))
+NAMES = ["Maximiliane-Alexandra", "Jörg", "Xochi", "Bert", "Ana Lucía", "Wim", "Giulietta"]
+COLOURS = ["orange", "sky", "green", "yellow", "blue"]
+LANGS = ["en", "de", "nl", "it"]
+GRACE_S = 8.0  # beyond the show's hold: how long a phone may take to show its question
+
+
+@dataclass
+class Phone:
+    player: Player
+    seat: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Chaos:
+    """One server's table: the display, the host page and the phones, driven at random."""
+
+    def __init__(self, server: LiveServer, browser: Any, seed: int, shots: Path) -> None:
+        self.server = server
+        self.browser = browser
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.shots = shots
+        self.log: list[str] = []
+        self.step = 0
+        self.problems: list[str] = []
+        self.display_frames: list[dict[str, Any]] = []
+        self.display = self._page({"viewport": {"width": 1280, "height": 720}}, self.display_frames)
+        self.display.goto(f"{server.base}/t/1/")  # the URL people open: no test parameters
+        self.display.wait_for_selector("#seats li")
+        self.host = HostPage(browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
+        self.host.page.on("dialog", lambda d: d.accept())
+        self.host.page.goto(server.host_url())
+        self.phones: list[Phone] = []
+        self.names = list(NAMES)
+        self.rng.shuffle(self.names)
+        for i in range(self.rng.choice([3, 4, 5])):
+            self.join(self.names.pop(), COLOURS[i])
+        self.games = 0
+        self.finales = 0
+
+    # -- pages ----------------------------------------------------------------------------
+    def _page(self, options: dict[str, Any], frames: list[dict[str, Any]]) -> Any:
+        page = self.browser.new_context(**options).new_page()
+        record(page)
+
+        def on_socket(ws: Any) -> None:
+            ws.on("framereceived", lambda payload: frames.append(_json(payload)))
+
+        page.on("websocket", on_socket)
+        return page
+
+    def join(self, name: str, colour: str | None) -> Phone:
+        """A phone scans the QR code and takes a seat (``colour`` None: a freed seat in a
+        running game, with the first colour the form offers)."""
+        frames: list[dict[str, Any]] = []
+        page = self._page({**PHONE, "locale": self.rng.choice(["en-GB", "de-DE", "nl-NL"])}, frames)
+        if colour is not None:
+            join_by_taps(page, self.server.join_url(), name, colour)
+        else:
+            page.goto(self.server.join_url())
+            page.wait_for_selector("#join-form:not([hidden])")
+            page.locator(tid("join-name")).fill(name)
+            free = page.locator(tid("join-colour") + ":not(.taken)")
+            if free.count():
+                free.first.tap()
+            page.locator(tid("join-submit")).tap()
+            page.wait_for_selector("#screen-game:not([hidden]), #screen-final:not([hidden])")
+        page.wait_for_function("Boolean(window.__pad.frame()?.you?.seat)")
+        phone = Phone(Player(page, name), page.evaluate("window.__pad.frame().you.seat"), frames)
+        self.phones.append(phone)
+        return phone
+
+    def say(self, text: str) -> None:
+        self.log.append(f"[{self.step}] {text}")
+
+    def fail(self, text: str) -> None:
+        for name, page in [("display", self.display), ("host", self.host.page)] + [
+            (p.seat, p.player.page) for p in self.phones
+        ]:
+            try:
+                page.screenshot(path=str(self.shots / f"seed{self.seed}-fail-{name}.png"))
+            except Exception:  # noqa: BLE001 - a closed page has nothing to show
+                pass
+        raise AssertionError(f"seed {self.seed}, action {self.step}: {text}\n" + "\n".join(self.log[-25:]))
+
+    def host_frame(self) -> dict[str, Any]:
+        return self.host.page.evaluate("window.__host.frame()") or {}
+
+    def game_status(self) -> str | None:
+        game = self.host_frame().get("game")
+        return game["status"] if game else None
+
+    # -- actions --------------------------------------------------------------------------
+    def act(self) -> None:
+        self.step += 1
+        status = self.game_status()
+        if status is None:
+            self.start()
+            return
+        if status != "playing":
+            self.after_game()
+            return
+        r = self.rng.random()
+        if r < 0.70:
+            self.tap()
+        elif r < 0.76:
+            self.undo()
+        elif r < 0.81:
+            self.reload()
+        elif r < 0.84:
+            self.close_and_reopen()
+        elif r < 0.87:
+            self.skip_or_give_back()
+        elif r < 0.89:
+            self.hand_to_new_phone()
+        elif r < 0.93:
+            self.switch_language()
+        elif r < 0.97:
+            self.switch_pace()
+        elif r < 0.975:
+            self.end_game()
+        else:
+            self.tap()
+
+    def start(self) -> None:
+        page = self.host.page
+        page.wait_for_selector(tid("start") + ":not([disabled])")
+        self.say(f"start with {len(self.phones)} phones")
+        page.locator(tid("start")).click()
+        page.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
+        self.games += 1
+
+    def tap(self) -> None:
+        phones = self.phones[:]
+        self.rng.shuffle(phones)
+        for phone in phones:
+            kind = phone.player.act()
+            if kind:
+                self.say(f"{phone.seat} answers {kind}")
+                return
+        self.say("nothing to tap")
+        self.display.wait_for_timeout(150)
+
+    def undo(self) -> None:
+        button = self.host.page.locator("#undo")
+        if button.is_enabled():
+            self.say("host: undo")
+            button.click()
+        else:
+            self.say("host: undo not possible")
+
+    def reload(self) -> None:
+        phone = self.rng.choice(self.phones)
+        self.say(f"{phone.seat} reloads")
+        phone.player.page.reload()
+        phone.player.page.wait_for_function("Boolean(window.__pad?.frame())")
+
+    def close_and_reopen(self) -> None:
+        phone = self.rng.choice(self.phones)
+        url = phone.player.page.url
+        context = phone.player.page.context
+        self.say(f"{phone.seat} closes the tab and opens it again")
+        phone.player.page.close()
+        page = context.new_page()
+        record(page)
+        page.on(
+            "websocket",
+            lambda ws: ws.on("framereceived", lambda payload: phone.frames.append(_json(payload))),
+        )
+        page.goto(url)
+        page.wait_for_function("Boolean(window.__pad?.frame())")
+        phone.player = Player(page, phone.player.name)
+
+    def _seat_button(self, name: str, testid: str) -> Any:
+        row = self.host.page.locator("#host-seats li", has_text=name).first
+        menu = row.locator(tid("seat-menu"))
+        if menu.count() and not row.locator(tid(testid)).is_visible():
+            menu.click()
+        button = row.locator(tid(testid))
+        return button if button.count() and button.is_visible() else None
+
+    def skip_or_give_back(self) -> None:
+        phone = self.rng.choice(self.phones)
+        back = self._seat_button(phone.player.name, "resume")
+        if back is not None:
+            self.say(f"host gives {phone.seat} back")
+            back.click()
+            return
+        skip = self._seat_button(phone.player.name, "skip")
+        if skip is not None:
+            self.say(f"host lets the companion play for {phone.seat}")
+            skip.click()
+
+    def hand_to_new_phone(self) -> None:
+        if not self.names:
+            return
+        phone = self.rng.choice(self.phones)
+        release = self._seat_button(phone.player.name, "release")
+        if release is None:
+            return
+        self.say(f"host frees {phone.seat}; a new phone takes it")
+        release.click()
+        phone.player.page.wait_for_function(
+            "document.body.dataset.conn && !['open','connecting'].includes(document.body.dataset.conn)"
+        )
+        phone.player.page.context.close()
+        self.phones.remove(phone)
+        taken = self.join(self.names.pop(), None)
+        self.say(f"the new phone holds {taken.seat}")
+
+    def switch_language(self) -> None:
+        lang = self.rng.choice(LANGS)
+        if self.rng.random() < 0.5:
+            self.say(f"display language {lang}")
+            self.host.page.select_option("#display-lang", lang)
+        else:
+            phone = self.rng.choice(self.phones)
+            self.say(f"{phone.seat} language {lang}")
+            phone.player.page.select_option("#lang", lang)
+
+    def switch_pace(self) -> None:
+        pace = self.rng.choice(["instant", "quick", "quick"])
+        self.say(f"pace {pace}")
+        self.host.page.select_option("#pace", pace)
+
+    def end_game(self) -> None:
+        self.say("host: end game")
+        self.host.page.locator("#end-game").click()
+        self.host.page.wait_for_function("window.__host.frame()?.game?.status !== 'playing'")
+
+    def after_game(self) -> None:
+        """The game is over: the finale must be seen everywhere, then a new game."""
+        status = self.game_status()
+        self.say(f"game over ({status})")
+        if status == "finished":
+            self.check_finale()
+        self.say("host: new game")
+        self.host.page.locator("#new-game").click()
+        self.host.page.wait_for_function("!window.__host.frame()?.game")
+
+    # -- invariants -------------------------------------------------------------------------
+    def check(self) -> None:
+        self.check_never_stuck()
+        self.check_no_screen_ahead()
+        self.check_layout()
+
+    def check_never_stuck(self) -> None:
+        """Every phone the table waits for shows a question within the show's hold + grace."""
+        frame = self.host_frame()
+        show = frame.get("show") or {}
+        hold = max(0.0, float(show.get("hold") or 0) - float(show.get("elapsed") or 0))
+        deadline = time.monotonic() + hold + GRACE_S
+        for w in (frame.get("host") or {}).get("waiting", []):
+            if w["companion"]:
+                continue
+            phone = next((p for p in self.phones if p.seat == w["seat"]), None)
+            if phone is None:
+                continue
+            page = phone.player.page
+            while True:
+                shown = page.evaluate("document.body.dataset.task || ''")
+                if shown not in ("", "none"):
+                    break
+                now = self.host_frame()
+                if not any(x["seat"] == w["seat"] for x in (now.get("host") or {}).get("waiting", [])):
+                    break  # answered meanwhile (a companion, the autopilot, an undo)
+                if time.monotonic() > deadline:
+                    self.fail(
+                        f"the table waits for {w['seat']} but the phone shows no question "
+                        f"after {hold + GRACE_S:.1f} s:\n{describe(page)}"
+                    )
+                page.wait_for_timeout(200)
+
+    def check_no_screen_ahead(self) -> None:
+        for phone in self.phones:
+            seq = phone.player.page.evaluate("window.__pad.frame()?.seq ?? 0")
+            game = phone.player.page.evaluate("window.__pad.frame()?.game?.id ?? null")
+            shown = self.display.evaluate(
+                "({seq: window.__display.frame()?.seq ?? 0, game: window.__display.frame()?.game?.id ?? null})"
+            )
+            if game is not None and game == shown["game"] and seq > shown["seq"]:
+                self.fail(f"{phone.seat}'s phone is at view {seq}, the display at {shown['seq']}")
+
+    def check_layout(self) -> None:
+        problems = [f"display: {p}" for p in layout_check(self.display, "display")]
+        phone = self.rng.choice(self.phones)
+        if phone.player.page.evaluate("!document.getElementById('screen-game')?.hidden"):
+            problems += [f"{phone.seat}'s phone: {p}" for p in layout_check(phone.player.page, "phone")]
+        if self.step % 40 == 0:
+            self.display.set_viewport_size({"width": 1920, "height": 1080})
+            layout_settle(self.display)
+            problems += [f"display 1920: {p}" for p in layout_check(self.display, "display")]
+            self.display.screenshot(path=str(self.shots / f"seed{self.seed}-{self.step:03d}-1920.png"))
+            self.display.set_viewport_size({"width": 1280, "height": 720})
+            layout_settle(self.display)
+        if self.step % 10 == 0:
+            self.display.screenshot(path=str(self.shots / f"seed{self.seed}-{self.step:03d}.png"))
+        if problems:
+            self.problems += [f"action {self.step}: {p}" for p in problems]
+
+    def check_finale(self) -> None:
+        """The final scoring is seen on the TV and on every phone (no line left 'secret')."""
+        d = self.display
+        deadline = time.monotonic() + 90
+        seen = []
+        while True:
+            state = d.evaluate(
+                "() => { const v = (id) => { const e = document.querySelector(`[data-testid=${id}]`);"
+                " if (!e || e.hidden) return false; const r = e.getBoundingClientRect();"
+                " if (!r.width || !r.height) return false;"
+                " const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 40));"
+                " return Boolean(top && e.contains(top)); };"
+                " return {final: v('final-scoring'), story: v('story')}; }"
+            )
+            seen.append(state)
+            if state["final"]:
+                break
+            if time.monotonic() > deadline:
+                self.fail(f"the display never showed the final scoring uncovered: {seen[-5:]}")
+            d.wait_for_timeout(200)
+        self.finales += 1
+        d.screenshot(path=str(self.shots / f"seed{self.seed}-finale-{self.finales}.png"))
+        for phone in self.phones:
+            page = phone.player.page
+            if page.evaluate("Boolean((window.__pad.frame()?.seats || []).find((s) => s.id === window.__pad.frame()?.you?.seat)?.companion)"):
+                continue
+            page.wait_for_selector(tid("final-scoring") + ":visible", timeout=60000)
+            page.wait_for_function(
+                "() => ![...document.querySelectorAll('[data-testid=final-scoring] *')].some("
+                "(e) => e.children.length === 0 && /^(secret|geheim|segreto)$/i.test(e.textContent.trim()))",
+                timeout=60000,
+            )
+
+    def check_secrets(self) -> None:
+        for phone in self.phones:
+            for f in phone.frames:
+                if f.get("type") == "view":
+                    check_frame(f, phone.seat, [], None)
+        for f in self.display_frames:
+            if f.get("type") == "view":
+                check_frame(f, None, [], None)
+
+
+def _json(payload: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(payload if isinstance(payload, str) else payload.decode())
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+@pytest.fixture
+def chaos_server(tmp_path: Path):
+    srv = LiveServer(tmp_path, host_name="table.lan", extra=["--pace", "quick"])
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_chaos_at_the_table(chaos_server: LiveServer, browser: Any, artifacts: Path, seed: int) -> None:
+    shots = artifacts / "chaos"
+    shots.mkdir(exist_ok=True)
+    table = Chaos(chaos_server, browser, seed, shots)
+    try:
+        for _ in range(ACTIONS):
+            table.act()
+            table.check()
+        table.check_secrets()
+    finally:
+        (shots / f"seed{seed}-actions.txt").write_text("\n".join(table.log), encoding="utf-8")
+    assert table.games >= 1
+    assert not table.problems, "\n".join(table.problems[:30])
