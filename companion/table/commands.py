@@ -172,13 +172,30 @@ class Commands(TableCore):
         check = undo_check(self.game)  # the rule and its words: frames.undo_check
         return check.possible, check.text
 
-    def undo(self) -> Outcome:
-        """Take back the last command while it has revealed nothing (DESIGN.md)."""
+    def undo(self, game_id: Any = None, n: Any = None) -> Outcome:
+        """Take back the last command while it has revealed nothing (DESIGN.md). The host
+        names it (``game_id``, row ``n``: the host frame's ``undo``): a move that came in
+        between is never taken back in its place."""
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (game_id, n)):
+            raise TableError(
+                "bad_message",
+                "undo names the move it takes back: game and n from the host frame's undo",
+            )
         with self.lock:
+            g = self.game
+            if (
+                g is not None
+                and g.status == "playing"
+                and (g.id != game_id or not g.commands or g.commands[-1][0] != n)
+            ):
+                raise TableError(
+                    "undo_moved",
+                    f"move {n} of game {game_id} is no longer the last move (another came "
+                    "after it, or it was undone): nothing was undone",
+                )
             possible, why = self._undo_check()
             if not possible:
                 raise TableError("cannot_undo", why)
-            g = self.game
             assert g is not None
             n, undone, source, cid = g.commands[-1]
             earlier = [c for _, c, _, _ in g.commands[:-1]]

@@ -35,6 +35,7 @@ ErrorCode = Literal[
     "not_allowed",
     "storage_failed",
     "table_full",
+    "undo_moved",
     "undone",
     "unknown_type",
 ]
