@@ -43,6 +43,20 @@ def recoloured(
     return state
 
 
+def _asked_on_screen(shown: Game, source: str, command: dict[str, Any]) -> None:
+    """While the show is behind the committed game, a command is taken only if it answers
+    what the screens ask now: the engine's answer to anything else would tell of a step not
+    shown yet (a tie to decide, a window, the game's end), so the refusal names nothing."""
+    kind, seat = command["type"], source[5:] if source.startswith("seat:") else None
+    for entry in shown.state["pending"]:
+        if entry["type"] != kind:
+            continue
+        player = entry.get("player")
+        if player is None or player == (seat or command.get("player")):
+            return
+    raise TableError("illegal", "the screens do not ask this now; answer what they show")
+
+
 class Commands(TableCore):
     """Submitting commands, their follow-ups, and undo."""
 
@@ -56,7 +70,10 @@ class Commands(TableCore):
             raise TableError("bad_message", "command must be an object with a type")
         with self.lock:
             g = self.game
-            if g is None or g.status != "playing":
+            # The game as the screens show it: a game over in the store is still running on
+            # them until its end is shown (DESIGN.md "The show").
+            shown = self.stage.shown_game(g) if g is not None and self.stage is not None else g
+            if g is None or shown is None or shown.status != "playing":
                 raise TableError("no_game", "no game is running at this table")
             done = g.cmd_ids.get((source, cmd_id), -1)
             if done is None:
@@ -69,6 +86,8 @@ class Commands(TableCore):
             command = policy.command_for(
                 source, command, g.dice, frozenset(s.seat for s in self.seats if s.state == "bot")
             )
+            if shown is not g:
+                _asked_on_screen(shown, source, command)
             state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
             return self._commit_commands(g, state, applied, reply=reply)
 

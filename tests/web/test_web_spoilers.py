@@ -145,15 +145,18 @@ def test_a_game_over_in_the_store_is_still_played_until_its_end_is_shown(
     host.close()
 
 
-def test_a_hint_answers_the_view_the_pad_shows(paced: LiveServer) -> None:
-    """Break 11: a hint told of a step the pad had not shown yet."""
-    server = paced
+def behind_ana(server: LiveServer, hints: bool = False) -> tuple[Host, Phone, dict[str, Any]]:
+    """Ana's phone and two plain companion seats at a slow pace: Ana answers what her pad
+    asks until a step with beats is up and the committed game has gone on past it (the
+    companion seats answered on the true state). Returns the host, her phone and the view
+    her screen shows then."""
     ana_seat = server.join("1", "Ana", "orange")
     host = Host(server, "1")
     host.hello()
     for _ in range(2):
         assert host.act("add_bot", level="plain")["type"] == "ok"
-    assert host.act("set_hints", level="good")["type"] == "ok"
+    if hints:
+        assert host.act("set_hints", level="good")["type"] == "ok"
     assert host.act("set_pace", pace=SLOW)["type"] == "ok"
     ana = Phone(server, "1", ana_seat)
     ana.hello()
@@ -169,8 +172,6 @@ def test_a_hint_answers_the_view_the_pad_shows(paced: LiveServer) -> None:
             )
         )
 
-    # Ana answers what her pad asks until a step with beats is up and the committed game
-    # has gone on past it (the companion seats answered on the true state).
     deadline = time.monotonic() + 90
     while True:
         assert time.monotonic() < deadline, "the game did not run ahead of Ana's pad"
@@ -187,8 +188,13 @@ def test_a_hint_answers_the_view_the_pad_shows(paced: LiveServer) -> None:
             assert host.act("show_next")["type"] == "ok"  # on to the step that shows it
     while ana.poll(0.3) is not None:  # her pad has every frame sent so far
         pass
-    shown = ana.view
-    assert committed() > shown["seq"]
+    assert committed() > ana.view["seq"]
+    return host, ana, ana.view
+
+
+def test_a_hint_answers_the_view_the_pad_shows(paced: LiveServer) -> None:
+    """Break 11: a hint told of a step the pad had not shown yet."""
+    host, ana, shown = behind_ana(paced, hints=True)
     answers = []
     for k in range(3):
         ana.send({"type": "hint", "token": ana.token, "id": f"q{k}"})
@@ -208,6 +214,35 @@ def test_a_hint_answers_the_view_the_pad_shows(paced: LiveServer) -> None:
                 shown["game"]["view"]["pending"],
                 shown["show"],
             )
+    ana.close()
+    host.close()
+
+
+def test_a_move_the_screens_do_not_ask_is_refused_naming_nothing(paced: LiveServer) -> None:
+    """While the show is behind, the engine's answer to a probe would tell of the committed
+    step ahead (a tie to decide, a window): a phone may only answer what its screen asks."""
+    host, ana, shown = behind_ana(paced)
+    asked = {e["type"] for e in shown["you"]["pending"]}
+    probes = [
+        {"type": "sacrifice", "card": 0},
+        {"type": "bid", "bids": {"1": [0]}},
+        {"type": "dice", "count": 0},
+        {"type": "city", "choice": "die"},
+        {"type": "pyramid", "first": "ana"},
+    ]
+    answers = []
+    for probe in probes:
+        if probe["type"] in asked:
+            continue
+        cmd_id = ana.command(probe)
+        answers.append(ana.until(lambda f, i=cmd_id: f.get("id") == i))
+    assert len(answers) >= 4
+    for answer in answers:
+        assert answer["type"] == "error" and answer["code"] == "illegal", answer
+        assert answer["reason"] == "the screens do not ask this now; answer what they show"
+    while ana.poll(0.3) is not None:
+        pass
+    assert ana.view["seq"] == shown["seq"]  # nothing of it moved the game on
     ana.close()
     host.close()
 
