@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -50,7 +50,11 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
 class History:
     """The café's history over the recorded results, asked of the store."""
 
-    def __init__(self, store: Store | Callable[..., Any]) -> None:
+    def __init__(
+        self, store: Store | Callable[..., Any], hidden: Collection[int] = frozenset()
+    ) -> None:
+        # Games left out (a table's game whose end its screens have not shown yet).
+        self.hidden = frozenset(hidden)
         # A store; or, while web/admin.py still hands over ``Outbox.read``, the outbox's store.
         self._store: Store | None = (
             store
@@ -68,7 +72,8 @@ class History:
         """Games that are over, newest first, each with its result document."""
         if self._store is None:
             raise TypeError("History needs the café's Store")
-        return self._store.history(since, until, table, limit)
+        games = self._store.history(since, until, table, limit + len(self.hidden))
+        return [g for g in games if g["game_id"] not in self.hidden][:limit]
 
     def leaderboard(
         self, since: float | None = None, until: float | None = None, people_only: bool = False

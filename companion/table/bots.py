@@ -135,14 +135,19 @@ class Bots(Seats):
             return self._publish(Outcome("settings"))
 
     def hint_request(self, seat_id: str) -> tuple[str, View, int]:
-        """What a hint needs: the level, this seat's own view (taken under the lock, the
-        thinking happens elsewhere) and the sequence number it answers."""
+        """What a hint needs: the level, this seat's own view as its screen shows it (taken
+        under the lock, the thinking happens elsewhere) and the sequence number it answers
+        (the step on the screens)."""
 
         with self.lock:
             level = self.settings.get("hints")
             if not level:
                 raise TableError("hints_off", "the host has not turned hints on")
             g = self.game
+            if g is not None and self.stage is not None:
+                # The seat's view as its screen shows it (the show's cursor), never the
+                # committed game ahead of it: a hint must not tell of a step not yet shown.
+                g = self.stage.shown_game(g)
             if g is None or g.status != "playing" or seat_id not in g.state["players"]:
                 raise TableError("no_game", "no game is running at this table")
             return level, view(g.state, seat_id), g.seq

@@ -43,6 +43,20 @@ def recoloured(
     return state
 
 
+def _asked_on_screen(shown: Game, source: str, command: dict[str, Any]) -> None:
+    """While the show is behind the committed game, a command is taken only if it answers
+    what the screens ask now: the engine's answer to anything else would tell of a step not
+    shown yet (a tie to decide, a window, the game's end), so the refusal names nothing."""
+    kind, seat = command["type"], source[5:] if source.startswith("seat:") else None
+    for entry in shown.state["pending"]:
+        if entry["type"] != kind:
+            continue
+        player = entry.get("player")
+        if player is None or player == (seat or command.get("player")):
+            return
+    raise TableError("illegal", "the screens do not ask this now; answer what they show")
+
+
 class Commands(TableCore):
     """Submitting commands, their follow-ups, and undo."""
 
@@ -56,7 +70,10 @@ class Commands(TableCore):
             raise TableError("bad_message", "command must be an object with a type")
         with self.lock:
             g = self.game
-            if g is None or g.status != "playing":
+            # The game as the screens show it: a game over in the store is still running on
+            # them until its end is shown (DESIGN.md "The show").
+            shown = self.stage.shown_game(g) if g is not None and self.stage is not None else g
+            if g is None or shown is None or shown.status != "playing":
                 raise TableError("no_game", "no game is running at this table")
             done = g.cmd_ids.get((source, cmd_id), -1)
             if done is None:
@@ -69,6 +86,8 @@ class Commands(TableCore):
             command = policy.command_for(
                 source, command, g.dice, frozenset(s.seat for s in self.seats if s.state == "bot")
             )
+            if shown is not g:
+                _asked_on_screen(shown, source, command)
             state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
             return self._commit_commands(g, state, applied, reply=reply)
 
@@ -172,13 +191,30 @@ class Commands(TableCore):
         check = undo_check(self.game)  # the rule and its words: frames.undo_check
         return check.possible, check.text
 
-    def undo(self) -> Outcome:
-        """Take back the last command while it has revealed nothing (DESIGN.md)."""
+    def undo(self, game_id: Any = None, n: Any = None) -> Outcome:
+        """Take back the last command while it has revealed nothing (DESIGN.md). The host
+        names it (``game_id``, row ``n``: the host frame's ``undo``): a move that came in
+        between is never taken back in its place."""
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (game_id, n)):
+            raise TableError(
+                "bad_message",
+                "undo names the move it takes back: game and n from the host frame's undo",
+            )
         with self.lock:
+            g = self.game
+            if (
+                g is not None
+                and g.status == "playing"
+                and (g.id != game_id or not g.commands or g.commands[-1][0] != n)
+            ):
+                raise TableError(
+                    "undo_moved",
+                    f"move {n} of game {game_id} is no longer the last move (another came "
+                    "after it, or it was undone): nothing was undone",
+                )
             possible, why = self._undo_check()
             if not possible:
                 raise TableError("cannot_undo", why)
-            g = self.game
             assert g is not None
             n, undone, source, cid = g.commands[-1]
             earlier = [c for _, c, _, _ in g.commands[:-1]]

@@ -40,6 +40,7 @@ class TableCore:
     game: Game | None
     board_status: dict[str, Any] | None
     subscribers: list[Subscriber]
+    stage: Any  # the show (companion.table.stage), if the table has one
 
     def snapshot(self, with_host: bool = False) -> Snapshot:  # pragma: no cover - Table's
         raise NotImplementedError

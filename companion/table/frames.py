@@ -82,8 +82,6 @@ COMPANION_SOURCES = ("auto", "bot:")  # the logged sources of a companion player
 class HostInfo:
     """What only the host's frame carries."""
 
-    undo_possible: bool
-    undo_reason: str
     inputs: list[dict[str, Any]]
     games: list[dict[str, Any]]  # id, status, players, created
     track_colors: list[str]
@@ -332,13 +330,19 @@ def waiting(snap: Snapshot, connected: set[str]) -> list[dict[str, Any]]:
 def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:
     if info is None:
         return None
+    # The undo the host's screen offers is the last move the screens show, named by its game
+    # and row number: the host's undo sends them back, and the table refuses it if another
+    # move has come since (commands.undo).
     check = undo_check(game)
+    last = game.commands[-1][0] if game is not None and game.commands else None
     return {
         "undo": {
-            "possible": info.undo_possible,
-            "reason": info.undo_reason,
+            "possible": check.possible,
+            "reason": check.text,
             "key": check.key,
             "params": check.params,
+            "game": game.id if game is not None else None,
+            "n": last,
         },
         # An ended game asks for nothing to be typed in (its pending inputs are moot).
         "inputs": info.inputs if game is not None and game.status == "playing" else [],

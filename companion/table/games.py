@@ -235,6 +235,13 @@ class Games(Commands):
                     "the game is still running: its log holds "
                     "unrevealed bids and sacrifices; end it first",
                 )
+            if self.stage is not None and not self.stage.end_shown(game_id):
+                # The store has its end, the screens not yet (DESIGN.md "The show").
+                raise TableError(
+                    "bad_state",
+                    "the game is still being played on the screens: its log holds "
+                    "what they have not shown yet; wait for the end to be shown",
+                )
 
             stored_commands = self.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])

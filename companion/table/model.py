@@ -36,6 +36,7 @@ ErrorCode = Literal[
     "not_allowed",
     "storage_failed",
     "table_full",
+    "undo_moved",
     "undone",
     "unknown_type",
 ]

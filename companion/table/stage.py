@@ -302,8 +302,27 @@ class Stage:
                     for e in game.state["pending"]
                     if "player" not in e or e["type"] == "roll"
                 ]
-                host = replace(host, inputs=inputs)
+                # The host's list of games says what the screens say of this one (its end
+                # is not up yet), so no log link runs ahead of the show.
+                games = [
+                    {**x, "status": game.status} if x["id"] == game.id else x for x in host.games
+                ]
+                host = replace(host, inputs=inputs, games=games)
             return replace(snap, game=game, host=host)
+
+    def end_shown(self, game_id: int) -> bool:
+        """Whether game ``game_id`` is over on the screens: its last step is up and has held
+        all its beats (R7's lines and the winner). Until then the game is still being
+        played to every reader (logs, replays, reviews, results): the store knows its end
+        before the table has seen it. Only the table's current game can be ahead of its
+        screens; a game the table has left (a new game, the lobby) was over on them."""
+        with self.table.lock:
+            g = self.table.game
+            if g is None or g.id != game_id:
+                return True
+            if g.status == "playing" or self.game_id != g.id or self.shown < len(g.commands):
+                return False
+            return time.time() >= self.reached + self._hold(g)
 
     def info(self) -> dict[str, Any]:
         """What every frame says about the show: the pace, the current step's beats and how

@@ -76,7 +76,6 @@ class Table(Bots):
             host = None
             if with_host:
                 g = self.game
-                possible, why = self._undo_check()
                 colours = (
                     g.state["profile"]["track_colors"] if g else self.settings.get("track_colors")
                 ) or DEFAULT_PROFILE["track_colors"]
@@ -100,8 +99,6 @@ class Table(Bots):
                     for sg in self.store.games(self.name)
                 ]
                 host = HostInfo(
-                    possible,
-                    why,
                     inputs,
                     games,
                     list(colours),

@@ -45,6 +45,7 @@ from companion.web.services import (
     outbox_of,
     replays_of,
 )
+from companion.web.shown import ahead_of_screens, over_on_screens
 from companion.web.sockets import sock
 
 bp = Blueprint("admin", __name__)
@@ -86,7 +87,9 @@ def _no_store(response: Response) -> Response:
 
 
 def _history() -> History:
-    return History(outbox_of().read)
+    """The café's history without the games whose end their table's screens have not shown
+    yet (they are still being played there)."""
+    return History(outbox_of().read, hidden=ahead_of_screens(cafe_of().tables.values()))
 
 
 def _period() -> tuple[float | None, float | None]:
@@ -178,10 +181,14 @@ def review_state(game_id: int) -> dict[str, Any] | None:
 def review_json(game_id: int) -> Any:
     """The stored review (``{state: ready, seed, created, names, review}``), or its
     progress; each worst decision's reason in every language (the page picks its own)."""
-    store = cafe_of().store
+    cafe = cafe_of()
+    store = cafe.store
+    game = store.game(game_id)
+    if game is not None and not over_on_screens(cafe.get(game.table_name), game_id):
+        # Its decisions (sacrifices among them) are not on the table's screens yet.
+        return jsonify({"error": "no_review", "reason": f"game {game_id} has no review yet"}), 404
     stored = store.review(game_id)
     if stored is not None:
-        game = store.game(game_id)
         names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
         document = stored["document"]
         for player in document["players"].values():
@@ -206,7 +213,11 @@ def request_review(game_id: int) -> Any:
     """Review a game that is over and has none yet (a job in the low-priority pool)."""
     cafe = cafe_of()
     stored = cafe.store.game(game_id)
-    if stored is None or stored.status == "playing":
+    if (
+        stored is None
+        or stored.status == "playing"
+        or not over_on_screens(cafe.get(stored.table_name), game_id)
+    ):
         return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
     if cafe.store.review(game_id) is not None:
         return jsonify({"state": "ready"})
@@ -262,8 +273,10 @@ def export_csv(kind: str) -> Any:
 def _stored_over(game_id: int) -> StoredGame:
     """A game that is over, or 404 (a running game's log would give away unrevealed bids and
     sacrifices; an id no game can have is no game either)."""
-    stored = cafe_of().store.finished_game(game_id)
-    if stored is None:
+    cafe = cafe_of()
+    stored = cafe.store.finished_game(game_id)
+    if stored is None or not over_on_screens(cafe.get(stored.table_name), game_id):
+        # A game whose end its table's screens have not shown yet is still running there.
         abort(404, description=f"no finished game {game_id}")
     return stored
 

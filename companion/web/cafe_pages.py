@@ -12,6 +12,7 @@ from companion.store.results import iso
 from companion.table import Table
 from companion.web.access import host_refusal, host_token
 from companion.web.services import cafe_of, outbox_of
+from companion.web.shown import over_on_screens
 
 bp = Blueprint("cafe", __name__)
 
@@ -42,6 +43,8 @@ def table_results(name: str) -> Any:
     outbox = _outbox()
     games: list[dict[str, Any]] = []
     for row in outbox.results_of(name):
+        if not over_on_screens(table, row["game_id"]):
+            continue  # its end is not on the table's screens yet: still being played there
         games.append(
             {
                 "game_id": row["game_id"],

@@ -9,6 +9,7 @@ ends (:meth:`WsConnection.shutdown`), so closed sockets leave no thread behind.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import socket
 import threading
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 CLOSE_TAKEN_OVER = 4409
 CLOSE_TABLE_CLOSED = 4410
 
+_OPENED = itertools.count()  # the order connections opened in (see Hub.attach)
+
 
 class Connection:
     """One live connection as the hub sees it; subclasses deliver the text."""
@@ -39,6 +42,9 @@ class Connection:
         self.seat = seat
         self.alive = True
         self.resent: int | None = None  # the view number this phone was last sent again at
+        # When it opened, in order: of two connections of one seat the newer holds it,
+        # whichever said hello last (a socket left open by an abandoned page says it late).
+        self.opened = next(_OPENED)
 
     @property
     def audience(self) -> Audience:
@@ -367,11 +373,24 @@ class Hub:
         self.broadcast(reason, events, history)
 
     # -- connections --------------------------------------------------------------------
-    def attach(self, conn: Connection) -> None:
+    def attach(self, conn: Connection) -> bool:
         """Register a connection and send it the whole view; a seat's newer connection takes
-        the seat over from the older one (one live connection per seat)."""
+        the seat over from the older one (one live connection per seat). An older
+        connection's late hello is refused and closed, and the newer one keeps the seat
+        untold: the connection that opened last holds it. Returns whether ``conn`` is in."""
         with self.table.lock:
             old = self.seat_conns.get(conn.seat) if conn.role == "seat" and conn.seat else None
+            if old is not None and old is not conn and old.alive and old.opened > conn.opened:
+                conn.send(
+                    {
+                        "type": "error",
+                        "code": "superseded",
+                        "reason": "a newer connection of this seat holds it; "
+                        "this older one is closed",
+                    }
+                )
+                conn.close(CLOSE_TAKEN_OVER, "a newer connection holds this seat")
+                return False
             if old is not None and old is not conn:
                 old.send({"type": "taken_over"})
                 self._drop(old)
@@ -382,6 +401,7 @@ class Hub:
             conn.send(self.hello(conn.role, conn.seat))
             if conn.role == "seat":
                 self.broadcast("seats")
+            return True
 
     def detach(self, conn: Connection) -> None:
         with self.table.lock:

@@ -20,6 +20,7 @@ from companion.web.admin import replay_frames
 from companion.web.replay import chapters
 from companion.web.replays import move
 from companion.web.services import cafe_of, replays_of
+from companion.web.shown import over_on_screens
 
 bp = Blueprint("reviews", __name__)
 
@@ -41,8 +42,14 @@ def table_replay(name: str, game_id: int) -> Any:
     if refused is not None:
         return refused
     stored = cafe.store.game(game_id)
-    if stored is None or stored.table_name != name or stored.status == "playing":
-        # A running game's log would give away unrevealed bids and sacrifices.
+    if (
+        stored is None
+        or stored.table_name != name
+        or stored.status == "playing"
+        or not over_on_screens(table, game_id)
+    ):
+        # A running game's log would give away unrevealed bids and sacrifices; a game whose
+        # end the screens have not shown yet is still running to its players.
         return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
     try:
         step = int(request.args.get("step", "0"))

@@ -169,7 +169,8 @@ def seat_socket(ws: Any, name: str) -> None:
                     conn.close(CLOSE_BAD_TOKEN, "bad token")
                     return
                 conn.seat = msg["seat"]
-                hub.attach(conn)
+                if not hub.attach(conn):
+                    return  # a newer connection holds the seat (refused and closed)
                 attached = True
                 continue
             if not table.check_seat(conn.seat, msg.get("token")):
@@ -268,7 +269,7 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
     "set_companion_dice": lambda t, m: t.set_companion_dice(m.get("dice")),
     "set_track_colors": lambda t, m: t.set_track_colors(m.get("colors")),
     "set_language": lambda t, m: t.set_language(_language(m.get("lang"))),
-    "undo": lambda t, m: t.undo(),
+    "undo": lambda t, m: t.undo(m.get("game"), m.get("n")),
     "skip_seat": lambda t, m: t.skip_seat(m.get("seat")),
     "resume_seat": lambda t, m: t.resume_seat(m.get("seat")),
     "add_bot": lambda t, m: t.add_bot(m.get("level"), m.get("name")),

@@ -352,6 +352,23 @@ class Host(Peer):
         super().__init__(f"{server.ws_base}/t/{table}/ws/host")
         self.token = token if token is not None else server.host_tokens[table]
         self.counter = 0
+        self.state_url = f"{server.local}/t/{table}/api/state"
+
+    def undo_fields(self, timeout: float = 15.0) -> dict[str, Any]:
+        """What the host page's undo names: the move its view offers to take back, once
+        that view has reached the step the display shows (a wait on a condition)."""
+        target = requests.get(self.state_url, timeout=5).json()["seq"]
+        deadline = time.monotonic() + timeout
+        while self.view is None or self.view["seq"] < target:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the host's view is still behind seq {target}")
+            self.poll(0.2)
+        undo = self.view["host"]["undo"]
+        return {"game": undo.get("game"), "n": undo.get("n")}
+
+    def undo(self) -> dict[str, Any]:
+        """The host page's undo button: the undo message naming the move it offers."""
+        return self.act("undo", **self.undo_fields())
 
     def hello(self) -> dict[str, Any]:
         self.send({"type": "hello", "token": self.token})

@@ -49,16 +49,20 @@ def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) ->
     a.until(lambda f: f["type"] == "ack")
     settle(server, table, [host])
     assert host.view["host"]["undo"]["possible"]
-    assert host.act("undo")["type"] == "ok"
+    named = host.undo_fields()
+    assert host.act("undo", **named)["type"] == "ok"
     view = a.until(lambda f: f["type"] == "view" and f["reason"] == "undo")
     assert view["seq"] == 0 and view["you"]["pending"] == [{"type": "sacrifice", "player": "ana"}]
     assert view["game"]["view"]["players"]["ana"]["sacrifice"] is None
-    # Nothing left to undo.
-    assert host.act("undo")["code"] == "cannot_undo"
+    # Nothing left to undo: the host's view offers none, and the undone move is no longer
+    # there to take back again.
+    offered = host.view["host"]["undo"]
+    assert not offered["possible"] and offered["key"] == "undo.nothing" and offered["n"] is None
+    assert host.act("undo", **named)["code"] == "undo_moved"
     # Sacrifices, then a typo in the harvest dice can be undone and typed again.
     play(phones, [], host, max_steps=3)
     assert host.command({"type": "harvest", "dice": [1, 1, 1]})["type"] == "ack"
-    assert host.act("undo")["type"] == "ok"
+    assert host.undo()["type"] == "ok"
     assert host.command({"type": "harvest", "dice": [2, 5, 6]})["type"] == "ack"
     assert host.command({"type": "improvements", "cards": [13, 10]})["type"] == "ack"
     settle(server, table, phones)
@@ -66,7 +70,7 @@ def test_undo_only_while_nothing_was_revealed(server: LiveServer, table: str) ->
     for p in phones:
         p.command(policy(p.view, p.seat, p.view["you"]["pending"][0]))
         p.until(lambda f: f["type"] == "ack")
-    refused = host.act("undo")
+    refused = host.undo()
     assert refused["type"] == "error" and refused["code"] == "cannot_undo"
     assert "revealed" in refused["reason"]
 
@@ -77,7 +81,7 @@ def test_dealer_draws_cannot_be_undone(server: LiveServer, table: str) -> None:
     host.hello()
     assert host.act("start", dice="digital")["type"] == "ok"
     play(phones, [], host, max_steps=3)  # the last sacrifice makes the dealer deal
-    refused = host.act("undo")
+    refused = host.undo()
     assert refused["code"] == "cannot_undo" and "dice or cards" in refused["reason"]
 
 

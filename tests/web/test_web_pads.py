@@ -44,7 +44,7 @@ def test_an_undone_move_is_told_to_its_own_phone_only(server: LiveServer, table:
     ana.command({"type": "bid", "bids": bids})
     ana.until(lambda f: f["type"] == "ack")
     settle(server, table, [*phones, host])
-    assert host.act("undo")["type"] == "ok"
+    assert host.undo()["type"] == "ok"
     frame = ana.until(lambda f: f["type"] == "view" and f["reason"] == "undo")
     assert frame["notice"] == {
         "kind": "undone",

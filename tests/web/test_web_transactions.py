@@ -94,7 +94,7 @@ def test_every_action_fails_whole_on_a_full_disk_and_works_after(tmp_path: Path)
             assert refused(answer), answer
             assert state(server) == before
         assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
-        host_act("undo")
+        host_act("undo", **host.undo_fields())
         assert host.command({"type": "harvest", "dice": [4, 5, 6]})["type"] == "ack"
 
         host_act("skip_seat", seat="cleo")

@@ -81,7 +81,7 @@ def test_the_pad_tells_its_player_what_happened(server, browser, artifacts):
     wait_task(ana, "none")
 
     # The host undoes it: her pad says so, and asks again.
-    assert host.act("undo")["type"] == "ok"
+    assert host.undo()["type"] == "ok"
     ana.wait_for_selector("[data-testid=notice]")
     assert "undid your bid" in ana.locator("[data-testid=notice]").inner_text()
     wait_task(ana, "bid")

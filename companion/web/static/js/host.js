@@ -396,7 +396,9 @@ function bind() {
   for (const input of document.querySelectorAll('input[name="companion-dice"]')) {
     input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
-  document.getElementById("undo").addEventListener("click", () => send("undo"));
+  // The undo names the move the page offers to take back; the server refuses it if
+  // another move came in between (PROTOCOL.md 3.2).
+  document.getElementById("undo").addEventListener("click", () => send("undo", { game: frame?.host?.undo?.game, n: frame?.host?.undo?.n }));
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
   document.getElementById("show-next").addEventListener("click", () => send("show_next"));
