@@ -44,7 +44,7 @@ def test_after_an_undo_an_ack_and_the_view_of_its_step_carry_one_number(
     first = ack_of(ana, ana.command({"type": "sacrifice", "card": 0}))
     settle(server, table, [*phones, host])
     assert first["seq"] == state_seq(server, table)
-    assert host.act("undo")["type"] == "ok"
+    assert host.undo()["type"] == "ok"
     settle(server, table, [*phones, host])
     # Each sacrifice after the undo: its ack's number is the number of the view that shows it.
     for phone, card in ((ana, 1), (ben, 2), (cleo, 3)):
