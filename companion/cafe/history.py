@@ -91,7 +91,14 @@ class History:
                 key = (" ".join(p["name"].split()).casefold(), companion)
                 row = board.setdefault(
                     key,
-                    {"name": p["name"], "games": 0, "wins": 0, "total": 0, "best": None, "helped": 0},
+                    {
+                        "name": p["name"],
+                        "games": 0,
+                        "wins": 0,
+                        "total": 0,
+                        "best": None,
+                        "helped": 0,
+                    },
                 )
                 row["name"] = p["name"]  # the latest spelling
                 row["games"] += 1

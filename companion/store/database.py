@@ -388,9 +388,7 @@ class Store:
         return [("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?", (game_id, n))]
 
     # -- seats changing hands during a game ------------------------------------------------
-    def takeover_stmts(
-        self, game_id: int, seat: str, n: int, name: str, colour: str
-    ) -> Statements:
+    def takeover_stmts(self, game_id: int, seat: str, n: int, name: str, colour: str) -> Statements:
         """A phone takes ``seat`` over from command ``n`` on, as ``name`` in ``colour``
         (committed with the seat list it changes)."""
         return [
@@ -406,8 +404,7 @@ class Store:
         if not _in_range(game_id):
             return []
         rows = self._read(
-            "SELECT seat, n, name, colour FROM seat_takeovers WHERE game_id = ?"
-            " ORDER BY n, rowid",
+            "SELECT seat, n, name, colour FROM seat_takeovers WHERE game_id = ? ORDER BY n, rowid",
             (game_id,),
         )
         return [dict(r) for r in rows]

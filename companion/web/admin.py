@@ -33,6 +33,7 @@ from companion.cafe.history import (
     period,
     separator,
 )
+from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.store.database import StoredGame
 from companion.store.results import companion_levels, engine_log, meta
@@ -233,7 +234,8 @@ def history_json() -> Any:
         return _bad_period(exc)
     token = _token() or ""
     games = [_history_row(r, token) for r in _history().games(since, until)]
-    return _no_store(jsonify({"games": games}))
+    # The players' colours as the screens draw them (a holder's dot on the admin page).
+    return _no_store(jsonify({"games": games, "colours": dict(PLAYER_COLOURS)}))
 
 
 @bp.get("/admin/api/leaderboard")
@@ -268,9 +270,7 @@ def export_csv(kind: str) -> Any:
     )
     response = _no_store(Response(text, mimetype="text/csv"))
     suffix = "-semicolon" if sep == ";" else ""
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="chocolatl-{kind}{suffix}.csv"'
-    )
+    response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}{suffix}.csv"'
     return response
 
 
