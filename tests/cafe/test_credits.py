@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import Host, LiveServer, Peer, Phone, drain, play, policy, seat_phones, wait_for
+from live_server import Host, LiveServer, Peer, Phone, drain, policy, seat_phones, wait_for
 
 from .browser_check import with_chromium
-
 
 DB = "companion.sqlite3"
 
