@@ -253,6 +253,34 @@ def test_csv_lists_each_seats_holders_in_both_dialects(credits: Any) -> None:
             mark, other = (",", ".") if delimiter == ";" else (".", ",")
             assert mark in r["mean_score"] and other not in r["mean_score"]
             assert float(r["mean_score"].replace(",", ".")) == score[r["name"]]
+
+
+def test_semicolon_csv_for_spreadsheets_with_a_decimal_comma(credits: Any) -> None:
+    """``?sep=semicolon``: the same lines split on semicolons, decimals with a comma, the
+    byte-order mark kept; a separator not offered is refused with its reason."""
+    live, *_ = credits
+    _history(live)
+    for kind in ("games", "leaderboard"):
+        comma = _get(live, f"/admin/export/{kind}.csv").content
+        semi = _get(live, f"/admin/export/{kind}.csv", sep="semicolon")
+        assert semi.status_code == 200
+        raw = semi.content
+        assert raw.startswith(b"\xef\xbb\xbf") and raw.count(b"\xef\xbb\xbf") == 1
+        text = raw.decode("utf-8-sig")
+        header = comma.decode("utf-8-sig").splitlines()[0]
+        assert text.splitlines()[0] == header.replace(",", ";")
+        rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+        want = list(csv.reader(io.StringIO(comma.decode("utf-8-sig"))))
+        assert len(rows) == len(want) > 1
+        for got, expected in zip(rows[1:], want[1:], strict=True):
+            for cell, other in zip(got, expected, strict=True):
+                if re.fullmatch(r"\d+\.\d+", other):  # a decimal: a comma as its mark
+                    assert cell == other.replace(".", ",")
+                else:
+                    assert cell == other
+        assert "semicolon" in semi.headers["Content-Disposition"]
+        if kind == "leaderboard":
+            assert any(re.fullmatch(r"\d+,\d+", c) for r in rows[1:] for c in r)
     bad = _get(live, "/admin/export/games.csv", sep="tab")
     assert bad.status_code == 400 and bad.json()["error"] == "bad_sep"
     assert "semicolon" in bad.json()["reason"]
