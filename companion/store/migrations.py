@@ -109,13 +109,14 @@ def _v3(db: sqlite3.Connection) -> None:
     """Version 3: a seat's result lists who held it in which rounds and is credited to the
     holder of most rounds (``seat_takeovers`` keeps phones that take a seat over, a new
     table). Stored results are rewritten in that shape from their game's log where it is
-    still kept (store/results.py ``upgraded``); their scores stay as recorded."""
+    still kept (store/results.py ``upgraded``, no engine replay: R2.2's harvest starts each
+    round); their scores stay as recorded."""
     if "results" not in _tables(db):
         return
     rows = db.execute("SELECT game_id, result FROM results").fetchall()
     for game_id, text in rows:
         result = json.loads(text)
-        game = db.execute("SELECT document, seats FROM games WHERE id = ?", (game_id,)).fetchone()
+        game = db.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()
         logged = [
             (n, json.loads(c), source)
             for n, c, source in db.execute(
@@ -125,14 +126,9 @@ def _v3(db: sqlite3.Connection) -> None:
             )
         ]
         try:
-            new = upgraded(
-                result,
-                json.loads(game[1]) if game else None,
-                json.loads(game[0]) if game else None,
-                logged,
-            )
-        except Exception:  # noqa: BLE001 - a log this release cannot replay keeps its names
-            new = upgraded(result, None, None, [])
+            new = upgraded(result, json.loads(game[0]) if game else None, logged)
+        except (KeyError, TypeError, ValueError):
+            continue  # a document this release cannot read stays as it was
         if new is not result:
             db.execute(
                 "UPDATE results SET result = ? WHERE game_id = ?", (json.dumps(new), game_id)

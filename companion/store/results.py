@@ -106,7 +106,7 @@ def seat_holders(
     takeovers: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, list[dict[str, Any]]]:
     """Who held each seat in which rounds, from the log: ``logged`` is ``(round, n,
-    command, source)`` of each command (the setup's sacrifice, round 0, counts with round 1),
+    command, source)`` of each command (:func:`by_round`),
     ``seats`` the names and colours at the start and ``takeovers`` each phone that took a seat
     over during the game (``{seat, n, name, colour}``: from command ``n`` on). A holder is a
     name, colour and companion level (None: a person) with the rounds it made a move in; a
@@ -164,29 +164,31 @@ def idempotency_key(table: str, game_id: int, created: float) -> str:
     return f"chocolatl-{table}-{game_id}-{int(created * 1000)}"
 
 
-def replayed(
-    document: dict[str, Any], logged: Sequence[tuple[int, dict[str, Any], str]]
-) -> tuple[dict[str, Any], int, list[tuple[int, int, dict[str, Any], str]]]:
-    """A stored game replayed from its logged ``(n, command, source)``: the final state, the
-    rounds completed and each engine command as ``(round, n, command, source)`` with the
-    round it was made in (for :func:`seat_holders`)."""
-    document, _ = engine_log(document, [c for _, c, _ in logged])
-    state: Any = new_game(document["players"], document.get("stack"), document.get("profile"))
-    rounds = 0
-    moves: list[tuple[int, int, dict[str, Any], str]] = []
+def by_round(
+    logged: Iterable[tuple[int, dict[str, Any], str]],
+) -> list[tuple[int, int, dict[str, Any], str]]:
+    """Each logged ``(n, command, source)`` with the round it was made in, as
+    ``(round, n, command, source)``, read from the log alone (no replay): a round's setup
+    rolls its harvest dice once (R2.2) before anyone bids, so a move belongs to the round of
+    the latest harvest before it; the setup's sacrifices, before the first harvest, to round 1.
+
+    >>> [r for r, *_ in by_round([(0, {"type": "sacrifice"}, "seat:a"),
+    ...     (1, {"type": "harvest"}, "dealer"), (2, {"type": "bid"}, "seat:a"),
+    ...     (3, {"type": "harvest"}, "dealer"), (4, {"type": "bid"}, "auto")])]
+    [1, 1, 1, 2, 2]
+    """
+    rnd = 0
+    out = []
     for n, command, source in logged:
-        if command.get("type") == TRACK_COLORS:
-            continue
-        moves.append((state["round"], n, command, source))
-        state, events = apply(state, command)
-        rounds += sum(1 for e in events if e["type"] == "round_ended")
-    return state, rounds, moves
+        if command.get("type") == "harvest":
+            rnd += 1
+        out.append((max(1, rnd), n, command, source))
+    return out
 
 
 def upgraded(
     result: dict[str, Any],
     seats: list[dict[str, Any]] | None,
-    document: dict[str, Any] | None,
     logged: Sequence[tuple[int, dict[str, Any], str]],
 ) -> dict[str, Any]:
     """A result document of version 1 (one name and companion mark per seat) in today's
@@ -196,8 +198,8 @@ def upgraded(
     if result.get("version", 1) >= RESULT_VERSION:
         return result
     held: dict[str, list[dict[str, Any]]] = {}
-    if seats is not None and document is not None:
-        held = seat_holders(seats, replayed(document, logged)[2])
+    if seats is not None:
+        held = seat_holders(seats, by_round(logged))
     every = list(range(1, max(1, int(result.get("rounds_played") or 0)) + 1))
     players = []
     for p in result["players"]:
@@ -232,9 +234,14 @@ def build_result(
     is credited to (:func:`credited`)."""
     if status not in ("finished", "ended"):
         raise ValueError(f"game {game_id} is {status}, not over")
-    state, rounds, moves = replayed(document, logged)
+    document, commands = engine_log(document, [c for _, c, _ in logged])
+    state = new_game(document["players"], document.get("stack"), document.get("profile"))
+    rounds = 0
+    for command in commands:
+        state, events = apply(state, command)
+        rounds += sum(1 for e in events if e["type"] == "round_ended")
     names = {s["seat"]: s for s in seats}
-    held = seat_holders(seats, moves, takeovers)
+    held = seat_holders(seats, by_round(logged), takeovers)
     winners = list(state["winners"]) if status == "finished" else []
     players = []
     for seat in state["seats"]:
