@@ -34,7 +34,7 @@ def test_a_companion_round_and_a_takeover() -> None:
     over from round 3 on: three holders, Bert credited (most rounds)."""
     seats = [{"seat": "a", "name": "Ana", "colour": "green"}]
     logged = []
-    for rnd, source in ((1, "seat:a"), (2, "bot:a:strong"), (3, "seat:a"), (4, "seat:a")):
+    for source in ("seat:a", "bot:a:strong", "seat:a", "seat:a"):  # rounds 1 to 4
         logged.append((len(logged), {"type": "harvest"}, "dealer"))
         logged.append((len(logged), {"type": "bid", "player": "a"}, source))
     takeover = {"seat": "a", "n": 4, "name": "Bert", "colour": "blue"}
