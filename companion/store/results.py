@@ -83,20 +83,35 @@ def holder_of(source: str, phone: Mapping[str, Any]) -> dict[str, Any] | None:
 def credited(holders: Sequence[Mapping[str, Any]]) -> int:
     """Which holder a seat's result is credited to (README "who is credited"): the one who
     played most rounds; on a tie a person before a companion player, then the later holder
-    (who finished the seat). -1 when nobody made a move for the seat.
+    (who finished the seat). A person who came back in another colour (a new phone) is one
+    player: the rounds of every holder with that name (as the leaderboard compares names)
+    count together, and the latest of them is credited. -1 when nobody moved for the seat.
 
-    >>> credited([{"rounds": [1, 2, 4], "companion": None}, {"rounds": [3], "companion": "good"}])
+    >>> credited([{"name": "Jo", "rounds": [1, 2, 4], "companion": None},
+    ...           {"name": "Jo", "rounds": [3], "companion": "good"}])
     0
-    >>> credited([{"rounds": [1, 2], "companion": None}, {"rounds": [3, 4], "companion": None}])
+    >>> credited([{"name": "Ana", "rounds": [1, 2], "companion": None},
+    ...           {"name": "Bert", "rounds": [3, 4], "companion": None}])
     1
-    >>> credited([{"rounds": [1], "companion": "plain"}, {"rounds": [2], "companion": None}])
+    >>> credited([{"name": "Xo", "rounds": [1], "companion": "plain"},
+    ...           {"name": "Bo", "rounds": [2], "companion": None}])
     1
+    >>> credited([{"name": "Ana", "rounds": [1, 2], "companion": None},
+    ...           {"name": "Ana", "rounds": [3, 4, 5], "companion": "good"},
+    ...           {"name": "ana ", "rounds": [6, 7], "companion": None}])
+    2
     """
-    best, key = -1, (0, False, -1)
+    groups: dict[tuple[str, bool], tuple[set[int], int]] = {}
     for i, h in enumerate(holders):
-        k = (len(h["rounds"]), h["companion"] is None, i)
-        if h["rounds"] and k > key:
-            best, key = i, k
+        if h["rounds"]:
+            who = (" ".join(str(h["name"]).split()).casefold(), h["companion"] is None)
+            rounds = groups.get(who, (set(), i))[0] | set(h["rounds"])
+            groups[who] = (rounds, i)
+    best, key = -1, (0, False, -1)
+    for (_, person), (rounds, last) in groups.items():
+        k = (len(rounds), person, last)
+        if k > key:
+            best, key = last, k
     return best
 
 
