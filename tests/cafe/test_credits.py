@@ -306,8 +306,13 @@ def test_admin_page_shows_who_held_each_seat(credits: Any) -> None:
         assert helper.locator(".companion-mark").count() == 1
         bert = row.locator(f".who[data-seat='{seats['ana']}']")
         text = " ".join(bert.inner_text().replace("\u00a0", " ").split())
-        assert text.startswith(f"● Bert {score} (")
-        assert text.endswith(f"● Ana, rounds 1; ● Bert, rounds 2–{rounds})")
+        assert text.startswith(f"Bert {score} (")
+        assert text.endswith(f"Ana, rounds 1; Bert, rounds 2–{rounds})")
+        # Each holder's dot in the colour they played in.
+        dots = bert.locator(".holder .swatch").evaluate_all(
+            "ds => ds.map(d => getComputedStyle(d).backgroundColor)"
+        )
+        assert dots == ["rgb(0, 158, 115)", "rgb(0, 114, 178)"]  # green, blue
         assert [h.get_attribute("data-name") for h in bert.locator(".holder").all()] == [
             "Ana",
             "Bert",

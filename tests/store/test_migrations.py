@@ -225,10 +225,15 @@ def test_a_version_2_database_credits_who_played(tmp_path: Path) -> None:
         assert result["version"] == 2
         players = {p["seat"]: p for p in result["players"]}
         jorg = players["ana"]
-        assert (jorg["name"], jorg["colour"], jorg["companion"]) == ("Jörg", "red", None)
+        assert (jorg["name"], jorg["colour"], jorg["companion"]) == ("Jörg", "vermilion", None)
         assert jorg["holders"] == [
-            {"name": "Jörg", "colour": "red", "companion": None, "rounds": [1, 2, 4, 5, 6, 7]},
-            {"name": "Jörg", "colour": "red", "companion": "good", "rounds": [3]},
+            {
+                "name": "Jörg",
+                "colour": "vermilion",
+                "companion": None,
+                "rounds": [1, 2, 4, 5, 6, 7],
+            },
+            {"name": "Jörg", "colour": "vermilion", "companion": "good", "rounds": [3]},
         ]
         xochi = players["dev"]
         assert xochi["companion"] == "plain"
@@ -254,7 +259,7 @@ def test_a_version_2_database_credits_who_played(tmp_path: Path) -> None:
         rows = list(csv.DictReader(io.StringIO(games_csv([result]).removeprefix("\ufeff"))))
         assert rows[0]["name"] == "Jörg" and rows[0]["companion"] == ""
         assert rows[0]["holders"] == (
-            "Jörg (red) rounds 1-2,4-7 | companion good as Jörg (red) rounds 3"
+            "Jörg (vermilion) rounds 1-2,4-7 | companion good as Jörg (vermilion) rounds 3"
         )
         # The game the host ended after the sacrifices: each seat held by whoever made them.
         ended = next(g for g in games.values() if g["status"] == "ended")

@@ -105,7 +105,7 @@ function renderHistory() {
             h(
               "span",
               { class: `who${p.companion ? " companion" : ""}`, dataset: { seat: p.seat } },
-              h("span", { class: "swatch", style: { color: colourHex[p.colour] || "inherit" } }, "●\u00a0"),
+              swatch(p.colour),
               companionMark(p),
               `${p.name} ${p.score}`,
               holdersNote(p),
@@ -123,6 +123,12 @@ function renderHistory() {
       ),
     ),
   );
+}
+
+/** A dot in a player's colour (the colour a seat's holder played in). */
+function swatch(colour) {
+  const hex = colourHex[colour];
+  return hex ? h("span", { class: "swatch", title: colour, style: { background: hex, marginRight: "0.3em", verticalAlign: "-0.1em" } }) : null;
 }
 
 /** Rounds as short ranges: [1, 2, 3, 5] -> "1–3, 5". */
@@ -150,7 +156,7 @@ function holdersNote(p) {
         "span",
         { class: `holder${x.companion ? " companion" : ""}`, dataset: { name: x.name, companion: x.companion || "" } },
         i ? "; " : "",
-        h("span", { class: "swatch", style: { color: colourHex[x.colour] || "inherit" } }, "●\u00a0"),
+        swatch(x.colour),
         companionMark(x),
         t("admin.holder_rounds", { name: x.name, rounds: spans(x.rounds) }),
       ),
