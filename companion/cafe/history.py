@@ -79,9 +79,12 @@ class History:
         self, since: float | None = None, until: float | None = None, people_only: bool = False
     ) -> list[dict[str, Any]]:
         """Per player name (case-insensitive): finished games, wins, win share, mean and best
-        R7 total. Games the host ended have no final scores and do not count. Seats companion
-        players played are ranked apart from people of the same name and marked
-        (``companion``); ``people_only`` leaves them out."""
+        R7 total. Games the host ended have no final scores and do not count. A seat counts
+        for the one it is credited to, who played most of its rounds (results.credited):
+        its ``name`` and ``companion``. Seats credited to companion players are ranked apart
+        from people of the same name and marked (``companion``); ``people_only`` leaves them
+        out. ``helped`` counts a row's games in which a companion player made the moves of
+        some rounds (a person is not dropped for that)."""
         board: dict[tuple[str, bool], dict[str, Any]] = {}
         for result in reversed(self.games(since, until, limit=100_000)):
             if result["status"] != "finished":
@@ -92,10 +95,19 @@ class History:
                     continue
                 key = (" ".join(p["name"].split()).casefold(), companion)
                 row = board.setdefault(
-                    key, {"name": p["name"], "games": 0, "wins": 0, "total": 0, "best": None}
+                    key,
+                    {
+                        "name": p["name"],
+                        "games": 0,
+                        "wins": 0,
+                        "total": 0,
+                        "best": None,
+                        "helped": 0,
+                    },
                 )
                 row["name"] = p["name"]  # the latest spelling
                 row["games"] += 1
+                row["helped"] += 1 if not companion and helped(p) else 0
                 row["wins"] += 1 if p["winner"] else 0
                 row["total"] += p["score"]
                 row["best"] = p["score"] if row["best"] is None else max(row["best"], p["score"])
@@ -110,21 +122,91 @@ class History:
                     "win_share": round(row["wins"] / row["games"], 4),
                     "mean_score": round(row["total"] / row["games"], 2),
                     "best_score": row["best"],
+                    "helped": row["helped"],
                 }
             )
         out.sort(key=lambda r: (-r["wins"], -r["win_share"], -r["mean_score"], r["name"]))
         return out
 
 
+def helped(player: dict[str, Any]) -> bool:
+    """Whether a companion player made a seat's moves in some round (result ``holders``).
+
+    >>> helped({"holders": [{"companion": None}, {"companion": "good"}]}), helped({})
+    (True, False)
+    """
+    return any(h.get("companion") for h in player.get("holders") or [])
+
+
+def spans(rounds: list[int]) -> str:
+    """Rounds as short ranges.
+
+    >>> spans([1, 2, 3, 5, 7, 6])
+    '1-3,5-7'
+    """
+    out: list[str] = []
+    for r in sorted(set(rounds)):
+        if out and int(out[-1].split("-")[-1]) == r - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{r}"
+        else:
+            out.append(str(r))
+    return ",".join(out)
+
+
+def holders_text(player: dict[str, Any]) -> str:
+    """Who held a seat in which rounds, for one spreadsheet cell.
+
+    >>> holders_text({"holders": [
+    ...     {"name": "Jo", "colour": "red", "companion": None, "rounds": [1, 2, 4]},
+    ...     {"name": "Jo", "colour": "red", "companion": "good", "rounds": [3]}]})
+    'Jo (red) rounds 1-2,4 | companion good as Jo (red) rounds 3'
+    """
+    parts = []
+    for h in player.get("holders") or []:
+        who = f"companion {h['companion']} as {h['name']}" if h.get("companion") else h["name"]
+        parts.append(f"{who} ({h.get('colour')}) rounds {spans(h.get('rounds') or [])}")
+    return " | ".join(parts)
+
+
 # A UTF-8 byte-order mark first: spreadsheets then read ü and é as such, not as mojibake.
 BOM = "\ufeff"
+# CSV dialects by ``sep``: spreadsheets set to a comma as decimal mark (German, Dutch,
+# Italian Excel) split lines on semicolons and read 12,5 as a number, not 12.5.
+SEPARATORS = {"comma": ",", "semicolon": ";"}
 
 
-def games_csv(results: list[dict[str, Any]]) -> str:
-    """One line per player per game (spreadsheets sum and filter that easily); ``companion``
-    holds the level of the companion player that played the seat, empty for a person."""
+class SeparatorError(ValueError):
+    """A CSV separator that is not offered; nothing is exported."""
+
+
+def separator(name: str | None) -> str:
+    """The CSV delimiter for ``sep`` (default comma).
+
+    >>> separator(None), separator("semicolon")
+    (',', ';')
+    """
+    if name in (None, ""):
+        return ","
+    if name not in SEPARATORS:
+        raise SeparatorError(f"sep must be one of {', '.join(SEPARATORS)}")
+    return SEPARATORS[str(name)]
+
+
+def _number(value: Any, sep: str) -> Any:
+    """A decimal number as the dialect writes it: a comma as decimal mark with semicolons.
+
+    >>> _number(12.5, ";"), _number(12.5, ","), _number(3, ";")
+    ('12,5', 12.5, 3)
+    """
+    return str(value).replace(".", ",") if sep == ";" and isinstance(value, float) else value
+
+
+def games_csv(results: list[dict[str, Any]], sep: str = ",") -> str:
+    """One line per player per game (spreadsheets sum and filter that easily); ``name``,
+    ``colour`` and ``companion`` (its level, empty for a person) are those of the holder
+    the seat is credited to, ``holders`` lists everyone who held the seat and when."""
     buf = io.StringIO()
-    w = csv.writer(buf)
+    w = csv.writer(buf, delimiter=sep)
     w.writerow(
         [
             "game_id",
@@ -140,6 +222,7 @@ def games_csv(results: list[dict[str, Any]]) -> str:
             "track",
             "winner",
             "companion",
+            "holders",
         ]
     )
     for r in results:
@@ -159,15 +242,19 @@ def games_csv(results: list[dict[str, Any]]) -> str:
                     p["track"],
                     "yes" if p["winner"] else "no",
                     p.get("companion") or "",
+                    _cell(holders_text(p)),
                 ]
             )
     return BOM + buf.getvalue()
 
 
-def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
+def leaderboard_csv(rows: list[dict[str, Any]], sep: str = ",") -> str:
+    """The leaderboard; ``helped``: games in which a companion player made some rounds' moves."""
     buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(["name", "companion", "games", "wins", "win_share", "mean_score", "best_score"])
+    w = csv.writer(buf, delimiter=sep)
+    w.writerow(
+        ["name", "companion", "games", "wins", "win_share", "mean_score", "best_score", "helped"]
+    )
     for r in rows:
         w.writerow(
             [
@@ -175,9 +262,10 @@ def leaderboard_csv(rows: list[dict[str, Any]]) -> str:
                 "yes" if r.get("companion") else "no",
                 r["games"],
                 r["wins"],
-                r["win_share"],
-                r["mean_score"],
+                _number(r["win_share"], sep),
+                _number(r["mean_score"], sep),
                 r["best_score"],
+                r.get("helped", 0),
             ]
         )
     return BOM + buf.getvalue()
@@ -188,4 +276,13 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-__all__ = ["History", "PeriodError", "games_csv", "iso", "leaderboard_csv", "period"]
+__all__ = [
+    "History",
+    "PeriodError",
+    "SeparatorError",
+    "games_csv",
+    "iso",
+    "leaderboard_csv",
+    "period",
+    "separator",
+]

@@ -39,7 +39,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from companion.store import Store
 from companion.store.database import StoredGame
-from companion.store.results import build_result, companion_levels
+from companion.store.results import build_result
 
 log = logging.getLogger(__name__)
 
@@ -267,8 +267,8 @@ class Outbox:
             ended=ended,
             document=game.document,
             seats=game.seats,
-            commands=[c.command for c in cmds],
-            companions=companion_levels((c.command, c.source) for c in cmds),
+            logged=[(c.n, c.command, c.source) for c in cmds],
+            takeovers=self.store.takeovers(game.id),
         )
         # Sent when the game moved on after the outbox existed (not a database's old history).
         urls = self.urls if last_at >= since else []

@@ -387,6 +387,28 @@ class Store:
     def undone_stmts(self, game_id: int, n: int) -> Statements:
         return [("UPDATE commands SET undone = 1 WHERE game_id = ? AND n = ?", (game_id, n))]
 
+    # -- seats changing hands during a game ------------------------------------------------
+    def takeover_stmts(self, game_id: int, seat: str, n: int, name: str, colour: str) -> Statements:
+        """A phone takes ``seat`` over from command ``n`` on, as ``name`` in ``colour``
+        (committed with the seat list it changes)."""
+        return [
+            (
+                "INSERT INTO seat_takeovers (game_id, seat, n, name, colour, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seat, n, name, colour, time.time()),
+            )
+        ]
+
+    def takeovers(self, game_id: int) -> list[dict[str, Any]]:
+        """The phones that took the game's seats over, in order: ``{seat, n, name, colour}``."""
+        if not _in_range(game_id):
+            return []
+        rows = self._read(
+            "SELECT seat, n, name, colour FROM seat_takeovers WHERE game_id = ? ORDER BY n, rowid",
+            (game_id,),
+        )
+        return [dict(r) for r in rows]
+
     # -- retention ----------------------------------------------------------------------
     def delete_games(self, game_ids: list[int]) -> list[int]:
         """Delete games that are over (with their commands), in one transaction; a table's
@@ -404,6 +426,7 @@ class Store:
         for gid in ids:
             stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM reviews WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM seat_takeovers WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
         if stmts:
             self._write(stmts)

@@ -14,13 +14,16 @@ newer release.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-CURRENT = 2
+from companion.store.results import upgraded
+
+CURRENT = 3
 
 # Tables every database has had since the first release (version 0); the others were made
 # by the café's outbox on its first run and may be missing from a version-0 file.
@@ -102,12 +105,42 @@ def _v2(db: sqlite3.Connection) -> None:
     table only: ``schema.sql`` creates it after the steps; no row changes."""
 
 
+def _v3(db: sqlite3.Connection) -> None:
+    """Version 3: a seat's result lists who held it in which rounds and is credited to the
+    holder of most rounds (``seat_takeovers`` keeps phones that take a seat over, a new
+    table). Stored results are rewritten in that shape from their game's log where it is
+    still kept (store/results.py ``upgraded``, no engine replay: R2.2's harvest starts each
+    round); their scores stay as recorded."""
+    if "results" not in _tables(db):
+        return
+    rows = db.execute("SELECT game_id, result FROM results").fetchall()
+    for game_id, text in rows:
+        result = json.loads(text)
+        game = db.execute("SELECT seats FROM games WHERE id = ?", (game_id,)).fetchone()
+        logged = [
+            (n, json.loads(c), source)
+            for n, c, source in db.execute(
+                "SELECT n, command, source FROM commands WHERE game_id = ? AND undone = 0"
+                " ORDER BY n",
+                (game_id,),
+            )
+        ]
+        try:
+            new = upgraded(result, json.loads(game[0]) if game else None, logged)
+        except (KeyError, TypeError, ValueError):
+            continue  # a document this release cannot read stays as it was
+        if new is not result:
+            db.execute(
+                "UPDATE results SET result = ? WHERE game_id = ?", (json.dumps(new), game_id)
+            )
+
+
 # Version -> the step that takes a database of the version before to it.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
 # Version -> columns its migration adds to tables that existed before it.
 ADDED_COLUMNS: dict[int, dict[str, set[str]]] = {1: {"games": {"ended"}}}
 # Version -> tables that came with it (a database of an earlier version may lack them).
-ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}}
+ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}, 3: {"seat_takeovers"}}
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:

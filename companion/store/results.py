@@ -8,13 +8,15 @@ document is the webhook body (PROTOCOL.md "Result webhooks") and the café's his
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine import apply, new_game
 
-RESULT_VERSION = 1
+# 2: each player has ``holders`` (who held the seat in which rounds) and is credited to the
+# holder of most rounds (:func:`credited`).
+RESULT_VERSION = 2
 TRACK_COLORS = "track_colors"  # the table's own logged correction (R2.3), not an engine command
 
 
@@ -55,6 +57,109 @@ def companion_levels(logged: Iterable[tuple[dict[str, Any], str]]) -> dict[str, 
     return levels
 
 
+def holder_of(source: str, phone: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Who made a seat's logged command: the person on its phone (``seat:<id>``, as
+    ``phone`` names them then) or a companion player under the seat's name (``auto``: plain,
+    ``bot:<seat>:<level>``); None for the table's own moves (dealer, no dice, host input).
+
+    >>> holder_of("bot:jo:good", {"name": "Jo", "colour": "red"})
+    {'name': 'Jo', 'colour': 'red', 'companion': 'good'}
+    >>> holder_of("seat:jo", {"name": "Jo", "colour": "red"})["companion"] is None
+    True
+    >>> holder_of("dealer", {"name": "Jo", "colour": "red"}) is None
+    True
+    """
+    if source.startswith("seat:"):
+        level = None
+    elif source == "auto":
+        level = "plain"
+    elif source.startswith("bot:"):
+        level = source.split(":")[2]
+    else:
+        return None
+    return {"name": phone.get("name"), "colour": phone.get("colour"), "companion": level}
+
+
+def credited(holders: Sequence[Mapping[str, Any]]) -> int:
+    """Which holder a seat's result is credited to (README "who is credited"): the one who
+    played most rounds; on a tie a person before a companion player, then the later holder
+    (who finished the seat). A person who came back in another colour (a new phone) is one
+    player: the rounds of every holder with that name (as the leaderboard compares names)
+    count together, and the latest of them is credited. -1 when nobody moved for the seat.
+
+    >>> credited([{"name": "Jo", "rounds": [1, 2, 4], "companion": None},
+    ...           {"name": "Jo", "rounds": [3], "companion": "good"}])
+    0
+    >>> credited([{"name": "Ana", "rounds": [1, 2], "companion": None},
+    ...           {"name": "Bert", "rounds": [3, 4], "companion": None}])
+    1
+    >>> credited([{"name": "Xo", "rounds": [1], "companion": "plain"},
+    ...           {"name": "Bo", "rounds": [2], "companion": None}])
+    1
+    >>> credited([{"name": "Ana", "rounds": [1, 2], "companion": None},
+    ...           {"name": "Ana", "rounds": [3, 4, 5], "companion": "good"},
+    ...           {"name": "ana ", "rounds": [6, 7], "companion": None}])
+    2
+    """
+    groups: dict[tuple[str, bool], tuple[set[int], int]] = {}
+    for i, h in enumerate(holders):
+        if h["rounds"]:
+            who = (" ".join(str(h["name"]).split()).casefold(), h["companion"] is None)
+            rounds = groups.get(who, (set(), i))[0] | set(h["rounds"])
+            groups[who] = (rounds, i)
+    best, key = -1, (0, False, -1)
+    for (_, person), (rounds, last) in groups.items():
+        k = (len(rounds), person, last)
+        if k > key:
+            best, key = last, k
+    return best
+
+
+def seat_holders(
+    seats: list[dict[str, Any]],
+    logged: Iterable[tuple[int, int, dict[str, Any], str]],
+    takeovers: Iterable[Mapping[str, Any]] = (),
+) -> dict[str, list[dict[str, Any]]]:
+    """Who held each seat in which rounds, from the log: ``logged`` is ``(round, n,
+    command, source)`` of each command (:func:`by_round`),
+    ``seats`` the names and colours at the start and ``takeovers`` each phone that took a seat
+    over during the game (``{seat, n, name, colour}``: from command ``n`` on). A holder is a
+    name, colour and companion level (None: a person) with the rounds it made a move in; a
+    round two holders moved in counts for both. Holders are in the order they first moved.
+
+    >>> seats = [{"seat": "a", "name": "Ana", "colour": "green"}]
+    >>> log = [(1, 0, {"player": "a"}, "seat:a"), (2, 1, {"player": "a"}, "bot:a:good"),
+    ...        (3, 2, {"player": "a"}, "seat:a")]
+    >>> [(h["name"], h["companion"], h["rounds"])
+    ...  for h in seat_holders(seats, log, [{"seat": "a", "n": 2, "name": "Bert",
+    ...                                      "colour": "yellow"}])["a"]]
+    [('Ana', None, [1]), ('Ana', 'good', [2]), ('Bert', None, [3])]
+    """
+    phones = {s["seat"]: {"name": s["name"], "colour": s.get("colour")} for s in seats}
+    changes = sorted(takeovers, key=lambda t: t["n"])
+    out: dict[str, list[dict[str, Any]]] = {s: [] for s in phones}
+    k = 0
+    for rnd, n, command, source in sorted(logged, key=lambda x: x[1]):
+        while k < len(changes) and changes[k]["n"] <= n:
+            t = changes[k]
+            phones[t["seat"]] = {"name": t["name"], "colour": t["colour"]}
+            k += 1
+        seat = command.get("player")
+        if not isinstance(seat, str) or seat not in phones:
+            continue
+        who = holder_of(source, phones[seat])
+        if who is None:
+            continue
+        held = out.setdefault(seat, [])
+        same = next((h for h in held if {**h, "rounds": None} == {**who, "rounds": None}), None)
+        if same is None:
+            same = {**who, "rounds": []}
+            held.append(same)
+        if max(1, rnd) not in same["rounds"]:
+            same["rounds"].append(max(1, rnd))
+    return out
+
+
 def iso(ts: float) -> str:
     """UTC time as ISO 8601 with a ``Z``.
 
@@ -74,6 +179,57 @@ def idempotency_key(table: str, game_id: int, created: float) -> str:
     return f"chocolatl-{table}-{game_id}-{int(created * 1000)}"
 
 
+def by_round(
+    logged: Iterable[tuple[int, dict[str, Any], str]],
+) -> list[tuple[int, int, dict[str, Any], str]]:
+    """Each logged ``(n, command, source)`` with the round it was made in, as
+    ``(round, n, command, source)``, read from the log alone (no replay): a round's setup
+    rolls its harvest dice once (R2.2) before anyone bids, so a move belongs to the round of
+    the latest harvest before it; the setup's sacrifices, before the first harvest, to round 1.
+
+    >>> [r for r, *_ in by_round([(0, {"type": "sacrifice"}, "seat:a"),
+    ...     (1, {"type": "harvest"}, "dealer"), (2, {"type": "bid"}, "seat:a"),
+    ...     (3, {"type": "harvest"}, "dealer"), (4, {"type": "bid"}, "auto")])]
+    [1, 1, 1, 2, 2]
+    """
+    rnd = 0
+    out = []
+    for n, command, source in logged:
+        if command.get("type") == "harvest":
+            rnd += 1
+        out.append((max(1, rnd), n, command, source))
+    return out
+
+
+def upgraded(
+    result: dict[str, Any],
+    seats: list[dict[str, Any]] | None,
+    logged: Sequence[tuple[int, dict[str, Any], str]],
+) -> dict[str, Any]:
+    """A result document of version 1 (one name and companion mark per seat) in today's
+    shape, its scores untouched: holders from the game's log when it is still stored (no
+    takeover was recorded before version 2, so a phone keeps the seat's first name), else
+    the one holder it named, for every round played."""
+    if result.get("version", 1) >= RESULT_VERSION:
+        return result
+    held: dict[str, list[dict[str, Any]]] = {}
+    if seats is not None:
+        held = seat_holders(seats, by_round(logged))
+    every = list(range(1, max(1, int(result.get("rounds_played") or 0)) + 1))
+    players = []
+    for p in result["players"]:
+        holders = held.get(p["seat"]) or [
+            {
+                "name": p["name"],
+                "colour": p.get("colour"),
+                "companion": p.get("companion"),
+                "rounds": every,
+            }
+        ]
+        players.append(credit(p, holders))
+    return {**result, "version": RESULT_VERSION, "players": players}
+
+
 def build_result(
     *,
     table: str,
@@ -84,40 +240,41 @@ def build_result(
     ended: float,
     document: dict[str, Any],
     seats: list[dict[str, Any]],
-    commands: list[dict[str, Any]],
-    companions: Mapping[str, str] | None = None,
+    logged: Sequence[tuple[int, dict[str, Any], str]],
+    takeovers: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    """The result document of a game that is over (``status`` finished or ended);
-    ``companions`` marks the seats companion players played (:func:`companion_levels`)."""
+    """The result document of a game that is over (``status`` finished or ended) from its
+    logged ``(n, command, source)`` and the phones that took seats over (:func:`seat_holders`):
+    each seat lists its holders and carries the name, colour and companion mark of the one it
+    is credited to (:func:`credited`)."""
     if status not in ("finished", "ended"):
         raise ValueError(f"game {game_id} is {status}, not over")
-    document, commands = engine_log(document, commands)
+    document, commands = engine_log(document, [c for _, c, _ in logged])
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
     rounds = 0
     for command in commands:
         state, events = apply(state, command)
         rounds += sum(1 for e in events if e["type"] == "round_ended")
     names = {s["seat"]: s for s in seats}
+    held = seat_holders(seats, by_round(logged), takeovers)
     winners = list(state["winners"]) if status == "finished" else []
     players = []
     for seat in state["seats"]:
         ps = state["players"][seat]
         final = ps["final"]
-        players.append(
-            {
-                "seat": seat,
-                "name": names.get(seat, {}).get("name", seat),
-                "colour": names.get(seat, {}).get("colour"),
-                # A finished game's score is the R7 total; an ended one has only the track.
-                "score": final["total"] if final else ps["score"],
-                "track": ps["score"],
-                "final": dict(final) if final else None,
-                "winner": seat in winners,
-                # The level of the companion player that played this seat, else None: the
-                # café's leaderboard marks (or leaves out) companion players.
-                "companion": (companions or {}).get(seat),
-            }
-        )
+        start = names.get(seat, {"name": seat, "colour": None})
+        player = {
+            "seat": seat,
+            "name": start.get("name", seat),
+            "colour": start.get("colour"),
+            # A finished game's score is the R7 total; an ended one has only the track.
+            "score": final["total"] if final else ps["score"],
+            "track": ps["score"],
+            "final": dict(final) if final else None,
+            "winner": seat in winners,
+            "companion": None,
+        }
+        players.append(credit(player, held.get(seat, [])))
     return {
         "version": RESULT_VERSION,
         "event": f"game.{status}",
@@ -130,6 +287,24 @@ def build_result(
         "rounds_played": rounds,
         "players": players,
         "winners": winners,
+    }
+
+
+def credit(player: dict[str, Any], holders: list[dict[str, Any]]) -> dict[str, Any]:
+    """A result's player credited to the holder of most rounds: its ``name``, ``colour`` and
+    ``companion`` (the level of a companion player, None for a person; the café's
+    leaderboard marks or leaves out companion players), with every holder in ``holders``.
+    A seat nobody moved for keeps what it had."""
+    i = credited(holders)
+    if i < 0:
+        return {**player, "holders": holders}
+    who = holders[i]
+    return {
+        **player,
+        "name": who["name"],
+        "colour": who["colour"],
+        "companion": who["companion"],
+        "holders": holders,
     }
 
 

@@ -1,4 +1,4 @@
--- The whole database of a companion server, at schema version 2 (PRAGMA user_version).
+-- The whole database of a companion server, at schema version 3 (PRAGMA user_version).
 -- Loaded by companion/store/migrations.py; every statement is IF NOT EXISTS so it can be run
 -- over a database that has been migrated. A change here needs a numbered migration there.
 
@@ -50,6 +50,19 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS commands_cmd_id ON commands (game_id, source, cmd_id)
     WHERE cmd_id IS NOT NULL;
+
+-- A phone that took a seat over during a game (a released seat claimed again): from command
+-- ``n`` on, the seat's moves from a phone are this name's, in this colour. The game's
+-- ``seats`` hold who sat there at the start; results credit each holder (store/results.py).
+CREATE TABLE IF NOT EXISTS seat_takeovers (
+    game_id INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    colour TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seat_takeovers_game ON seat_takeovers (game_id, n);
 
 -- Café-wide values: the admin token, since when results are sent to webhooks.
 CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -62,6 +62,11 @@ class Seats(Games):
                     vacant[0], name=name, colour=colour, state="phone", token_hash=token_hash(token)
                 )
                 seats = [seat if s.seat == seat.seat else s for s in self.seats]
+                g = self.game
+                assert g is not None
+                # The seat's moves from now on are this phone's: its result credits the
+                # name and colour each holder played under (store/results.py).
+                takeover = self.store.takeover_stmts(g.id, seat.seat, g.next_n, name, colour)
             else:
                 if len(self.seats) >= SEATS_MAX:
                     raise TableError("table_full", f"the table has {SEATS_MAX} players already")
@@ -69,7 +74,8 @@ class Seats(Games):
                     seat_id_for(name, {s.seat for s in self.seats}), name, colour, token_hash(token)
                 )
                 seats = [*self.seats, seat]
-            self._commit(self.store.seats_stmts(self.name, [s.row() for s in seats]))
+                takeover = []
+            self._commit([*self.store.seats_stmts(self.name, [s.row() for s in seats]), *takeover])
             self.seats = seats
             return self._publish(
                 Outcome(

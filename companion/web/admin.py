@@ -24,7 +24,16 @@ from flask import (
 )
 from simple_websocket import ConnectionClosed
 
-from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
+from companion.cafe.history import (
+    History,
+    PeriodError,
+    SeparatorError,
+    games_csv,
+    leaderboard_csv,
+    period,
+    separator,
+)
+from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.store.database import StoredGame
 from companion.store.results import companion_levels, engine_log, meta
@@ -236,7 +245,8 @@ def history_json() -> Any:
         return _bad_period(exc)
     token = _token() or ""
     games = [_history_row(r, token) for r in _history().games(since, until)]
-    return _no_store(jsonify({"games": games}))
+    # The players' colours as the screens draw them (a holder's dot on the admin page).
+    return _no_store(jsonify({"games": games, "colours": dict(PLAYER_COLOURS)}))
 
 
 @bp.get("/admin/api/leaderboard")
@@ -257,16 +267,21 @@ def export_csv(kind: str) -> Any:
         since, until = _period()
     except PeriodError as exc:
         return _bad_period(exc)
+    try:  # ?sep=semicolon: for spreadsheets with a decimal comma (German Excel)
+        sep = separator(request.args.get("sep"))
+    except SeparatorError as exc:
+        return jsonify({"error": "bad_sep", "reason": str(exc)}), 400
     history = _history()
     text = (
-        games_csv(history.games(since, until, limit=100_000))
+        games_csv(history.games(since, until, limit=100_000), sep)
         if kind == "games"
         else leaderboard_csv(
-            history.leaderboard(since, until, request.args.get("people_only") == "1")
+            history.leaderboard(since, until, request.args.get("people_only") == "1"), sep
         )
     )
     response = _no_store(Response(text, mimetype="text/csv"))
-    response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}.csv"'
+    suffix = "-semicolon" if sep == ";" else ""
+    response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}{suffix}.csv"'
     return response
 
 

@@ -144,6 +144,7 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
             "win_share": float(won),
             "mean_score": float(total),
             "best_score": total,
+            "helped": 0,  # no companion player made a move for them
         }
     old = (datetime.now(UTC) - timedelta(days=30)).strftime("%Y-%m-%d")
     earlier = get(live, "/admin/api/leaderboard", token, **{"from": old, "to": old}).json()

@@ -108,8 +108,11 @@ def test_result_document_marks_the_seats_companion_players_played() -> None:
         ended=1,
         document=doc,
         seats=seats,
-        commands=[],
-        companions={"bo": "good"},
+        logged=[
+            (0, {"type": "sacrifice", "player": "ana", "card": 1}, "seat:ana"),
+            (1, {"type": "sacrifice", "player": "bo", "card": 2}, "bot:bo:good"),
+            (2, {"type": "sacrifice", "player": "cy", "card": 3}, "seat:cy"),
+        ],
     )
     assert {p["name"]: p["companion"] for p in result["players"]} == {
         "Ana": None,

@@ -4,6 +4,8 @@ fixtures/make_release_db.py) opens, is migrated, and reads back the same."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import shutil
 import sqlite3
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cafe.history import History
+from companion.cafe.history import History, games_csv
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.store.migrations import CURRENT, expected_columns, schema
@@ -27,6 +29,18 @@ def raw(path: Path, sql: str) -> list[dict]:
         return [dict(r) for r in db.execute(sql)]
     finally:
         db.close()
+
+
+def _without_holders(result: dict) -> dict:
+    """A result document without what version 3 of the schema added to it (the release's
+    documents had no ``companion``: a person)."""
+    return {
+        **{k: v for k, v in result.items() if k != "version"},
+        "players": [
+            {**{k: v for k, v in p.items() if k != "holders"}, "companion": p.get("companion")}
+            for p in result["players"]
+        ],
+    }
 
 
 @pytest.fixture
@@ -83,7 +97,18 @@ def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Pat
                 if c["game_id"] == g["id"]
             ]
         history = History(store)
-        assert history.games() == [json.loads(r["result"]) for r in results]
+        # Version 3 adds who held each seat; everything the result said before stays.
+        before = [json.loads(r["result"]) for r in results]
+        assert [_without_holders(g) for g in history.games()] == [
+            _without_holders(g) for g in before
+        ]
+        for g in history.games():
+            assert g["version"] == 2
+            for p in g["players"]:  # the fixture's moves were typed in by the host
+                rounds = list(range(1, max(1, g["rounds_played"]) + 1))
+                assert p["holders"] == [
+                    {"name": p["name"], "colour": p["colour"], "companion": None, "rounds": rounds}
+                ]
         board = history.leaderboard()
         finished = [json.loads(r["result"]) for r in results if r["status"] == "finished"]
         assert sorted(b["name"] for b in board) == sorted(p["name"] for p in finished[0]["players"])
@@ -105,7 +130,9 @@ def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Pat
     try:
         assert box.reconcile() == 0
         for r in results:
-            assert box.result(r["game_id"]) == json.loads(r["result"])
+            assert _without_holders(box.result(r["game_id"])) == _without_holders(
+                json.loads(r["result"])
+            )
     finally:
         box.close()
     assert raw(release_db, "PRAGMA user_version")[0]["user_version"] == CURRENT
@@ -156,7 +183,7 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
 
     store = Store(release_db)
     try:
-        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 2
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT
         assert store.review(games[0]["id"]) is None
         store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
         assert store.review(games[0]["id"])["seed"] == 7
@@ -167,3 +194,76 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
     assert [r["name"] for r in raw(release_db, "PRAGMA table_info(reviews)")] == list(
         expected_columns()["reviews"]
     )
+
+
+V2_FIXTURE = Path(__file__).parent / "fixtures" / "version-2.sqlite3"
+
+
+def test_a_version_2_database_credits_who_played(tmp_path: Path) -> None:
+    """A café at version 2 (fixtures/make_v2_db.py, that version's own code) recorded Jörg's
+    seat as a companion player's because one played round 3 for him. Migrated, his result
+    lists both holders and is his: the leaderboard (people only too) and the CSV count his
+    game; the seat the companion player Xochi played throughout stays a companion player's;
+    scores and winners are as recorded."""
+    path = tmp_path / "companion.sqlite3"
+    shutil.copyfile(V2_FIXTURE, path)
+    assert raw(path, "PRAGMA user_version")[0]["user_version"] == 2
+    before = {
+        r["game_id"]: json.loads(r["result"])
+        for r in raw(path, "SELECT game_id, result FROM results")
+    }
+    finished = next(g for g, r in before.items() if r["status"] == "finished")
+    jorg = before[finished]["players"][0]
+    assert (jorg["name"], jorg["companion"]) == ("Jörg", "good")  # what version 2 said
+
+    store = Store(path)
+    try:
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT
+        history = History(store)
+        games = {g["game_id"]: g for g in history.games()}
+        result = games[finished]
+        assert result["version"] == 2
+        players = {p["seat"]: p for p in result["players"]}
+        jorg = players["ana"]
+        assert (jorg["name"], jorg["colour"], jorg["companion"]) == ("Jörg", "vermilion", None)
+        assert jorg["holders"] == [
+            {
+                "name": "Jörg",
+                "colour": "vermilion",
+                "companion": None,
+                "rounds": [1, 2, 4, 5, 6, 7],
+            },
+            {"name": "Jörg", "colour": "vermilion", "companion": "good", "rounds": [3]},
+        ]
+        xochi = players["dev"]
+        assert xochi["companion"] == "plain"
+        assert xochi["holders"] == [
+            {"name": "Xochi", "colour": "yellow", "companion": "plain", "rounds": list(range(1, 8))}
+        ]
+        for seat in ("ben", "cleo"):
+            assert [h["companion"] for h in players[seat]["holders"]] == [None]
+        for old, new in zip(before[finished]["players"], result["players"], strict=True):
+            assert (new["score"], new["track"], new["final"], new["winner"]) == (
+                old["score"],
+                old["track"],
+                old["final"],
+                old["winner"],
+            )
+        people = {r["name"]: r for r in history.leaderboard(people_only=True)}
+        assert set(people) == {"Jörg", "Bea", "Cem"}
+        assert (people["Jörg"]["games"], people["Jörg"]["helped"]) == (1, 1)
+        assert people["Jörg"]["best_score"] == jorg["score"]
+        assert people["Bea"]["helped"] == 0
+        everyone = {(r["name"], r["companion"]) for r in history.leaderboard()}
+        assert everyone == {("Jörg", False), ("Bea", False), ("Cem", False), ("Xochi", True)}
+        rows = list(csv.DictReader(io.StringIO(games_csv([result]).removeprefix("\ufeff"))))
+        assert rows[0]["name"] == "Jörg" and rows[0]["companion"] == ""
+        assert rows[0]["holders"] == (
+            "Jörg (vermilion) rounds 1-2,4-7 | companion good as Jörg (vermilion) rounds 3"
+        )
+        # The game the host ended after the sacrifices: each seat held by whoever made them.
+        ended = next(g for g in games.values() if g["status"] == "ended")
+        assert [p["holders"][0]["rounds"] for p in ended["players"]] == [[1]] * 4
+    finally:
+        store.close()
+    assert raw(path, "PRAGMA user_version")[0]["user_version"] == CURRENT

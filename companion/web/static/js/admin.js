@@ -10,6 +10,7 @@ let tables = null;
 let history = null;
 let leaderboard = null;
 let retentionDays = null;
+let colourHex = {};
 
 function periodQuery() {
   const q = new URLSearchParams();
@@ -100,7 +101,16 @@ function renderHistory() {
         h(
           "td",
           {},
-          g.players.map((p) => h("span", { class: `who${p.companion ? " companion" : ""}` }, companionMark(p), `${p.name} ${p.score}`)),
+          g.players.map((p) =>
+            h(
+              "span",
+              { class: `who${p.companion ? " companion" : ""}`, dataset: { seat: p.seat } },
+              swatch(p.colour),
+              companionMark(p),
+              `${p.name} ${p.score}`,
+              holdersNote(p),
+            ),
+          ),
         ),
         h("td", { class: "winners" }, g.players.filter((p) => p.winner).map((p) => p.name).join(", ") || "–"),
         h(
@@ -112,6 +122,46 @@ function renderHistory() {
         ),
       ),
     ),
+  );
+}
+
+/** A dot in a player's colour (the colour a seat's holder played in). */
+function swatch(colour) {
+  const hex = colourHex[colour];
+  return hex ? h("span", { class: "swatch", title: colour, style: { background: hex, marginRight: "0.3em", verticalAlign: "-0.1em" } }) : null;
+}
+
+/** Rounds as short ranges: [1, 2, 3, 5] -> "1–3, 5". */
+function spans(rounds) {
+  const out = [];
+  for (const r of [...rounds].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last && last[1] === r - 1) last[1] = r;
+    else out.push([r, r]);
+  }
+  return out.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(", ");
+}
+
+/** Who held a seat in which rounds, when that was more than the one credited (a companion
+ * player's rounds, a phone that took the seat over). */
+function holdersNote(p) {
+  const holders = p.holders || [];
+  if (holders.length < 2) return null;
+  return h(
+    "small",
+    { class: "holders" },
+    ` (${t("admin.holders")} `,
+    holders.map((x, i) =>
+      h(
+        "span",
+        { class: `holder${x.companion ? " companion" : ""}`, dataset: { name: x.name, companion: x.companion || "" } },
+        i ? "; " : "",
+        swatch(x.colour),
+        companionMark(x),
+        t("admin.holder_rounds", { name: x.name, rounds: spans(x.rounds) }),
+      ),
+    ),
+    ")",
   );
 }
 
@@ -134,6 +184,7 @@ function renderLeaderboard() {
         h("td", { class: "num" }, `${Math.round(p.win_share * 100)} %`),
         h("td", { class: "num" }, p.mean_score.toFixed(1)),
         h("td", { class: "num" }, p.best_score),
+        h("td", { class: "num helped" }, p.helped ? `⚙ ${p.helped}` : "–"),
       ),
     ),
   );
@@ -156,9 +207,14 @@ async function loadPeriod() {
     const link = new URLSearchParams(q);
     link.set("token", token);
     document.getElementById(`export-${kind}`).href = `/admin/export/${kind}.csv?${link}`;
+    // Spreadsheets with a decimal comma (German Excel) split on semicolons.
+    link.set("sep", "semicolon");
+    document.getElementById(`export-${kind}-semicolon`).href = `/admin/export/${kind}.csv?${link}`;
   }
   try {
-    history = (await getJson(`/admin/api/history?${q}`)).games;
+    const body = await getJson(`/admin/api/history?${q}`);
+    history = body.games;
+    colourHex = body.colours || {};
     leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
