@@ -35,9 +35,11 @@ def test_display_frame_carries_the_story_after_the_end_not_before(
     assert story is not None and story["finished"]
     view = final["game"]["view"]
     for p in view["seats"]:
-        # Each score series ends on the player's track score (R6.1).
-        assert story["series"][p][-1] == view["players"][p]["score"]
-    assert story["played"] == len(story["marks"]) - 1 == 6 * view["round"]
+        # Each score series ends on the player's final total (R7), after the track (R6.1).
+        assert story["series"][p][-1] == view["players"][p]["final"]["total"]
+        assert story["series"][p][-2] == view["players"][p]["score"]
+    assert story["marks"][-1].get("final") is True
+    assert story["played"] == len(story["marks"]) - 2 == 6 * view["round"]
     assert sum(s["played"] for s in story["stations"]) == story["played"]
     assert host.view["story"] == story  # the host sees it too
     for phone in phones:  # a phone's frame has no story
