@@ -1,9 +1,10 @@
 """The finale as a moment: the TV (1280x720, opened as people open it, `/t/1/`) and a phone
-(390x844) sampled every ~0.2 s through a whole game's last step at the quick pace.
+(390x844) sampled every ~0.2 s through a whole game's last step at the normal pace.
 
 Three players (Ana on the phone, her seat then played by the companion, and two companion
 players) play a game; the host's "next" hurries the show through every step before the last
-one. From the last step on, both pages are read every ~0.2 s and photographed whenever what
+one. From the last step on, at the normal pace (6 s a beat, so a busy machine's stall never
+hides a beat), both pages are read every ~0.2 s and photographed whenever what
 they show changes (test-artifacts/finale/). The order must be: the last round's stations, then
 every final-scoring line (R7) one by one, then the winner, then the story of the game, which
 never covers a line or the winner's moment still due and whose chart ends at the final totals
@@ -79,8 +80,9 @@ READ_PHONE = r"""() => {
 
 RECORD = """() => {
   const read = %(read)s;
-  window.__finale = [read()];
-  setInterval(() => window.__finale.push(read()), %(ms)d);
+  const stamped = () => ({ ...read(), at: Math.round(performance.now()) });
+  window.__finale = [stamped()];
+  setInterval(() => window.__finale.push(stamped()), %(ms)d);
 }"""
 
 
@@ -122,7 +124,7 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
     assert host.act("start", dice="digital")["type"] == "ok"
     assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
     _to_the_last_step(host, time.monotonic() + 240)
-    assert host.act("set_pace", pace="quick")["type"] == "ok"  # 2 s a beat from here on
+    assert host.act("set_pace", pace="normal")["type"] == "ok"  # 6 s a beat from here on
     print("last step up:", (host.view or {}).get("show"))
     # Each page reads itself every ~0.2 s (a recorder in the page, so a slow screenshot or a
     # busy machine on this side never leaves a gap in the samples).
@@ -132,7 +134,7 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
     # Photographs whenever what a page shows changes, until the story has stayed a while.
     tv_key = phone_key = None
     shots = 0
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
         s = tv.evaluate("window.__finale.at(-1) || null")
         p = phone.evaluate("window.__finale.at(-1) || null")
@@ -159,9 +161,9 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
 
     # What was read, one line a sample (kept beside the pictures for whoever looks into it).
     trace = [
-        f"{i:3d} tv beat={s['index']}:{s['kind']} final={s['final']} totals={s['totals']} "
-        f"crowned={bool(s['crowned'])} story={s['story']} spot={s['spot']} | phone "
-        f"shown={q['shown']} cards={q['cards']} lead={bool(q['lead'])}"
+        f"{i:3d} t={s['at']} tv beat={s['index']}:{s['kind']} final={s['final']} "
+        f"totals={s['totals']} crowned={bool(s['crowned'])} story={s['story']} "
+        f"spot={s['spot']} | phone shown={q['shown']} cards={q['cards']} lead={bool(q['lead'])}"
         for i, (s, q) in enumerate(zip(tv_samples[:n], phone_samples[:n], strict=True))
     ]
     (out / "samples.txt").write_text("\n".join(trace) + "\n")
