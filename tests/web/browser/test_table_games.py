@@ -103,8 +103,12 @@ class Table:
         self.check_display()
 
     def finished(self) -> bool:
+        # Over: straight to the final checks (the story covers the final scoring 20 s after
+        # the winner is named, show.STORY_AFTER), the display's final screen is checked there.
+        if self.display.evaluate("Boolean(window.__display.frame()?.game?.view?.finished)"):
+            return True
         self.check_display()
-        return self.display.evaluate("Boolean(window.__display.frame()?.game?.view?.finished)")
+        return False
 
 
 def _final_checks(table: Table) -> None:
