@@ -7,6 +7,8 @@ from typing import Any
 
 from live_server import Host, LiveServer, Peer, play, seat_phones, settle
 
+from companion.table import show
+
 NAMES = ["Ana", "Ben", "Cleo"]
 
 
@@ -31,6 +33,12 @@ def test_display_frame_carries_the_story_after_the_end_not_before(
     assert all(f.get("story") is None for f in playing)  # never during a game
     final = display.view
     assert final["game"]["status"] == "finished"
+    # The story waits for the winner's moment: the step that names the winner says when
+    # (instant pace: the winner's beat starts at once, the story STORY_AFTER later), and no
+    # step before it has such a moment.
+    assert final["show"]["story_at"] == show.STORY_AFTER
+    assert 0 <= final["show"]["elapsed"] <= show.STORY_AFTER
+    assert all("story_at" not in (f.get("show") or {}) for f in playing)
     story = final["story"]
     assert story is not None and story["finished"]
     view = final["game"]["view"]
