@@ -39,6 +39,10 @@ def test_display_frame_carries_the_story_after_the_end_not_before(
     assert final["show"]["story_at"] == show.STORY_AFTER
     assert 0 <= final["show"]["elapsed"] <= show.STORY_AFTER
     assert all("story_at" not in (f.get("show") or {}) for f in playing)
+    # The host's "next" brings the story at once.
+    assert host.act("show_next")["type"] == "ok"
+    shown = display.until(lambda f: f["type"] == "view" and f["reason"] == "show")
+    assert shown["show"]["elapsed"] == show.STORY_AFTER
     story = final["story"]
     assert story is not None and story["finished"]
     view = final["game"]["view"]
