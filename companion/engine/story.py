@@ -9,7 +9,8 @@ scoring has not already shown (revealed bids only, R3.1; no sacrifices).
 Scores are the track scores (R6.1) after every station: a station's effects are all the
 ``scored`` events between its ``ranking`` event and the next station's (a pyramid row bonus,
 R5.4, comes with the later pyramid decision, and the drink penalty, R5.5, is part of its
-station's net change).
+station's net change). A finished game's series end with one more mark, the final scoring
+(``"final": True``): every player's R7 total, so the chart ends where the winner's total is.
 
 >>> doc = {"players": ["ana", "ben", "cleo"], "commands": []}
 >>> s = game_story(doc)
@@ -20,7 +21,7 @@ station's net change).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from companion.engine.asks import STATIONS
 from companion.engine.errors import IllegalCommand, InvalidSetup, ReplayError
@@ -42,10 +43,12 @@ STATION_REASON = {
 
 
 class Mark(TypedDict):
-    """A point of the score series: after ``station`` of ``round`` (0, 0 = the start)."""
+    """A point of the score series: after ``station`` of ``round`` (0, 0 = the start); the
+    last mark of a finished game is its final scoring (``final``, station 0, R7)."""
 
     round: int
     station: int
+    final: NotRequired[bool]
 
 
 class TurningPoint(TypedDict):
@@ -91,7 +94,8 @@ class PlayerStats(TypedDict):
 
 
 class Story(TypedDict):
-    """The whole story: ``series[p][i]`` is p's track score at ``marks[i]``."""
+    """The whole story: ``series[p][i]`` is p's track score at ``marks[i]`` (at the final
+    mark, p's final total, R7). ``played`` counts the stations played."""
 
     players: list[str]
     marks: list[Mark]
@@ -280,13 +284,20 @@ def game_story(document: Mapping[str, Any]) -> Story:
             raise ReplayError(index, str(exc)) from None
     teller.close()  # an ended game's station in progress counts as played
     stations = [teller.stations[int(k)] for k in STATIONS]
+    turning_points = teller.turning_points()  # from the stations (the final one is its own)
+    played = len(teller.marks) - 1
+    marks, series = list(teller.marks), {p: list(v) for p, v in teller.series.items()}
+    if teller.final is not None:  # R7: the chart's last step is the final scoring
+        marks.append({"round": teller.round, "station": 0, "final": True})
+        for p in teller.players:
+            series[p].append(teller.final[p])
     return {
         "players": teller.players,
-        "marks": teller.marks,
-        "series": teller.series,
-        "turning_points": teller.turning_points(),
+        "marks": marks,
+        "series": series,
+        "turning_points": turning_points,
         "stations": stations,
         "players_stats": teller.stats,
-        "played": len(teller.marks) - 1,
+        "played": played,
         "finished": bool(state["finished"]),
     }

@@ -28,6 +28,9 @@ PACES: dict[str, float] = {"instant": 0.0, "quick": 2.0, "normal": 6.0, "relaxed
 DEFAULT_PACE = "normal"
 # A test-only pace: any number of seconds written as "test:<s>" (e.g. "test:0.8").
 TEST_PREFIX = "test:"
+# Seconds the winner's moment stays before the story of the game may cover the final scoring
+# (R7), counted from the winner's beat; at least that beat's own seconds.
+STORY_AFTER = 20.0
 
 
 def pace_seconds(pace: Any) -> float:
@@ -162,6 +165,26 @@ def beat_at(step_beats: list[dict[str, Any]], elapsed: float) -> int:
             return i
         t -= b["seconds"]
     return -1
+
+
+def story_at(step_beats: list[dict[str, Any]]) -> float | None:
+    """Seconds into a step at which the story of the game may come up: only a step that
+    names the winner (R7) has one, :data:`STORY_AFTER` after the winner's beat began, so the
+    story never covers a final-scoring line or the winner's moment still due.
+
+    >>> story_at([{"kind": "final_line", "seconds": 2.0}, {"kind": "winner", "seconds": 2.0}])
+    22.0
+    >>> story_at([{"kind": "winner", "seconds": 30.0}])
+    30.0
+    >>> story_at([{"kind": "station", "seconds": 2.0}]) is None
+    True
+    """
+    start = 0.0
+    for b in step_beats:
+        if b["kind"] == "winner":
+            return start + max(float(b["seconds"]), STORY_AFTER)
+        start += b["seconds"]
+    return None
 
 
 def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
@@ -332,6 +355,15 @@ def block(
     >>> b = block(steps, 2, "quick", 9.0)
     >>> b["step"], [x["kind"] for x in b["beats"]], b["hold"], b["elapsed"], b["more"]
     (2, ['station'], 2.0, 2.0, False)
+
+    The step that names the winner says when the story may come up (``story_at``, seconds
+    into the step), and its ``elapsed`` runs on to that moment:
+
+    >>> over = [[{"type": "final_scoring", "lines": {"a": {"total": 5, "sacrifice": 1}}},
+    ...          {"type": "game_over", "winners": ["a"]}]]
+    >>> b = block(over, 1, "quick", 12.0)
+    >>> [x["kind"] for x in b["beats"]], b["hold"], b["story_at"], b["elapsed"]
+    (['final_line', 'winner'], 4.0, 22.0, 12.0)
     """
     current = steps[shown - 1] if 0 < shown <= len(steps) else []
     out = beats(current, pace)
@@ -339,16 +371,22 @@ def block(
     for beat in out:
         if beat["kind"] == "summary":
             beat["rankings"] = round_rankings(steps[:shown], beat["round"])
-    return {
+    story = story_at(out)
+    # Past the hold (or the story's moment) it stays there: a read of a quiet table is the
+    # same twice.
+    until = total if story is None else max(total, story)
+    info: dict[str, Any] = {
         "pace": pace,
         "seconds": pace_seconds(pace),
         "step": shown,
         "beats": out,
         "hold": total,
-        # Past the hold it stays at the hold: a read of a quiet table is the same twice.
-        "elapsed": round(min(total, max(0.0, elapsed)), 3),
+        "elapsed": round(min(until, max(0.0, elapsed)), 3),
         "more": shown < len(steps),
     }
+    if story is not None:
+        info["story_at"] = story
+    return info
 
 
 def round_rankings(steps: Sequence[list[dict[str, Any]]], number: int) -> list[dict[str, Any]]:

@@ -173,18 +173,20 @@ class Stage:
         return show.staged(self._before[1], after, told_events, complete=False)
 
     def next(self) -> None:
-        """The host's "next": the current beat ends now (the next one, or the next step)."""
+        """The host's "next": the current beat ends now (the next one, or the next step);
+        once the winner's moment is up, the story of the game comes now (R7)."""
         with self.table.lock:
             g = self.table.game
             if g is None:
                 return
             now = time.time()
             elapsed = now - self.reached
-            end = 0.0
-            for beat in self._beats(g):
-                end += beat["seconds"]
-                if end > elapsed + 1e-6:
-                    break
+            step_beats = self._beats(g)
+            ends = show.beat_ends(step_beats)
+            story = show.story_at(step_beats)
+            if story is not None:
+                ends.append(story)
+            end = next((e for e in ends if e > elapsed + 1e-6), elapsed)
             self.reached -= max(0.0, end - elapsed)
             before = self.shown
             self.tick(now)

@@ -53,6 +53,18 @@ def _check_story(story: Story, document: dict[str, Any], mp: pytest.MonkeyPatch)
     before, state = _station_gains_from_states(document, mp)
     players = list(state["players"])
     final_scores = {p: state["players"][p]["score"] for p in players}
+    # A finished game's chart ends with its final scoring (R7): every final total; the
+    # stations' points are the marks before it.
+    if state["finished"]:
+        assert story["marks"][-1] == {"round": state["round"], "station": 0, "final": True}
+        for p in players:
+            assert story["series"][p][-1] == state["players"][p]["final"]["total"]
+        story = {
+            **story,
+            "marks": story["marks"][:-1],
+            "series": {p: v[:-1] for p, v in story["series"].items()},
+        }
+    assert not any(m.get("final") for m in story["marks"])
     # Each series ends on that player's track score (R6.1) and starts at 0 (R1.3).
     for p in players:
         assert story["series"][p][0] == 0
@@ -121,6 +133,25 @@ def test_story_of_whole_games(
     assert story["finished"]
     _check_story(story, document, monkeypatch)
     json.dumps(story)  # goes into frames as it is
+
+
+def test_the_chart_ends_at_the_final_totals() -> None:
+    """The series' last point is the final scoring (R7), not the track: the total the
+    winner's headline names. In this game the final lines change every total, so a series
+    that stopped at the track would end elsewhere."""
+    document = random_document(random.Random(3), 4)
+    state, _ = replay_document(document, keep_events=False)
+    story = game_story(document)
+    totals = {p: ps["final"]["total"] for p, ps in state["players"].items()}
+    track = {p: ps["score"] for p, ps in state["players"].items()}
+    assert totals != track  # the case the headline and the chart disagreed on
+    assert {p: v[-1] for p, v in story["series"].items()} == totals
+    assert {p: v[-2] for p, v in story["series"].items()} == track
+    assert story["marks"][-1] == {"round": state["round"], "station": 0, "final": True}
+    winner = state["winners"][0]
+    assert story["series"][winner][-1] == max(totals.values())
+    # The stations played are counted without the final mark.
+    assert story["played"] == len(story["marks"]) - 2 == sum(s["played"] for s in story["stations"])
 
 
 @pytest.mark.parametrize("cut", [0.3, 0.6, 0.9])

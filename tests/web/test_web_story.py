@@ -7,6 +7,8 @@ from typing import Any
 
 from live_server import Host, LiveServer, Peer, play, seat_phones, settle
 
+from companion.table import show
+
 NAMES = ["Ana", "Ben", "Cleo"]
 
 
@@ -31,13 +33,25 @@ def test_display_frame_carries_the_story_after_the_end_not_before(
     assert all(f.get("story") is None for f in playing)  # never during a game
     final = display.view
     assert final["game"]["status"] == "finished"
+    # The story waits for the winner's moment: the step that names the winner says when
+    # (instant pace: the winner's beat starts at once, the story STORY_AFTER later), and no
+    # step before it has such a moment.
+    assert final["show"]["story_at"] == show.STORY_AFTER
+    assert 0 <= final["show"]["elapsed"] <= show.STORY_AFTER
+    assert all("story_at" not in (f.get("show") or {}) for f in playing)
+    # The host's "next" brings the story at once.
+    assert host.act("show_next")["type"] == "ok"
+    shown = display.until(lambda f: f["type"] == "view" and f["reason"] == "show")
+    assert shown["show"]["elapsed"] == show.STORY_AFTER
     story = final["story"]
     assert story is not None and story["finished"]
     view = final["game"]["view"]
     for p in view["seats"]:
-        # Each score series ends on the player's track score (R6.1).
-        assert story["series"][p][-1] == view["players"][p]["score"]
-    assert story["played"] == len(story["marks"]) - 1 == 6 * view["round"]
+        # Each score series ends on the player's final total (R7), after the track (R6.1).
+        assert story["series"][p][-1] == view["players"][p]["final"]["total"]
+        assert story["series"][p][-2] == view["players"][p]["score"]
+    assert story["marks"][-1].get("final") is True
+    assert story["played"] == len(story["marks"]) - 2 == 6 * view["round"]
     assert sum(s["played"] for s in story["stations"]) == story["played"]
     assert host.view["story"] == story  # the host sees it too
     for phone in phones:  # a phone's frame has no story

@@ -14,8 +14,9 @@ DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 def test_a_whole_game_ends_in_the_final_scoring(server, browser, artifacts):
     phones, host = seat_three(server, browser)
     display = browser.new_context(**DISPLAY).new_page()
-    # The final scoring stays on screen for these checks (the story follows it after a while).
-    display.goto(f"{server.base}/t/1/?story_after=600")
+    # The final scoring stays on screen for these checks (the story follows 20 s after the
+    # winner is named, show.STORY_AFTER).
+    display.goto(f"{server.base}/t/1/")
     ana = phones[0]
     for seat in ("ben", "cleo"):
         host.locator(f".host-seats li[data-seat={seat}] button").first.click()

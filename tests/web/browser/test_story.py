@@ -37,20 +37,22 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     for name in NAMES:
         assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
     page = browser.new_context(**DISPLAY).new_page()
-    page.goto(f"{server.base}/t/1/?story_after=2")
+    page.goto(f"{server.base}/t/1/")
     page.wait_for_function("window.__display && window.__display.frame()")
     assert host.act("start", dice="digital")["type"] == "ok"
     # The final scoring comes first, the story not yet.
     page.wait_for_selector("#final-panel:not([hidden])", timeout=120_000)
     assert page.locator("#story-panel").is_hidden()
     page.screenshot(path=str(artifacts / "story-final-first.png"))
-    # Then the story takes its place and stays.
-    page.wait_for_selector("#story-panel:not([hidden])", timeout=10_000)
+    # Then, once the winner's moment has been (show.STORY_AFTER), the story takes its place
+    # and stays.
+    page.wait_for_selector("#story-panel:not([hidden])", timeout=40_000)
     assert page.locator("#final-panel").is_hidden()
     frame = page.evaluate("window.__display.frame()")
     story, view = frame["story"], frame["game"]["view"]
     players = view["seats"]
-    # The chart: one thick line per player in their screen colour, ending on the track score.
+    # The chart: one thick line per player in their screen colour, ending on the final total
+    # (R7).
     hexes = page.evaluate(
         "ids => ids.map(id => getComputedStyle("
         "document.querySelector(`.story-svg .line[data-player='${id}']`)).stroke)",
@@ -64,7 +66,7 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     )
     assert len(widths) == len(players) and min(widths) >= 4
     ends = all_of(page, ".story-svg .end-score", "ts => ts.map(t => Number(t.textContent))")
-    assert sorted(ends) == sorted(view["players"][p]["score"] for p in players)
+    assert sorted(ends) == sorted(view["players"][p]["final"]["total"] for p in players)
     rounds = all_of(page, ".story-svg .round-label", "ts => ts.length")
     assert rounds == view["round"]
     # The turning points: the biggest gain first, naming its player.

@@ -44,8 +44,8 @@ class Table:
         self.seen: set[str] = set()
         self.modes: set[str] = set()
         self.display = browser.new_context(**DISPLAY).new_page()
-        # The final scoring stays for the checks (the story would follow it after a while).
-        self.display.goto(f"{server.base}/t/1/?story_after=600")
+        # The final scoring stays for the checks (the story follows 20 s after the winner).
+        self.display.goto(f"{server.base}/t/1/")
         self.display.wait_for_selector("#seats li")
         url = server.join_url()
         self.players = []
@@ -103,8 +103,12 @@ class Table:
         self.check_display()
 
     def finished(self) -> bool:
+        # Over: straight to the final checks (the story covers the final scoring 20 s after
+        # the winner is named, show.STORY_AFTER), the display's final screen is checked there.
+        if self.display.evaluate("Boolean(window.__display.frame()?.game?.view?.finished)"):
+            return True
         self.check_display()
-        return self.display.evaluate("Boolean(window.__display.frame()?.game?.view?.finished)")
+        return False
 
 
 def _final_checks(table: Table) -> None:

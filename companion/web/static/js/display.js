@@ -85,7 +85,8 @@ function render() {
   renderTitle();
   if (!frame) return;
   const game = frame.game;
-  const view = beat.staged(game?.view || null);
+  // The view on the show's beat; the game is over on screen once its final scoring starts.
+  const view = beat.beforeFinale(beat.staged(game?.view || null));
   if (beatKey() !== beatShown) noteBeat();
   beatShown = beatKey();
   if (beatKey() !== beatSounded) {
@@ -109,7 +110,7 @@ function render() {
   renderPyramid(view);
   renderLog(view);
   renderFinal(view);
-  renderStory(frame, render); // after the final scoring, once the game is over
+  renderStory(frame, render, beat); // once the winner's moment has been, as the server says
   renderBoard();
   fitOptional();
 }
@@ -141,8 +142,8 @@ function renderStatusBar() {
     conn.dataset.status = connStatus;
     conn.textContent = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
   }
-  const view = beat.staged(frame?.game?.view || null); // the round the show is on
-  const over = Boolean(view && (view.finished || frame.game.status !== "playing"));
+  const view = beat.beforeFinale(beat.staged(frame?.game?.view || null)); // the round the show is on
+  const over = Boolean(view && (view.finished || frame.game.status === "ended"));
   fill(
     "round",
     !view
@@ -697,23 +698,18 @@ function renderLog(view) {
 function renderFinal(view) {
   const panel = document.getElementById("final-panel");
   if (!panel) return;
-  const done = Boolean(view?.finished);
-  panel.hidden = !done;
-  document.body.classList.toggle("finished", done);
-  if (!done) return;
-  const order = view.seats || Object.keys(view.players || {});
   // R7 on the show's beat: each player's line (their sacrifice turned over) one at a time,
-  // then the winner; a screen that joins later sees it all.
+  // then the winner; a screen that joins later sees it all. The panel comes with the first
+  // line (the last round's stations before it keep their spotlight and board).
+  const { started, turned, crowned } = beat.finale(view);
+  panel.hidden = !started;
+  panel.dataset.turned = String(turned.length);
+  panel.dataset.crowned = String(crowned);
+  document.body.classList.toggle("finished", started);
+  if (!started) return;
+  const order = view.seats || Object.keys(view.players || {});
   const cur = beat.current();
   const beats = beat.beats;
-  const finalBeats = beats.filter((b) => b.kind === "final_line" || b.kind === "winner");
-  let turned = order;
-  let crowned = true;
-  if (cur.index >= 0 && finalBeats.length) {
-    const upto = beats.slice(0, cur.index + 1);
-    turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
-    crowned = upto.some((b) => b.kind === "winner");
-  }
   const lines = Object.fromEntries(order.map((p) => [p, turned.includes(p) ? view.players?.[p]?.final || {} : {}]));
   const winners = crowned ? view.winners || [] : [];
   const names = winners.map(nameOf);

@@ -220,7 +220,8 @@ function renderShow() {
 
 function renderShowLeft() {
   const show = frame?.show;
-  const hold = show?.hold || 0;
+  // The last step holds on to the story's moment (show.story_at): "next" brings it sooner.
+  const hold = Math.max(show?.hold || 0, show?.story_at || 0);
   const left = Math.max(0, hold - (performance.now() - showStart) / 1000);
   const next = document.getElementById("show-next");
   if (next) next.disabled = !(left > 0);

@@ -354,8 +354,9 @@ function myPending() {
 function render() {
   if (!frame) return;
   cueAsked();
-  // The view as far as the table's show has got (scores, track and pyramid on its beat).
-  const view = beat.staged(frame.game?.view);
+  // The view as far as the table's show has got (scores, track and pyramid on its beat); the
+  // game is over on this phone once the final scoring starts, not while the last stations show.
+  const view = beat.beforeFinale(beat.staged(frame.game?.view));
   renderHeader(view);
   if (!frame.game) {
     renderLobby();
@@ -363,7 +364,7 @@ function render() {
     keepAwake(false);
     return;
   }
-  if (view.finished || frame.game.status !== "playing") {
+  if (view.finished || frame.game.status === "ended") {
     renderFinal(view);
     if (document.getElementById("screen-final")?.hidden) window.scrollTo(0, 0); // from its top
     showOnly(SCREENS, "screen-final");
@@ -1082,20 +1083,15 @@ function renderScores(view) {
 function renderFinal(view) {
   if (!view) return;
   const order = view.seats || Object.keys(view.players || {});
-  // The final scoring on the table's beat (R7): the lines a display has turned over so far,
-  // the winner once the display names them.
-  const cur = beat.current();
-  let turned = order;
-  let crowned = true;
-  if (cur.index >= 0 && beat.beats.some((b) => b.kind === "final_line")) {
-    const upto = beat.beats.slice(0, cur.index + 1);
-    turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
-    crowned = upto.some((b) => b.kind === "winner");
-  }
+  // The final scoring on the table's beat (R7): a card for each line the display has turned
+  // over so far (none waits face down as "secret"), the winner once the display names them.
+  const { turned, crowned } = beat.finale(view);
   const all = Object.fromEntries(order.map((p) => [p, view.players?.[p]?.final || {}]));
   const lines = Object.fromEntries(order.map((p) => [p, turned.includes(p) ? all[p] : {}]));
   const winners = crowned ? view.winners || [] : [];
-  const ranked = order.slice().sort((a, b) => (lines[b].total ?? -1) - (lines[a].total ?? -1));
+  const ranked = order
+    .filter((p) => turned.includes(p))
+    .sort((a, b) => (lines[b].total ?? -1) - (lines[a].total ?? -1));
   const card = (p) =>
     h(
       "article",
@@ -1125,7 +1121,13 @@ function renderFinal(view) {
     frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
-    view.finished ? h("div", { class: "final-cards", dataset: { testid: "final-scoring" } }, ranked.map(card)) : null,
+    view.finished
+      ? h(
+          "div",
+          { class: "final-cards", dataset: { testid: "final-scoring", turned: String(ranked.length), crowned: String(crowned) } },
+          ranked.map(card),
+        )
+      : null,
     reviewPanel(frame, credentials),
   );
 }

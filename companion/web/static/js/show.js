@@ -68,6 +68,29 @@ export class Beat {
     return this.current().index >= 0;
   }
 
+  /** How far the final scoring (R7) has got on this screen, from the server's beats:
+   * `started` once its first line is up, `turned` the players whose lines are shown (lowest
+   * total first, as the beats come), `crowned` once the winner's beat is up. A screen that
+   * comes after the step sees it all. Before the game is over: nothing started. */
+  finale(view) {
+    const order = view?.seats || Object.keys(view?.players || {});
+    if (!view?.finished) return { started: false, turned: [], crowned: false };
+    const cur = this.current();
+    const endBeats = this.beats.some((b) => b.kind === "final_line" || b.kind === "winner");
+    if (cur.index < 0 || !endBeats) return { started: true, turned: order, crowned: true };
+    const upto = this.beats.slice(0, cur.index + 1);
+    const turned = upto.filter((b) => b.kind === "final_line").map((b) => b.player);
+    const crowned = upto.some((b) => b.kind === "winner");
+    return { started: turned.length > 0 || crowned, turned, crowned };
+  }
+
+  /** `view` as the screens show it while the last step's stations are still up: the game is
+   * not over on screen (nor won) before its final scoring starts. */
+  beforeFinale(view) {
+    if (!view?.finished || this.finale(view).started) return view;
+    return { ...view, finished: false, winners: [] };
+  }
+
   /** How many of the step's last events are not told yet (stations still to come): the log
    * only runs as far as the beat that is up (the same rule as companion/table/show.py told). */
   hiddenTail() {

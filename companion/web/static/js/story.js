@@ -1,59 +1,41 @@
 // The story of a game on the display, once it is over (companion/engine/story.py): every
-// player's track score station by station as a chart, the turning points as sentences, and who
-// won most at which station. The final scoring comes first; the story follows it once it has
-// been on screen for a while (?story_after=<seconds>, 20 by default) and stays until a new
-// game. An ended game (the host's "End game") has no final scoring, so its story shows at once.
+// player's track score station by station as a chart ending at the final totals, the turning
+// points as sentences, and who won most at which station. The server says when it may come
+// up: the step that names the winner carries `show.story_at`, the seconds into that step
+// after the winner's moment (never while a final-scoring line or the winner is still due). It
+// stays until a new game. An ended game (the host's "End game") has no final scoring, so its
+// story shows at once.
 
 import { fill, h } from "./dom.js";
 import { nameOf, seat, stationName } from "./format.js";
 import { has, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const after = Number(new URLSearchParams(location.search).get("story_after"));
-const FINAL_FIRST_MS = 1000 * (Number.isFinite(after) && after >= 0 ? after : 20);
 const LEADS_SHOWN = 4; // the latest lead changes; earlier ones are dropped first if room is short
 
-let current = null; // which game end the story is for
-let dueAt = null; // when it shows (performance.now()), once the final scoring has been seen
 let timer = null;
 
-/** The final scoring is on screen and done: visible, and not marked busy (a reveal that shows
- * its lines one by one sets aria-busy="true" on the panel until the last one is shown). */
-function finalShown() {
-  const panel = document.getElementById("final-panel");
-  return Boolean(panel && !panel.hidden && panel.getAttribute("aria-busy") !== "true");
+/** Seconds until the story of ``frame`` may show (0: now, null: not for this frame). A
+ * finished game's story waits for the moment the server gave; without one it never shows. */
+function secondsLeft(frame, beat) {
+  const game = frame.game;
+  if (game.status === "ended") return 0;
+  const at = frame.show?.story_at;
+  if (typeof at !== "number" || !Number.isFinite(at) || beat.step !== frame.show.step) return null;
+  return Math.max(0, at - beat.elapsed());
 }
 
-/** Show the story of ``frame`` when it is due; ``rerender`` is called when it becomes due. */
-export function renderStory(frame, rerender) {
+/** Show the story of ``frame`` when it is due (``beat``: the page's show clock); ``rerender``
+ * is called when it becomes due. */
+export function renderStory(frame, rerender, beat) {
   const panel = document.getElementById("story-panel");
   if (!panel) return;
+  clearTimeout(timer);
   const story = frame?.story;
   const game = frame?.game;
-  if (!story || !game || game.status === "playing") {
-    current = null;
-    clearTimeout(timer);
-    panel.hidden = true;
-    document.body.classList.remove("story");
-    return;
-  }
-  const key = `${game.id}:${game.status}:${story.played}`;
-  if (key !== current) {
-    current = key;
-    clearTimeout(timer);
-    // An ended game has no final scoring: its story shows at once.
-    dueAt = game.status === "finished" ? null : 0;
-  }
-  if (dueAt === null) {
-    clearTimeout(timer);
-    if (finalShown()) {
-      dueAt = performance.now() + FINAL_FIRST_MS;
-      timer = setTimeout(rerender, FINAL_FIRST_MS + 20);
-    } else {
-      timer = setTimeout(rerender, 500); // look again until the final scoring is shown
-    }
-  }
-  const due = dueAt !== null && performance.now() >= dueAt;
+  const left = story && game && game.status !== "playing" ? secondsLeft(frame, beat) : null;
+  const due = left === 0;
+  if (left !== null && left > 0) timer = setTimeout(rerender, left * 1000 + 20);
   panel.hidden = !due;
   document.body.classList.toggle("story", due);
   if (!due) return;
@@ -148,13 +130,24 @@ function drawChart(box, story) {
     svg.append(el("line", { class: "grid", x1: m.left, x2: m.left + pw, y1: y(v), y2: y(v) }));
     svg.append(el("text", { class: "axis", x: m.left - fs * 0.3, y: y(v) + fs * 0.35, "text-anchor": "end" }, v));
   }
-  // Round marks: a line after every round's station 6 and the round's number under its span.
+  // Round marks: a line after every round's station 6 and the round's number under its span;
+  // a finished game's last step is its final scoring (R7), marked as such.
   let start = 0;
   story.marks.forEach((mark, i) => {
     if (i === 0) return;
-    const endOfRound = mark.station === 6 || i === n;
+    if (mark.final) {
+      svg.append(
+        el(
+          "text",
+          { class: "axis final-label", x: (x(start) + x(i)) / 2, y: height - fs * 0.3, "text-anchor": "middle", "data-final": "true" },
+          t("story.final_mark"),
+        ),
+      );
+      return;
+    }
+    const endOfRound = mark.station === 6 || i === n || Boolean(story.marks[i + 1]?.final);
     if (!endOfRound) return;
-    if (mark.station === 6 && i < n) {
+    if (i < n) {
       svg.append(el("line", { class: "round-mark", x1: x(i), x2: x(i), y1: m.top, y2: m.top + ph }));
     }
     svg.append(
