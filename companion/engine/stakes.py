@@ -1,5 +1,5 @@
-"""What each place at a station gives, from public facts (R5, R6.1): the table's measure of
-whether a question can matter.
+"""What each place at a station gives, from public facts (R3.6, R5, R6.1): the table's
+measure of whether a question can matter.
 
 A seat is asked a decision only when its answer can change what the station gives (DESIGN.md
 "Nobody is asked what cannot matter"). Two places "give the same" to a player when the
