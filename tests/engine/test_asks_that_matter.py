@@ -209,3 +209,33 @@ def test_r5_3_the_city_is_always_asked() -> None:
     g.bid_red(FOUR_ROUND1)
     assert g.state["pending"] == [{"type": "city", "player": "dora"}]
     assert dealer.unasked(g.state) is None
+
+
+# --- a place that gives the holder nothing more can still matter (R3.6) --------------------
+
+
+def test_r3_6_passing_a_player_onto_the_drinks_penalty_is_asked() -> None:
+    """R5.5, R6.1: dora is lowest at the drink with a score of 0, so the penalty costs her
+    nothing (cut off at 0), and 3rd gives nothing in round 1 either. But a six lifts her past
+    ana (16 < 20), who would then lose 2 instead: dora's answer can change what the station
+    gives, so she is asked. She cannot reach ben's 22 (4 points for second)."""
+    g = Game(FOUR, stack=list(FOUR))
+    g.sacrifice_all(0)
+    g.setup(harvest=(1, 2, 3))
+    g.bid_red(
+        {
+            "ana": pairs((11, 12), (3, 4), (1, 2), (5, 6), (7, 9), (8, 10)),
+            "ben": pairs((5, 6), (7, 8), (4, 12), (1, 2), (10, 11), (3, 9)),
+            "cleo": pairs((3, 4), (9, 10), (1, 2), (5, 6), (11, 12), (7, 8)),
+            "dora": pairs((1, 2), (3, 4), (11, 12), (5, 6), (7, 8), (9, 10)),
+        }
+    )
+    g.decide(city="die", until_station=5)
+    assert g.scores()["dora"] == 0 and g.scores()["ana"] > 0
+    assert bases(g, 5) == {"ana": 16, "ben": 22, "cleo": 23, "dora": 14}
+    dora = outlook(g.state, 5)["dora"]
+    assert (dora["place"], dora["best"], dora["fixed"]) == (4, {"1": 3}, False)
+    gains = place_gains(g.state, 5)
+    assert gains["dora"][2] == gains["dora"][3] == ()  # nothing either way for her
+    assert gains["ana"][3][:2] == ("points", -min(2, g.scores()["ana"]))  # but ana loses
+    assert dora["matters"] is True and not nothing_to_decide(g.state, "dora")
