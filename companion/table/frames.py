@@ -17,7 +17,7 @@ from typing import Any
 from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
-from companion.table.dealer import NO_DICE, TABLE_ANSWERS
+from companion.table.dealer import NO_CHOICE, NO_DICE, TABLE_ANSWERS
 from companion.table.model import SEATS_MAX, Game, Seat
 
 Audience = tuple[str, str | None]  # ("display" | "seat" | "host", seat id or None)
@@ -70,8 +70,10 @@ UNDO_EN = {
     "undo.nothing": "nothing to undo",
     "undo.dealer": "the last command was the companion's dice or cards draw",
     "undo.companion": "the last command was a companion player's move",
-    "undo.no_dice": 'the last command was the table\'s own "no dice" (no roll could change '
-    "that place)",
+    "undo.no_dice": 'the last command was the table\'s own "no dice" (no die could change '
+    "what that station gives)",
+    "undo.no_choice": "the last command was the table's own pyramid order (both cubes went "
+    "into one row)",
     "undo.revealed": "the last move ({command}) has already revealed or scored something: {what}",
     "undo.possible": "undo {command}",
 }
@@ -361,8 +363,10 @@ def undo_check(game: Game | None) -> UndoCheck:
     _, command, source, _ = game.commands[-1]
     if source == "dealer":
         return UndoCheck(False, "undo.dealer", {})
-    if source in TABLE_ANSWERS:
+    if source == NO_DICE:
         return UndoCheck(False, "undo.no_dice", {})
+    if source == NO_CHOICE:
+        return UndoCheck(False, "undo.no_choice", {})
     if source.startswith(COMPANION_SOURCES):
         return UndoCheck(False, "undo.companion", {})
     params = {"command": command["type"], "player": command.get("player")}

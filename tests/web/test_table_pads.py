@@ -19,7 +19,7 @@ import pytest
 from companion.engine.bonusdice import nothing_to_decide
 from companion.store import Store
 from companion.table import Table
-from companion.table.dealer import NO_DICE
+from companion.table.dealer import NO_CHOICE, NO_DICE
 from companion.table.frames import (
     UNDO_EN,
     UNDO_WHAT,
@@ -112,6 +112,12 @@ def test_a_holder_whose_dice_can_matter_is_asked(table: Table) -> None:
     assert g.state["pending"] == [{"type": "dice", "player": "ben"}]
     assert not nothing_to_decide(g.state, "ben")
     assert not any(s == NO_DICE for _, _, s, _ in g.commands)
+    # Without dice he leads by one: one cube each, both in the bottom row, so the table
+    # places his first without asking (R5.4); then S5 asks him (one die could make him 1st).
+    seat(table, "ben", {"type": "dice", "count": 0})
+    assert g.commands[-1][1:3] == ({"type": "pyramid", "player": "ben", "first": "ben"}, NO_CHOICE)
+    assert g.state["pending"] == [{"type": "dice", "player": "ben"}] and g.state["station"] == 5
+    assert undo_check(g).key == "undo.no_choice"  # the host cannot undo the table's answer
 
 
 def test_companion_players_roll_their_own_dice_with_table_dice(table: Table) -> None:
