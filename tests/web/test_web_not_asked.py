@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from live_server import Host, LiveServer, Phone, seat_phones, settle
+from live_server import Host, LiveServer, Peer, Phone, seat_phones, settle
 
 NAMES = ["Ana", "Ben", "Cleo", "Dora", "Eve"]
 PAIRS = {
@@ -53,6 +53,9 @@ def test_a_holder_is_not_asked_what_cannot_matter_and_its_phone_says_why(
     assert sorted(by_seat) == sorted(PAIRS)
     host = Host(server, table)
     host.hello()
+    display = Peer(f"{server.ws_base}/t/{table}/ws/display")
+    # A short pace: the display is shown every step, the table's own answers included.
+    assert host.act("set_pace", pace="test:0.2")["type"] == "ok"
     assert host.act("start", dice="table")["type"] == "ok"
     for p in phones:
         p.command({"type": "sacrifice", "card": 0})
@@ -96,9 +99,18 @@ def test_a_holder_is_not_asked_what_cannot_matter_and_its_phone_says_why(
     )
     cubes = [c for c in frame["game"]["view"]["pyramid"][0] if c is not None]
     assert cubes == ["ana", "ben"]  # first's cube first, then second's (R5.4)
+    # The display shows the cubes as placed by the table, not as ana's decision.
+    settle(server, table, [display])
+
+    def decisions(f: dict[str, Any]) -> list[dict[str, Any]]:
+        beats = (f.get("show") or {}).get("beats") or []
+        return [b for b in beats if b["kind"] == "decision"]
+
+    shown = {(b["station"], b.get("asked")) for f in display.frames for b in decisions(f)}
+    assert shown == {(3, None), (4, False)}  # dora chose at the city; S4 nobody was asked
     # Nobody else is told anything of the kind.
     for seat in ("ben", "cleo", "eve"):
         view = by_seat[seat].view
         assert view is not None and view["you"]["not_asked"] == []
-    for p in (*phones, host):
+    for p in (*phones, host, display):
         p.close()

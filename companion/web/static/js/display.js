@@ -784,7 +784,7 @@ function renderSpotlight(view) {
   if (kind === "decision") {
     fill(
       panel,
-      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t("show.decided", { name: nameOf(b.player) })))),
+      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t(b.asked === false ? "show.decided_by_table" : "show.decided", { name: nameOf(b.player) })))),
       h("ul", { class: "effects" }, (b.effects || []).map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view)))),
     );
     fitSpotlight(panel);
