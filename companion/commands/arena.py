@@ -3,6 +3,8 @@
 Seating rotates (game g gives seat i the kind ``kinds[(i + g) % k]``), so no kind keeps a seat
 or a place in the stack order. The dealer rolls and draws from the arena's seeded generator;
 each seat gets its own seeded generator. Every player decides from ``view(state, seat)`` only.
+As at a table, a question no answer of which can matter is answered by the table itself
+(``dealer.unasked``), and the report counts the questions a round that players were asked.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import math
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +48,13 @@ class GameResult:
     winners: list[str]
     totals: dict[str, int]
     times: dict[str, list[float]] = field(default_factory=dict)  # player id -> seconds
+    rounds: int = 0
+    asked: Counter[str] = field(default_factory=Counter)  # decisions a player made, by kind
+    answered: Counter[str] = field(default_factory=Counter)  # the table's own answers, by kind
+
+
+# The questions a phone is asked after the bids: bonus dice (R3.2), city (R5.3), pyramid (R5.4).
+QUESTIONS = ("dice", "city", "pyramid")
 
 
 def parse_kinds(text: str) -> list[str]:
@@ -70,9 +80,15 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
     draws = 0
     commands: list[dict[str, Any]] = []
     times: dict[str, list[float]] = {p: [] for p in players}
+    asked: Counter[str] = Counter()
+    answered: Counter[str] = Counter()
     while not state["finished"]:
         command = dealer.deal(state, decks, draws, rng)
-        if command is None:
+        table_answer = dealer.unasked(state) if command is None else None
+        if table_answer is not None:  # nothing to decide (R3.2, R5.4): the table answers
+            command = table_answer[0]
+            answered[command["type"]] += 1
+        elif command is None:
             seat = next(e["player"] for e in state["pending"] if "player" in e)
             seen = view(state, seat)
             start = time.perf_counter()
@@ -82,6 +98,8 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
                 raise RuntimeError(
                     f"{seat_kind[seat]} player gave no command for {state['pending']}"
                 )
+            if command["type"] in QUESTIONS:
+                asked[command["type"]] += 1
         elif command["type"] == "improvements":
             draws += 1
         apply_in_place(state, command)
@@ -98,6 +116,9 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
         list(state["winners"]),
         {p: final_total(ps) for p, ps in state["players"].items()},
         times,
+        state["round"],
+        asked,
+        answered,
     )
 
 
@@ -156,6 +177,15 @@ def report(kinds: list[str], results: list[GameResult], elapsed: float) -> str:
             f"{percentile(s.times, 0.5) * 1000:>10.2f} ms "
             f"{percentile(s.times, 0.95) * 1000:>6.1f} ms"
         )
+    rounds = sum(r.rounds for r in results)
+    asked = sum((r.asked for r in results), Counter[str]())
+    answered = sum((r.answered for r in results), Counter[str]())
+    each = ", ".join(f"{k} {asked[k] / rounds:.2f}" for k in QUESTIONS)
+    lines.append(
+        f"questions a round (dice, city, pyramid after the bids): "
+        f"{sum(asked.values()) / rounds:.2f} ({each}); answered by the table: "
+        f"{sum(answered.values()) / rounds:.2f} a round, {rounds} rounds"
+    )
     return "\n".join(lines)
 
 

@@ -1,11 +1,12 @@
-"""The bonus dice window as everybody can see it (R3.2-R3.4, R4, R5.4).
+"""The bonus dice window as everybody can see it (R3.2-R3.4, R4, R5).
 
 When a station's cards are revealed, every bid's effective value before dice is public: the
 revealed cards plus huts and the old man (R3.3). So is how many black dice each player holds.
 From that alone this module tells, for every player, the bid's parts, the place it has now,
-what using dice could still do, and whether any roll at all can change that player's place.
-A holder whose place no roll can change has nothing to decide (using a die would only lose
-it, R3.2), so the table answers "no dice" for them.
+what using dice could still do, whether any roll at all can change that player's place, and
+whether the holder's own answer can change what the station gives (``stakes``). A holder whose
+answer cannot change that has nothing to decide (a used die would only be lost, R3.2), so
+the table answers "no dice" for them.
 
 Only public fields are read (``revealed``, huts, dice held, the old man, the figure, scores
 and the stack), so the functions work on a state and on any seat's view alike.
@@ -14,9 +15,11 @@ and the stack), so the functions work on a state and on any seat's view alike.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import product
 from typing import Any
 
 from companion.engine.ranking import HUT_BONUS
+from companion.engine.stakes import Gain, place_gains, pyramid_gain_in, same_row
 
 DIE_MAX = 6  # a black die shows 1..6 (R3.2)
 PYRAMID_MARGIN = 3  # R5.4: first places two cubes with a lead of at least 3
@@ -89,7 +92,10 @@ def outlook(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]
       2nd";
     - ``worst``: the lowest place other players' dice could push this player to;
     - ``fixed``: no roll of anybody can change this player's place (nor, at the pyramid,
-      whether first leads second by 3, R5.4): a holder then has nothing to decide.
+      whether first leads second by 3, R5.4);
+    - ``matters``: this player holds dice and, for some rolls of the others, using dice
+      can change what the station gives this player or a player it passes (``_matters``);
+      a holder for whom it is False has nothing to decide.
     """
     parts = bid_parts(state, station)
     base = {p: b["base"] for p, b in parts.items()}
@@ -102,6 +108,9 @@ def outlook(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]
         }
         b["worst"] = _place(state, p, {**high, p: base[p]})
         b["fixed"] = _fixed(state, station, p, base, high)
+    gains = place_gains(state, station) if station != 4 else None
+    for p, b in parts.items():
+        b["matters"] = not b["fixed"] and _matters(state, station, p, base, high, gains)
     return parts
 
 
@@ -128,13 +137,121 @@ def _fixed(
     return gap_low >= PYRAMID_MARGIN or gap_high < PYRAMID_MARGIN
 
 
+def _tie_margin(state: Mapping[str, Any], q: str, h: str) -> int:
+    """How much ``q`` must bid above ``h`` to rank before it: 0 if ``q`` wins a tie (R3.4)."""
+    return 0 if _tie_key(state, q) < _tie_key(state, h) else 1
+
+
+def _matters(
+    state: Mapping[str, Any],
+    station: int,
+    h: str,
+    base: dict[str, int],
+    high: dict[str, int],
+    gains: dict[str, list[Gain]] | None,
+) -> bool:
+    """Whether ``h``'s answer can change what the station gives (R3.2, R5; ``stakes``).
+
+    The others decide at the same time (R3.2): each other player's total is anything from its
+    base to its base plus six a die held. ``h``'s answer matters when, for some such totals,
+    ``h``'s bid with dice (base + 1 .. base + 6 a die) gives ``h`` something else than its bid
+    without, or moves a player it passes to a place that gives that player something else
+    (a marker at 0 that is lowest at the drink loses nothing, the one it would pass does).
+    """
+    if station == 4:
+        return _matters_pyramid(state, h, base, high)
+    assert gains is not None, "plain place gains for stations other than the pyramid"
+    others = [q for q in base if q != h]
+    edge = {q: _tie_margin(state, q, h) for q in others}
+    for top in range(base[h] + 1, high[h] + 1):
+        # Per other player: ahead of h with and without dice ("AA"), passed ("AB"), behind.
+        choices: list[list[tuple[str, str]]] = []
+        for q in others:
+            e, lo, hi = edge[q], base[q], high[q]
+            opts = []
+            if hi >= top + e:
+                opts.append(("AA", q))
+            if max(lo, base[h] + e) <= min(hi, top + e - 1):
+                opts.append(("AB", q))
+            if lo < base[h] + e:
+                opts.append(("BB", q))
+            choices.append(opts)
+        for combo in product(*choices):
+            ahead = sum(1 for kind, _ in combo if kind == "AA")
+            passed = [q for kind, q in combo if kind == "AB"]
+            if not passed:
+                continue
+            new, old = ahead, ahead + len(passed)  # 0-based places with and without dice
+            if gains[h][new] != gains[h][old]:
+                return True
+            if any(len(set(gains[q][new : old + 1])) > 1 for q in passed):
+                return True
+    return False
+
+
+def _region(value: int, total: int, edge: int) -> int:
+    """Where another bid ``value`` stands against ``h``'s ``total`` at the pyramid (R5.4):
+    0 behind by 3 or more, 1 behind by less, 2 ahead by less than 3, 3 ahead by 3 or more."""
+    if value <= total - PYRAMID_MARGIN:
+        return 0
+    if value < total + edge:
+        return 1
+    if value < total + PYRAMID_MARGIN:
+        return 2
+    return 3
+
+
+# What ``h`` knows of the others against one of its totals: (players ahead, up to 2; anybody
+# behind by less than 3; everybody ahead is 3 or more ahead).
+_Side = tuple[int, bool, bool]
+
+
+def _side_add(side: _Side, region: int) -> _Side:
+    ahead, near, far = side
+    if region >= 2:
+        return (min(ahead + 1, 2), near, far and region == 3)
+    return (ahead, near or region == 1, far)
+
+
+def _side_gain(same: bool | None, side: _Side) -> Gain:
+    ahead, near, far = side
+    if ahead == 0:  # h is first: two cubes unless second is within 3 (R5.4)
+        return pyramid_gain_in(same, 1, not near)
+    return pyramid_gain_in(same, 2, far) if ahead == 1 else pyramid_gain_in(same, 3, False)
+
+
+def _matters_pyramid(
+    state: Mapping[str, Any], h: str, base: dict[str, int], high: dict[str, int]
+) -> bool:
+    """:func:`_matters` at the pyramid, where what first and second get also hangs on the
+    margin between them (R5.4). The others' totals are followed as pairs of regions (without
+    and with ``h``'s dice) and summed up to what decides ``h``'s cubes."""
+    same = same_row(state)
+    if same is None:
+        return False  # a full pyramid gives nothing to anybody (R5.4)
+    others = [q for q in base if q != h]
+    edge = {q: _tie_margin(state, q, h) for q in others}
+    start: _Side = (0, False, True)
+    for top in range(base[h] + 1, high[h] + 1):
+        sides = {(start, start)}
+        for q in others:
+            lo, hi, e = base[q], high[q], edge[q]
+            near = range(max(lo, base[h] - 4), min(hi, top + 4) + 1)
+            pairs = {(_region(v, base[h], e), _region(v, top, e)) for v in (lo, hi, *near)}
+            sides = {(_side_add(a, ra), _side_add(b, rb)) for a, b in sides for ra, rb in pairs}
+        if any(_side_gain(same, a) != _side_gain(same, b) for a, b in sides):
+            return True
+    return False
+
+
 def nothing_to_decide(state: Mapping[str, Any], player: str) -> bool:
-    """True while the bonus dice window awaits ``player`` (R3.2) and no roll of anybody can
-    change ``player``'s place at this station (R3.4, R5.4): "no dice" is then the only
-    sensible answer, and it can be given without asking, from public facts alone."""
+    """True while the bonus dice window awaits ``player`` (R3.2) and no answer of
+    ``player``'s can change what the station gives (R3.4, R5; :func:`outlook`'s ``matters``):
+    "no dice" is then the only sensible answer, and it can be given without asking, from
+    public facts alone."""
     window = state.get("dice_window")
     if state["phase"] != "dice" or not window or window.get("station") is None:
         return False
     if not any(e["type"] == "dice" and e.get("player") == player for e in state["pending"]):
         return False
-    return bool(outlook(state, window["station"])[player]["fixed"])
+    return not outlook(state, window["station"])[player]["matters"]

@@ -137,9 +137,9 @@ class Commands(TableCore):
             cmd = dealer.roll_for(state, {s.seat for s in seats if s.companion})
             if cmd is not None:
                 return cmd, "dealer"
-        answer = dealer.no_dice(state)  # R3.2: nobody is asked what no roll can change
+        answer = dealer.unasked(state)  # R3.2, R5.4: nobody is asked what cannot matter
         if answer is not None:
-            return answer, dealer.NO_DICE
+            return answer
         for s in seats:
             if s.state == "auto":
                 cmd = autopilot.move(state, s.seat)

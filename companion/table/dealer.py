@@ -13,9 +13,14 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from companion.engine.bonusdice import nothing_to_decide
+from companion.engine.stakes import pyramid_order_matters
 
 _RNG = random.SystemRandom()
 NO_DICE = "table:no_dice"  # the logged source of a "no dice" the table gave without asking
+# The logged source of a pyramid order the table gave without asking (both cubes land in one
+# row, so the order gives nobody anything, R5.4).
+NO_CHOICE = "table:no_choice"
+TABLE_ANSWERS = (NO_DICE, NO_CHOICE)
 
 
 def shuffle_decks(profile: Mapping[str, Any], rng: random.Random = _RNG) -> list[list[int]]:
@@ -84,9 +89,31 @@ def roll_for(
 
 
 def no_dice(state: Mapping[str, Any]) -> dict[str, Any] | None:
-    """ "No dice" for the first holder the bonus dice window awaits whose place no roll can
-    change (R3.2, R3.4; decided from public facts by the engine), or ``None``."""
+    """ "No dice" for the first holder the bonus dice window awaits whose answer cannot change
+    what the station gives (R3.2, R5; decided from public facts by the engine), or ``None``."""
     for entry in state["pending"]:
         if entry["type"] == "dice" and nothing_to_decide(state, entry["player"]):
             return {"type": "dice", "player": entry["player"], "count": 0}
+    return None
+
+
+def no_choice(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """First places first at the pyramid when the order cannot change anything (R5.4: both
+    cubes land in one row), or ``None``. The city's choice always matters (R5.3: a hut and a
+    die are never the same), so it is always asked."""
+    decision = state.get("decision")
+    if state["phase"] != "pyramid" or not decision or pyramid_order_matters(state):
+        return None
+    first = decision["first"]
+    return {"type": "pyramid", "player": first, "first": first}
+
+
+def unasked(state: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """The table's own answer to a question that cannot matter, with its logged source."""
+    answer = no_dice(state)
+    if answer is not None:
+        return answer, NO_DICE
+    answer = no_choice(state)
+    if answer is not None:
+        return answer, NO_CHOICE
     return None

@@ -17,7 +17,7 @@ from typing import Any
 from companion.engine import State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
-from companion.table.dealer import NO_DICE
+from companion.table.dealer import NO_CHOICE, NO_DICE, TABLE_ANSWERS
 from companion.table.model import SEATS_MAX, Game, Seat
 
 Audience = tuple[str, str | None]  # ("display" | "seat" | "host", seat id or None)
@@ -70,8 +70,10 @@ UNDO_EN = {
     "undo.nothing": "nothing to undo",
     "undo.dealer": "the last command was the companion's dice or cards draw",
     "undo.companion": "the last command was a companion player's move",
-    "undo.no_dice": 'the last command was the table\'s own "no dice" (no roll could change '
-    "that place)",
+    "undo.no_dice": 'the last command was the table\'s own "no dice" (no die could change '
+    "what that station gives)",
+    "undo.no_choice": "the last command was the table's own pyramid order (both cubes went "
+    "into one row)",
     "undo.revealed": "the last move ({command}) has already revealed or scored something: {what}",
     "undo.possible": "undo {command}",
 }
@@ -389,6 +391,8 @@ def undo_check(game: Game | None) -> UndoCheck:
         return UndoCheck(False, "undo.dealer", {})
     if source == NO_DICE:
         return UndoCheck(False, "undo.no_dice", {})
+    if source == NO_CHOICE:
+        return UndoCheck(False, "undo.no_choice", {})
     if source.startswith(COMPANION_SOURCES):
         return UndoCheck(False, "undo.companion", {})
     params = {"command": command["type"], "player": command.get("player")}
@@ -413,6 +417,9 @@ def undone_notice(command: dict[str, Any], state: Mapping[str, Any]) -> dict[str
     return {player: notice}
 
 
+_AUTOMATIC = (*TABLE_ANSWERS, "dealer")  # commands no seat sent
+
+
 def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
     """This round's commands, from the one that started it (it may also have ended the last
     round: a station answered without asking stays news until the next round's first move),
@@ -427,6 +434,14 @@ def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
         ),
         0,
     )
+    # A round ended by the table's own answers (R3.2, R5.4: nothing left to ask) keeps the
+    # answers the table gave before it in the same chain: they are news as much as the last.
+    while (
+        start > 0
+        and game.commands[start][2] in _AUTOMATIC
+        and not any(e["type"] == "round_started" for e in steps[start - 1])
+    ):
+        start -= 1
     station = next(
         (
             e["station"]
@@ -452,9 +467,10 @@ def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
 
 
 def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
-    """The stations of this round whose bonus dice window the table answered "no dice" for
-    ``seat`` without asking (no roll could change its place, R3.2), with the place the
-    station's ranking gave (once ranked): the pad says why it was not asked."""
+    """The questions of this round the table answered for ``seat`` without asking, because no
+    answer could change what the station gives: a bonus dice window (``kind`` "dice", answered
+    "no dice", R3.2) or the pyramid's order (``kind`` "pyramid": both cubes land in one row,
+    R5.4); with the station and the place its ranking gave (once ranked): the pad says why."""
     return round_news(game)[1].get(seat, [])
 
 
@@ -465,7 +481,7 @@ def round_news(
     (a frame's phones share it)."""
     rows = _this_round(game)
     moves: dict[str, list[dict[str, Any]]] = {}
-    skipped: dict[str, list[int | None]] = {}
+    skipped: dict[str, list[tuple[int | None, str]]] = {}
     for command, source, station in rows:
         seat = command.get("player")
         if not isinstance(seat, str):
@@ -477,8 +493,9 @@ def round_news(
             if command["type"] in ("dice", "roll") and station is not None:
                 move["station"] = station
             moves.setdefault(seat, []).append(move)
-        if source == NO_DICE:
-            skipped.setdefault(seat, []).append(station)
+        if source in TABLE_ANSWERS:
+            kind = "dice" if source == NO_DICE else "pyramid"
+            skipped.setdefault(seat, []).append((station, kind))
     places: dict[int | None, dict[str, int]] = {}
     if skipped:
         for events in game.events[len(game.events) - len(rows) :]:
@@ -486,7 +503,10 @@ def round_news(
                 if e["type"] == "ranking":
                     places[e["station"]] = {x["player"]: x["place"] for x in e["entries"]}
     asked = {
-        seat: [{"station": st, "place": places.get(st, {}).get(seat)} for st in stations]
+        seat: [
+            {"station": st, "place": places.get(st, {}).get(seat), "kind": kind}
+            for st, kind in stations
+        ]
         for seat, stations in skipped.items()
     }
     return moves, asked

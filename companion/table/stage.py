@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine import State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show
+from companion.table.dealer import TABLE_ANSWERS
 from companion.table.model import Game, Outcome
 
 if TYPE_CHECKING:
@@ -334,7 +335,12 @@ class Stage:
             pace = self.pace
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
-            return show.block(g.events, self.shown, pace, time.time() - self.reached)
+            block = show.block(g.events, self.shown, pace, time.time() - self.reached)
+            if 0 < self.shown <= len(g.commands) and g.commands[self.shown - 1][2] in TABLE_ANSWERS:
+                for beat in block["beats"]:
+                    if beat["kind"] == "decision":
+                        beat["asked"] = False  # the table answered it: nobody decided (R3.6)
+            return block
 
     # -- the clock ------------------------------------------------------------------------
     def start(self) -> Stage:

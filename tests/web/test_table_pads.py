@@ -19,7 +19,7 @@ import pytest
 from companion.engine.bonusdice import nothing_to_decide
 from companion.store import Store
 from companion.table import Table
-from companion.table.dealer import NO_DICE
+from companion.table.dealer import NO_CHOICE, NO_DICE
 from companion.table.frames import (
     UNDO_EN,
     UNDO_WHAT,
@@ -80,9 +80,13 @@ def test_a_holder_whose_place_no_roll_changes_is_answered_no_dice(table: Table) 
     answers = [(c, s) for _, c, s, _ in g.commands if c["type"] == "dice"]
     assert answers[0] == ({"type": "dice", "player": "ben", "count": 0}, NO_DICE)
     assert g.state["players"]["ben"]["dice"] == 1  # kept (R3.2: only used dice leave)
-    assert g.state["station"] >= 4 and g.state["phase"] != "dice"
-    assert not_asked(g, "ben")[0] == {"station": 4, "place": 3}  # his pad says why he was not asked
-    assert not_asked(g, "ana") == [] and not_asked(g, "cleo") == []
+    assert g.state["phase"] != "dice"
+    # his pad says why he was not asked
+    assert not_asked(g, "ben")[0] == {"station": 4, "place": 3, "kind": "dice"}
+    # ana and cleo are within 3 at S4 (13, one of them +1 for the city's hut): one cube each,
+    # both in the bottom row, so the first of them is not asked the order either (R5.4)
+    first = next(c["first"] for _, c, _, _ in g.commands if c["type"] == "pyramid")
+    assert not_asked(g, first) == [{"station": 4, "place": 1, "kind": "pyramid"}]
     if g.commands[-1][2] == NO_DICE:
         assert undo_check(g).key == "undo.no_dice"
     # Stored like every command: a restart replays the same answer.
@@ -108,6 +112,12 @@ def test_a_holder_whose_dice_can_matter_is_asked(table: Table) -> None:
     assert g.state["pending"] == [{"type": "dice", "player": "ben"}]
     assert not nothing_to_decide(g.state, "ben")
     assert not any(s == NO_DICE for _, _, s, _ in g.commands)
+    # Without dice he leads by one: one cube each, both in the bottom row, so the table
+    # places his first without asking (R5.4); then S5 asks him (one die could make him 1st).
+    seat(table, "ben", {"type": "dice", "count": 0})
+    assert g.commands[-1][1:3] == ({"type": "pyramid", "player": "ben", "first": "ben"}, NO_CHOICE)
+    assert g.state["pending"] == [{"type": "dice", "player": "ben"}] and g.state["station"] == 5
+    assert undo_check(g).key == "undo.no_choice"  # the host cannot undo the table's answer
 
 
 def test_companion_players_roll_their_own_dice_with_table_dice(table: Table) -> None:

@@ -371,16 +371,20 @@ class Chaos:
             d.wait_for_timeout(200)
         self.finales += 1
         d.screenshot(path=str(self.shots / f"seed{self.seed}-finale-{self.finales}.png"))
-        for phone in self.phones:
-            page = phone.player.page
-            if page.evaluate("Boolean((window.__pad.frame()?.seats || []).find((s) => s.id === window.__pad.frame()?.you?.seat)?.companion)"):
-                continue
-            page.wait_for_selector(tid("final-scoring") + ":visible", timeout=60000)
-            page.wait_for_function(
-                "() => ![...document.querySelectorAll('[data-testid=final-scoring] *')].some("
-                "(e) => e.children.length === 0 && /^(secret|geheim|segreto)$/i.test(e.textContent.trim()))",
-                timeout=60000,
+        # Then the winner's moment, on the TV and every phone (the story comes only after it).
+        crowned = "document.querySelector('[data-testid=final-scoring]')?.dataset.crowned"
+        for name, page in [("the display", d)] + [(p.seat, p.player.page) for p in self.phones]:
+            try:
+                page.wait_for_function(f"Boolean({crowned})", timeout=90000)
+            except Exception as exc:  # noqa: BLE001 - re-raised with the page's state
+                self.fail(f"{name} never named the winner: {exc}")
+            secret = page.evaluate(
+                "() => [...document.querySelectorAll('[data-testid=final-scoring] *')].some("
+                "(e) => e.children.length === 0 && /^(secret|geheim|segreto)$/i.test(e.textContent.trim()))"
             )
+            if secret and name != "the display":
+                self.fail(f"{name}'s final result shows a 'secret' line")
+        d.screenshot(path=str(self.shots / f"seed{self.seed}-winner-{self.finales}.png"))
 
     def check_secrets(self) -> None:
         for phone in self.phones:

@@ -102,7 +102,16 @@ def test_every_dynamic_key_family_is_complete():
         "phase": ("sacrifice", "setup", "bid", "dice", "roll", "final_roll", "finished"),
         "conn": ("connecting", "reconnecting", "closed", "replaced", "released", "removed"),
         # The host's undo answer (companion.table.frames.undo_check) and the pads' places.
-        "undo": ("no_game", "nothing", "dealer", "companion", "no_dice", "revealed", "possible"),
+        "undo": (
+            "no_game",
+            "nothing",
+            "dealer",
+            "companion",
+            "no_dice",
+            "no_choice",
+            "revealed",
+            "possible",
+        ),
         "undo.what": ("shown", "ranked", "scored", "cards", "board", "round", "other"),
         "undo.cmd": (
             "bid",

@@ -9,6 +9,8 @@ S1: ana 3 is lowest (the old man, -1 from S2 on, R4.1). S3: ana 11-1 = 10 beats 
 cleo 8: she takes the die, ben builds the hut (R5.3). S4: ana 14, ben 15+1 = 16, cleo 13: a
 six lifts her to 1st, so she is asked (R3.2). S5 (ana 18 against 12 and 12) and S6 (22
 against 20 and 19): no roll changes her 1st place, the table answers "no dice" for her.
+Ben (16) leads Ana by 2 at S4: one cube each, both in the bottom row, so nobody is asked the
+order (R5.4).
 """
 
 from __future__ import annotations
@@ -120,15 +122,14 @@ def test_the_pad_tells_its_player_what_happened(server, browser, artifacts):
     ana.locator("button[data-count='0']").tap()
     ana.locator("#lock-in").tap()
 
-    # Ben decides the pyramid order; S5 and S6 need nothing from Ana: her pad says why.
+    # Ben (16) leads Ana by 2: one cube each, both in the bottom row, so the order is not
+    # asked (R5.4) and his frame says so; S5 and S6 need nothing from Ana: her pad says why.
     ben.until(
         lambda f: (
             f["type"] == "view"
-            and f["you"]["pending"][:1] == [{"type": "pyramid", "player": "ben"}]
+            and {"station": 4, "place": 1, "kind": "pyramid"} in f["you"]["not_asked"]
         )
     )
-    ben.command({"type": "pyramid", "first": "ben"})
-    ben.until(lambda f: f["type"] == "ack")
     ana.wait_for_selector("[data-testid=dice-not-asked]")
     said = ana.locator("[data-testid=dice-not-asked]").inner_text()
     assert "6" in said and "1st" in said and "not asked" in said
@@ -164,6 +165,23 @@ def test_a_removed_phone_says_the_host_removed_it(server, browser, artifacts):
 # by one and decides who places first.
 BEN_IT = {"1": [2, 9], "2": [3, 10], "3": [1, 11], "4": [4, 8], "5": [5, 6], "6": [7, 12]}
 CLEO_IT = {"1": [3, 9], "2": [4, 10], "3": [2, 6], "4": [1, 5], "5": [7, 8], "6": [11, 12]}
+
+
+ASK_PYRAMID = """() => {
+  const f = structuredClone(window.__pad.frame());
+  const ask = [{ type: "pyramid", player: "ana" }];
+  f.seq += 1;
+  f.reason = "command";
+  f.events = [];
+  f.you.pending = ask;
+  f.you.not_asked = [];
+  f.game.view.pending = ask;
+  f.game.view.phase = "pyramid";
+  f.game.view.decision = { type: "pyramid", first: "ana", second: "ben" };
+  f.game.view.pyramid[0] = ["ben", "cleo", "ana", "ben", null];
+  f.game.view.pyramid[1] = [null, null, null, null];
+  window.__pad.conn.onFrame(f);
+}"""
 
 
 def test_italian_pyramid_choices_stay_above_the_tray(server, browser, artifacts):
@@ -213,6 +231,14 @@ def test_italian_pyramid_choices_stay_above_the_tray(server, browser, artifacts)
     wait_task(ana, "dice")
     ana.locator("button[data-count='0']").tap()
     ana.locator("#lock-in").tap()
+    # Both cubes land in the bottom row, so the table placed them without asking (R5.4); the
+    # question comes when the first cube fills a row (four cubes in it, from round 3 on). Its
+    # screen is checked with this table's frame as it would be then: four cubes in the bottom
+    # row, Ana asked the order, fed through the page's own frame path.
+    ana.wait_for_function(
+        "() => (window.__pad.frame()?.you?.not_asked || []).some((x) => x.kind === 'pyramid')"
+    )
+    ana.evaluate(ASK_PYRAMID)
     wait_task(ana, "pyramid")
     assert ana.locator("#task .choices button").count() == 2
     problems = []

@@ -5,6 +5,7 @@ import { fill, h } from "./dom.js";
 import {
   boxColour,
   chip,
+  decidingText,
   diceRow,
   eventText,
   finalTable,
@@ -771,7 +772,7 @@ function renderSpotlight(view) {
       rankingBlock(b.ranking, true, stakeView),
       b.effects?.length
         ? h("ul", { class: "effects" }, b.effects.map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view))))
-        : h("p", { class: "effects none" }, awaited(view, b) ? t("show.deciding", { name: nameOf(awaited(view, b)) }) : t("show.nothing_given")),
+        : h("p", { class: "effects none" }, awaited(view, b) ? decidingText(awaited(view, b), b.ranking) : t("show.nothing_given")),
     );
     fitSpotlight(panel);
     return;
@@ -779,7 +780,7 @@ function renderSpotlight(view) {
   if (kind === "decision") {
     fill(
       panel,
-      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t("show.decided", { name: nameOf(b.player) })))),
+      h("div", { class: "ranking current" }, h("h3", {}, stationLabel(b.station), h("span", { class: "stake" }, t(b.asked === false ? "show.decided_by_table" : "show.decided", { name: nameOf(b.player) })))),
       h("ul", { class: "effects" }, (b.effects || []).map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view)))),
     );
     fitSpotlight(panel);
@@ -801,12 +802,11 @@ function renderSpotlight(view) {
   );
 }
 
-/** Who still decides what this station gives (a tie at the city or the pyramid, R5.3/R5.4),
- * when it is the step's last station. */
+/** The decision first still makes at this station (the city R5.3, the pyramid's order
+ * R5.4), when it is the step's last station: the pending entry, or null. */
 function awaited(view, b) {
   if (beat.beats.filter((x) => x.kind === "station").at(-1) !== b) return null;
-  const entry = (view?.pending || []).find((e) => e.type === "city" || e.type === "pyramid");
-  return entry ? entry.player : null;
+  return (view?.pending || []).find((e) => e.type === "city" || e.type === "pyramid") || null;
 }
 
 /** Everything of the beat stays on screen, never cut and never below the smallest type:

@@ -157,6 +157,15 @@ export function shortTies(ev) {
   });
 }
 
+/** The decision first makes next (`entry`: the pending city or pyramid entry, R5.3, R5.4), as
+ * the display announces it: a tie is named only when first and second bid the same (their
+ * order then came from R3.4); first's choice itself is no tie. */
+export function decidingText(entry, ranking) {
+  const [a, b] = ranking?.entries || [];
+  const tied = Boolean(a && b && a.total === b.total);
+  return t(`show.deciding${tied ? "_tie" : ""}.${entry.type}`, { name: nameOf(entry.player) });
+}
+
 /** One event as a sentence in the current language; null for events not worth a log line. */
 export function eventText(ev, view) {
   const name = nameOf(ev.player);

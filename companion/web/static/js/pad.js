@@ -812,18 +812,19 @@ function diceOutlook(view) {
   return h("ul", { class: "outlook", dataset: { testid: "dice-outlook" } }, lines.map((x) => h("li", {}, x)));
 }
 
-/** A holder the table did not ask (no roll could change the place: it answered "no dice",
- * R3.2): the latest such station of this round, with the place from its ranking. */
+/** The questions of this round the table answered for this seat without asking, because no
+ * answer could change what the station gives (R3.2 dice, R5.4 the pyramid's order), each
+ * with the place from its station's ranking. */
 function diceNotAsked(view) {
-  const last = (frame.you?.not_asked || []).at(-1);
-  if (!last) return null;
-  const entry = lastRanking(last.station)?.entries?.find((e) => e.player === me());
-  const place = last.place ?? entry?.place ?? view.dice_window?.bids?.[me()]?.place;
-  return h(
-    "p",
-    { class: "notice", dataset: { testid: "dice-not-asked" } },
-    t("pad.dice_fixed", { station: stationLabel(last.station), place: place ? t(`place.${place}`) : "—" }),
-  );
+  const skipped = frame.you?.not_asked || [];
+  if (!skipped.length) return null;
+  const line = (item) => {
+    const entry = lastRanking(item.station)?.entries?.find((e) => e.player === me());
+    const place = item.place ?? entry?.place ?? view.dice_window?.bids?.[me()]?.place;
+    const key = item.kind === "pyramid" ? "pad.pyramid_not_asked" : "pad.dice_fixed";
+    return h("li", {}, t(key, { station: stationLabel(item.station), place: place ? t(`place.${place}`) : "—" }));
+  };
+  return h("ul", { class: "notice", dataset: { testid: "dice-not-asked" } }, skipped.map(line));
 }
 
 /** A station's ranking: place, player, cards, modifiers (huts, old man, dice), total, ties. */
