@@ -119,33 +119,32 @@ class Table(Bots):
                 review=self.review,
             )
 
-    def set_pace(self, pace: Any) -> Outcome:
-        """How long the screens hold each station's result (companion.table.show)."""
-        if not show.valid_pace(pace):
-            raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
+    def _change_setting(self, key: str, value: Any) -> Outcome:
+        """Keep one setting: committed and sent to every screen only when it changes, so a
+        client that repeats a setting costs the table nothing (no write, no frames)."""
         with self.lock:
-            settings = {**self.settings, "pace": pace}
+            if key in self.settings and self.settings[key] == value:
+                return Outcome("settings", roles=())
+            settings = {**self.settings, key: value}
             self._commit(self.store.settings_stmts(self.name, settings))
             self.settings = settings
             return self._publish(Outcome("settings"))
 
+    def set_pace(self, pace: Any) -> Outcome:
+        """How long the screens hold each station's result (companion.table.show)."""
+        if not show.valid_pace(pace):
+            raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
+        return self._change_setting("pace", pace)
+
     def set_language(self, lang: str) -> Outcome:
         """The display's language, the host's choice (checked by the web layer)."""
-        with self.lock:
-            settings = {**self.settings, "lang": lang}
-            self._commit(self.store.settings_stmts(self.name, settings))
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+        return self._change_setting("lang", lang)
 
     def set_board_drawing(self, shown: Any) -> Outcome:
         """Whether the display draws the LED board (the host's choice, kept in the settings)."""
         if not isinstance(shown, bool):
             raise TableError("bad_message", "shown must be true or false")
-        with self.lock:
-            settings = {**self.settings, "board_drawing": shown}
-            self._commit(self.store.settings_stmts(self.name, settings))
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+        return self._change_setting("board_drawing", shown)
 
     def rotate_join(self) -> Outcome:
         with self.lock:
