@@ -48,9 +48,35 @@ def test_an_unchanged_language_sends_nothing(server: LiveServer, table: str) -> 
         display.send({"type": "set_language", "lang": "de"})
     display.send({"type": "ping", "t": 1})
     other.send({"type": "ping", "t": 2})
-    assert display.until(lambda f: True) == {"type": "pong", "t": 1}
-    assert other.until(lambda f: True) == {"type": "pong", "t": 2}
+    opening = {"type": "pong", "t": 0}  # the answer to Peer's own first ping
+    assert display.until(lambda f: f != opening) == {"type": "pong", "t": 1}
+    assert other.until(lambda f: f != opening) == {"type": "pong", "t": 2}
     for peer in (display, other):
+        peer.close()
+
+
+def test_language_changes_in_quick_succession_go_out_as_one_frame(
+    server: LiveServer, table: str
+) -> None:
+    """The host flicks through four languages at once: the screens get the first change at
+    once and the rest in one frame (not four redraws), which ends on the last one chosen."""
+    display = _display(server, table)
+    host = Host(server, table)
+    host.hello()
+    for lang in ("de", "nl", "it", "nl"):
+        host.send({"type": "set_language", "token": host.token, "lang": lang, "id": lang})
+
+    def four_oks() -> bool:
+        host.poll(0.2)
+        return sum(f["type"] == "ok" for f in host.frames) >= 4
+
+    wait_for(four_oks, what="the four oks")
+    display.until(lambda f: f["type"] == "view" and f["table"]["lang"] == "nl")
+    display.send({"type": "ping", "t": 9})
+    display.until(lambda f: f == {"type": "pong", "t": 9})
+    langs = [f["table"]["lang"] for f in display.frames if f["type"] == "view"][1:]
+    assert langs[-1] == "nl" and len(langs) <= 3, langs
+    for peer in (display, host):
         peer.close()
 
 
