@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
@@ -36,6 +37,7 @@ BUILD_WAIT_S = 60.0  # a build that takes longer is given up (the page answers 5
 # Opens of a table's replay per token: a burst of 4, then one every 5 s (a phone opens one
 # moment of its review at a time; every open was a whole build before the cache).
 OPEN_RATE, OPEN_BURST = 0.2, 4
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,13 @@ class Builds:
             return _wait(future)
         try:
             built = build(game()) if run is None else _wait(run(game()))
-        except BaseException as exc:
+        except Exception as exc:  # noqa: BLE001 - a pool that is gone, a log that fails
+            failed = exc if isinstance(exc, BuildFailed) else BuildFailed(f"{exc!r}")
+            log.warning("replay %s could not be built: %s", key[0], failed)
             with self._lock:
                 self._running.pop(key, None)
-            future.set_exception(exc)
-            raise
+            future.set_exception(failed)
+            raise failed from None
         with self._lock:
             self._running.pop(key, None)
             if built.size <= self.limit_bytes:
