@@ -252,6 +252,8 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
             if child is not None:
                 child.join(timeout=30)
             elapsed = time.monotonic() - started + (1.0 if child is not None else 0.0)
+            # messages sent, or replay pages asked for (each answer counted by status)
+            sent = got.get("sent", sum(v for k, v in got.items() if k.isdigit()))
             cpu1 = cpu_seconds(worker).get(worker, 0.0)
             rows.append(
                 {
@@ -263,7 +265,7 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
                     "over_200": sum(r > 200 for r in rtts),
                     "cpu_pct": 100 * (cpu1 - cpu0) / elapsed,
                     # the worker's CPU per message the flood sent (whatever the clock did)
-                    "cpu_ms_per_msg": 1000 * (cpu1 - cpu0) / max(1, got.get("sent", 0)),
+                    "cpu_ms_per_msg": 1000 * (cpu1 - cpu0) / sent if sent else float("nan"),
                     "rss_before": rss0,
                     "rss_after": worker_rss_mb(worker),
                     "flooders_got": got,
