@@ -27,7 +27,6 @@ from companion.table.core import Subscriber
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import TABLE_NAME, Game, Outcome, Seat, TableError
 
-
 SETTINGS_WINDOW_S = 0.25  # settings changed within this go out as one frame
 
 
