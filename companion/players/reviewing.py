@@ -20,12 +20,14 @@ from companion.players import review
 from companion.players.review import DecisionReview, ReviewDocument, ReviewError
 
 CAFE_BUDGET = 4.0  # seconds (reference machine) for a whole game; a loaded core takes longer
+MAX_BUDGET = 120.0  # seconds: a review's pool time stays bounded whatever is configured
 PART = 6  # decisions rated per pool job: a bot waits at most one part for the pool
 BUDGET_ENV = "COMPANION_REVIEW_BUDGET"
 
 
 def cafe_budget() -> float:
-    """The budget from the environment, or the default; a bad value is refused by name."""
+    """The budget from the environment, or the default; a bad value is refused by name. The
+    bound above keeps one review from holding the pool (bots and other reviews wait on it)."""
     raw = os.environ.get(BUDGET_ENV)
     if raw is None or raw == "":
         return CAFE_BUDGET
@@ -33,8 +35,10 @@ def cafe_budget() -> float:
         value = float(raw)
     except ValueError:
         raise ReviewError(f"{BUDGET_ENV} must be a number of seconds, not {raw!r}") from None
-    if not value > 0:
-        raise ReviewError(f"{BUDGET_ENV} must be positive, not {raw!r}")
+    if not 0 < value <= MAX_BUDGET:  # also refuses nan and inf
+        raise ReviewError(
+            f"{BUDGET_ENV} must be more than 0 and at most {MAX_BUDGET:g} seconds, not {raw!r}"
+        )
     return value
 
 

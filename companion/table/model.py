@@ -32,6 +32,9 @@ ErrorCode = Literal[
     "game_running",
     "hints_off",
     "illegal",
+    "name_characters",
+    "name_invisible",
+    "name_lookalike",
     "no_game",
     "not_allowed",
     "storage_failed",
@@ -198,15 +201,39 @@ def seat_id_for(name: str, taken: set[str]) -> str:
 NAME_MAX = 24  # characters of a player's name, kept whole on every screen and in the logs
 
 
+# Letters that draw nothing: Hangul fillers, the blank braille pattern, the Mongolian vowel
+# separator and Khmer's inherent vowels. A name with one would look like another name.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+# Scripts whose letters look alike (Latin "a", Cyrillic "а", Greek "α"): one word of a name
+# keeps to one of them, so "Аna" cannot pass for "Ana".
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+
+
 def clean_name(name: Any) -> str:
-    """A player's name with its spaces collapsed; a longer one is refused, never cut.
+    """A player's name in NFC with its spaces collapsed; a longer one is refused, never cut.
+    A name must show at least one character, and holds no control, format or line separator
+    character, no blank letter and no word mixing look-alike scripts (every screen shows it).
 
     >>> clean_name("  Anna   von Hohenberg ")
     'Anna von Hohenberg'
+    >>> clean_name("Zoe\u0308")  # "e" and a combining diaeresis: one character
+    'Zoë'
+    >>> clean_name("\u3164")
+    Traceback (most recent call last):
+    ...
+    companion.table.model.TableError: the name shows no character (only blanks or marks)
     """
     if not isinstance(name, str):
         raise TableError("bad_name", "the name must be text")
-    name = " ".join(name.split())
+    name = unicodedata.normalize("NFC", name)
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            raise TableError(
+                "name_characters",
+                f"the name must not contain control or separator characters (U+{ord(ch):04X})",
+            )
+    name = " ".join(name.split())  # spaces of any width become one plain space
     if not name:
         raise TableError("bad_name", f"the name must have 1 to {NAME_MAX} characters")
     if len(name) > NAME_MAX:
@@ -214,6 +241,24 @@ def clean_name(name: Any) -> str:
             "bad_name",
             f"the name has {len(name)} characters; at most {NAME_MAX} are allowed",
         )
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise TableError("bad_name", "the name must not contain control characters")
+    if not any(unicodedata.category(ch)[0] in "LNPS" and ch not in BLANK_LETTERS for ch in name):
+        raise TableError("name_invisible", "the name shows no character (only blanks or marks)")
+    blank = next((ch for ch in name if ch in BLANK_LETTERS), None)
+    if blank is not None:
+        raise TableError(
+            "name_characters", f"the name must not contain a blank letter (U+{ord(blank):04X})"
+        )
+    for word in name.split(" "):
+        scripts = {_script(ch) for ch in word if ch.isalpha()} & LOOKALIKE_SCRIPTS
+        if len(scripts) > 1:
+            raise TableError(
+                "name_lookalike",
+                f"the word {word!r} mixes {' and '.join(sorted(s.title() for s in scripts))}"
+                " letters that look alike; write it in one script",
+            )
     return name
+
+
+def _script(ch: str) -> str:
+    """The script of a letter as its Unicode name begins ("LATIN SMALL LETTER A")."""
+    return unicodedata.name(ch, "").split(" ", 1)[0]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+import time
 from typing import Any
 
 from companion.engine import DEFAULT_PROFILE
@@ -25,6 +26,8 @@ from companion.table.bots import Bots
 from companion.table.core import Subscriber
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.model import TABLE_NAME, Game, Outcome, Seat, TableError
+
+SETTINGS_WINDOW_S = 0.25  # settings changed within this go out as one frame
 
 
 class Table(Bots):
@@ -52,6 +55,8 @@ class Table(Bots):
         self.subscribers: list[Subscriber] = []  # after every commit: see TableCore.subscribe
         self.bots: Any = None  # the café's companion players (companion.table.companions), if any
         self.stage: Any = None  # the show (companion.table.stage): what the screens show when
+        self._settings_sent = 0.0  # when the last settings frame went out (monotonic)
+        self._settings_due = False  # a settings frame is due at the end of the window
         row = store.table(name)
         if row is None:
             settings = {"dice": dice, "track_colors": None}
@@ -116,33 +121,51 @@ class Table(Bots):
                 review=self.review,
             )
 
+    def _change_setting(self, key: str, value: Any) -> Outcome:
+        """Keep one setting: committed and sent to every screen only when it changes, so a
+        client that repeats a setting costs the table nothing (no write, no frames). Changes
+        that follow one another within :data:`SETTINGS_WINDOW_S` go out as one frame at the
+        window's end (a picker flicked through four languages redraws the screens twice)."""
+        with self.lock:
+            if key in self.settings and self.settings[key] == value:
+                return Outcome("settings", roles=())
+            settings = {**self.settings, key: value}
+            self._commit(self.store.settings_stmts(self.name, settings))
+            self.settings = settings
+            since = time.monotonic() - self._settings_sent
+            if self._settings_due:
+                return Outcome("settings", roles=())  # the frame already due carries it
+            if since >= SETTINGS_WINDOW_S:
+                self._settings_sent = time.monotonic()
+                return self._publish(Outcome("settings"))
+            self._settings_due = True
+            timer = threading.Timer(SETTINGS_WINDOW_S - since, self._send_settings)
+            timer.daemon = True
+            timer.start()
+            return Outcome("settings", roles=())
+
+    def _send_settings(self) -> None:
+        """The window's end: one frame with every setting changed in it."""
+        with self.lock:
+            self._settings_due = False
+            self._settings_sent = time.monotonic()
+            self._publish(Outcome("settings"))
+
     def set_pace(self, pace: Any) -> Outcome:
         """How long the screens hold each station's result (companion.table.show)."""
         if not show.valid_pace(pace):
             raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
-        with self.lock:
-            settings = {**self.settings, "pace": pace}
-            self._commit(self.store.settings_stmts(self.name, settings))
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+        return self._change_setting("pace", pace)
 
     def set_language(self, lang: str) -> Outcome:
         """The display's language, the host's choice (checked by the web layer)."""
-        with self.lock:
-            settings = {**self.settings, "lang": lang}
-            self._commit(self.store.settings_stmts(self.name, settings))
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+        return self._change_setting("lang", lang)
 
     def set_board_drawing(self, shown: Any) -> Outcome:
         """Whether the display draws the LED board (the host's choice, kept in the settings)."""
         if not isinstance(shown, bool):
             raise TableError("bad_message", "shown must be true or false")
-        with self.lock:
-            settings = {**self.settings, "board_drawing": shown}
-            self._commit(self.store.settings_stmts(self.name, settings))
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+        return self._change_setting("board_drawing", shown)
 
     def rotate_join(self) -> Outcome:
         with self.lock:

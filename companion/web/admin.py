@@ -36,15 +36,15 @@ from companion.cafe.history import (
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.store.database import StoredGame
-from companion.store.results import companion_levels, engine_log, meta
+from companion.store.results import engine_log, meta
 from companion.table import TableError
 from companion.table import frames as render
-from companion.web.guard import pong
+from companion.web.guard import Refused, body_json, pong
 from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
-from companion.web.replay import chapters, step_view
+from companion.web.replay import step_view
+from companion.web.replays import BuildFailed, move, open_game
 from companion.web.replays import Replay as Replay  # one replay (kept by the app's Replays)
-from companion.web.replays import move
 from companion.web.services import (
     admin_token_of,
     cafe_of,
@@ -331,21 +331,18 @@ def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
     cafe = cafe_of()
     table = cafe.get(stored.table_name)
-    logged = cafe.store.commands(game_id)
-    levels = companion_levels((c.command, c.source) for c in logged)
-    document, commands = engine_log(stored.document, [c.command for c in logged])
-    frames = replay_frames(
-        table=stored.table_name,
-        title=table.title if table else f"Table {stored.table_name}",
-        lang=table.settings.get("lang", "en") if table else "en",
-        game_id=game_id,
-        document=document,
-        seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
-        status=stored.status,
-        commands=commands,
-        urls={"display": url_for("pages.display_page", name=stored.table_name)},
-    )
-    rid = replays_of().open(frames, render.replay_steps(document, commands))
+    try:
+        rid, built = open_game(
+            replays_of(),
+            cafe,
+            stored,
+            table.title if table else f"Table {stored.table_name}",
+            table.settings.get("lang", "en") if table else "en",
+            url_for("pages.display_page", name=stored.table_name),
+        )
+    except BuildFailed as exc:
+        return jsonify({"error": "replay_failed", "reason": str(exc)}), 503
+    frames = built.frames
     summary = frames[-1]["table"]
     urls = {
         **summary["urls"],
@@ -363,7 +360,7 @@ def replay_page(game_id: int) -> Any:
                 wifi_ssid=None,
                 admin_token=_token(),
                 steps=len(frames),
-                chapters=chapters(frames),
+                chapters=built.chapters,
             )
         )
     )
@@ -377,7 +374,11 @@ def replay_step(rid: str) -> Any:
         return jsonify(
             {"error": "no_replay", "reason": "this replay has expired; reopen it from the history"}
         ), 404
-    answer, status = move(replay, request.get_json(silent=True))
+    try:
+        body = body_json(request.get_data())
+    except Refused as exc:
+        return jsonify({"error": exc.code, "reason": exc.reason}), 400
+    answer, status = move(replay, body)
     return jsonify(answer), status
 
 

@@ -10,6 +10,7 @@ from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
 from companion.table import NAME_MAX, TableError
 from companion.web import i18n
 from companion.web.access import host_refusal, host_token, throttled, wrong_guess
+from companion.web.guard import Refused, body_json
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
 from companion.web.services import config_of, hub_of, hubs_of
@@ -180,7 +181,10 @@ def wifi_qr() -> Response:
 def join_api(name: str) -> Any:
     hub = _hub(name)
     table = hub.table
-    body = request.get_json(silent=True)
+    try:
+        body = body_json(request.get_data())
+    except Refused as exc:
+        return _refuse(exc.code, f"{exc.reason}: send a JSON object with secret, name and colour")
     if not isinstance(body, dict):
         return _refuse("bad_json", "send a JSON object with secret, name and colour")
     if (busy := _throttled()) is not None:

@@ -19,6 +19,15 @@ def send_error(conn: Connection, code: str, reason: str, msg_id: Any = None) -> 
     conn.send(frame)
 
 
+def _id_of(raw: str | bytes | None, max_bytes: int) -> Any:
+    """The id of a dropped message, so its sender stops waiting for an answer to it (a
+    phone's outbox keeps a command until an ack or an error names it)."""
+    try:
+        return parse(raw, max_bytes).get("id")
+    except Refused:
+        return None
+
+
 def messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
     """Yield each valid message while the connection lives; a refused one (too many, too
     large, not a JSON object with a type) gets its error frame here and is dropped. Ends with
@@ -32,6 +41,7 @@ def messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
                 conn,
                 "rate_limited",
                 f"more than {config.rate:g} messages a second; this one was dropped",
+                _id_of(raw, config.max_message),
             )
             continue
         try:

@@ -10,17 +10,141 @@ through the beats exactly as at the table (DESIGN.md "The show"). The page keeps
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import visible_events
+from companion.store.results import companion_levels, engine_log
+from companion.table import frames as render
 from companion.table import show as beats
+from companion.web.guard import GuessThrottle
 from companion.web.hub import WsConnection
+from companion.web.replay import chapters, step_view
 
-MAX_REPLAYS = 20  # the oldest is forgotten past this (its page says "expired")
+MAX_REPLAYS = 100  # open replays of everybody: the oldest is forgotten past this ("expired")
+PER_OPENER = {"admin": 20, "table": 2}  # open replays kept per opener (the admin; a token)
+CACHE_BYTES = 48 * 1024 * 1024  # built replays kept, as the JSON size of their frames
+BUILD_WAIT_S = 60.0  # a build that takes longer is given up (the page answers 503)
+# Opens of a table's replay per token: a burst of 4, then one every 5 s (a phone opens one
+# moment of its review at a time; every open was a whole build before the cache).
+OPEN_RATE, OPEN_BURST = 0.2, 4
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A finished game's replay, built once and never changed: shared by every page that
+    opens it (a :class:`Replay` keeps only its own step and displays)."""
+
+    frames: list[dict[str, Any]]
+    steps: list[list[dict[str, Any]]]
+    chapters: list[dict[str, Any]]
+    size: int  # bytes of the frames as JSON: what the cache counts
+
+
+def build(game: dict[str, Any]) -> Built:
+    """Build a finished game's replay from its stored log (runs in the companion players'
+    pool, players/thinker.py: a whole game's frames take tens of milliseconds, which the
+    server's shared event loop must not spend). ``game`` holds the table's name, title and
+    language, the game's id, stored document, seats and status, the logged ``(command,
+    source)`` pairs and the display page's URL."""
+    logged = game["logged"]
+    levels = companion_levels((command, source) for command, source in logged)
+    document, commands = engine_log(game["document"], [command for command, _ in logged])
+    frames = render.replay_frames(
+        table=game["table"],
+        title=game["title"],
+        lang=game["lang"],
+        game_id=game["game_id"],
+        document=document,
+        seats=[{**s, "companion": levels.get(s["seat"])} for s in game["seats"]],
+        status=game["status"],
+        commands=commands,
+        urls={"display": game["display_url"]},
+        step=step_view,
+    )
+    size = len(json.dumps(frames, separators=(",", ":")))
+    return Built(frames, render.replay_steps(document, commands), chapters(frames), size)
+
+
+class BuildFailed(RuntimeError):
+    """The replay could not be built (the pool failed or took too long)."""
+
+
+class Builds:
+    """Built replays by game (and the title, language and URL they show), least recently used
+    first, within :data:`CACHE_BYTES`. One build per game at a time: a second opener waits
+    for the first one's."""
+
+    def __init__(self, limit_bytes: int = CACHE_BYTES) -> None:
+        self.limit_bytes = limit_bytes
+        self._built: OrderedDict[tuple[Any, ...], Built] = OrderedDict()
+        self._running: dict[tuple[Any, ...], Future[Built]] = {}
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(
+        self,
+        key: tuple[Any, ...],
+        game: Callable[[], dict[str, Any]],
+        run: Callable[[dict[str, Any]], Future[Built]] | None,
+    ) -> Built:
+        """The replay of ``key``, built by ``run`` (the pool; None: here) from ``game()``."""
+        with self._lock:
+            found = self._built.get(key)
+            if found is not None:
+                self._built.move_to_end(key)
+                return found
+            future = self._running.get(key)
+            mine = future is None
+            if future is None:
+                future = self._running[key] = Future()
+        if not mine:
+            return _wait(future)
+        try:
+            built = build(game()) if run is None else _wait(run(game()))
+        except Exception as exc:  # noqa: BLE001 - a pool that is gone, a log that fails
+            failed = exc if isinstance(exc, BuildFailed) else BuildFailed(f"{exc!r}")
+            log.warning("replay %s could not be built: %s", key[0], failed)
+            with self._lock:
+                self._running.pop(key, None)
+            future.set_exception(failed)
+            raise failed from None
+        with self._lock:
+            self._running.pop(key, None)
+            if built.size <= self.limit_bytes:
+                self._built[key] = built
+                self._bytes += built.size
+                while self._bytes > self.limit_bytes:
+                    _key, old = self._built.popitem(last=False)
+                    self._bytes -= old.size
+        future.set_result(built)
+        return built
+
+    @property
+    def bytes(self) -> int:
+        with self._lock:
+            return self._bytes
+
+
+def _wait(future: Future[Built]) -> Built:
+    try:
+        return future.result(timeout=BUILD_WAIT_S)
+    except TimeoutError:
+        raise BuildFailed(f"the replay took more than {BUILD_WAIT_S:g} s to build") from None
+    except BuildFailed:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the pool's failure, named for the page
+        raise BuildFailed(f"the replay could not be built: {exc!r}") from None
 
 
 class BadPlay(ValueError):
@@ -35,7 +159,7 @@ class Replay:
     def __init__(
         self, frames: list[dict[str, Any]], steps: list[list[dict[str, Any]]] | None = None
     ) -> None:
-        self.frames = frames
+        self.frames = frames  # shared with other replays of the same game: never changed
         self.steps = steps
         self.step = 0  # a replay starts at the beginning
         self.playing: int | None = None  # the command whose show frame is up, if one is
@@ -130,28 +254,84 @@ class Replay:
 
 
 class Replays:
-    """The replays open now, by an unguessable id (its display socket needs no token)."""
+    """The replays open now, by an unguessable id (its display socket needs no token). Each
+    opener (the admin, a table's token) keeps its own few, so nobody's opens push out
+    another's; the built games behind them are shared (:class:`Builds`)."""
 
     def __init__(self, limit: int = MAX_REPLAYS) -> None:
         self.limit = limit
-        self._replays: OrderedDict[str, Replay] = OrderedDict()
+        self.builds = Builds()
+        self.opens = GuessThrottle(rate=OPEN_RATE, burst=OPEN_BURST)  # per token, see below
+        self._replays: OrderedDict[str, tuple[str, Replay]] = OrderedDict()
         self._lock = threading.Lock()
 
     def open(
-        self, frames: list[dict[str, Any]], steps: list[list[dict[str, Any]]] | None = None
+        self,
+        frames: list[dict[str, Any]],
+        steps: list[list[dict[str, Any]]] | None = None,
+        opener: str = "admin",
     ) -> str:
-        """Keep a new replay (``steps``: its commands' events, to play it); returns its id."""
+        """Keep a new replay (``steps``: its commands' events, to play it); returns its id.
+        ``opener`` is ``admin`` or ``table:<name>:<seat or host>``."""
         rid = secrets.token_urlsafe(16)
         replay = Replay(frames, steps)
+        keep = PER_OPENER["admin" if opener == "admin" else "table"]
         with self._lock:
-            self._replays[rid] = replay
+            self._replays[rid] = (opener, replay)
+            mine = [r for r, (who, _) in self._replays.items() if who == opener]
+            for old in mine[: max(0, len(mine) - keep)]:
+                del self._replays[old]
             while len(self._replays) > self.limit:
                 self._replays.popitem(last=False)
         return rid
 
     def get(self, rid: str) -> Replay | None:
         with self._lock:
-            return self._replays.get(rid)
+            found = self._replays.get(rid)
+            return found[1] if found is not None else None
+
+    def open_wait(self, opener: str) -> float:
+        """Seconds until ``opener`` may open another replay (0: now; the open is counted).
+        Openers are kept as a hash: the throttle holds no token."""
+        key = hashlib.sha256(opener.encode()).hexdigest()[:32]
+        wait = self.opens.wait(key)
+        if wait <= 0:
+            self.opens.failed(key)  # one open taken from its bucket
+        return wait
+
+
+def open_game(
+    replays: Replays,
+    cafe: Any,
+    stored: Any,
+    title: str,
+    lang: str,
+    display_url: str,
+    opener: str = "admin",
+) -> tuple[str, Built]:
+    """Open a replay of the finished game ``stored`` (a ``StoredGame``) for ``opener``: built
+    once in the companion players' pool (here when the server runs none), then shared.
+    Returns the replay's id and what was built. Raises :class:`BuildFailed`."""
+    key = (stored.id, stored.status, title, lang, display_url)
+
+    def game() -> dict[str, Any]:
+        logged = cafe.store.commands(stored.id)
+        return {
+            "table": stored.table_name,
+            "title": title,
+            "lang": lang,
+            "game_id": stored.id,
+            "document": stored.document,
+            "seats": stored.seats,
+            "status": stored.status,
+            "logged": [(c.command, c.source) for c in logged],
+            "display_url": display_url,
+        }
+
+    bots = cafe.bots
+    run = None if bots is None else (lambda g: bots.thinker.submit(build, g))
+    built = replays.builds.get(key, game, run)
+    return replays.open(built.frames, built.steps, opener), built
 
 
 def move(replay: Replay, body: Any) -> tuple[dict[str, Any], int]:

@@ -13,12 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
-from companion.store.results import companion_levels, engine_log
-from companion.table.frames import replay_steps
 from companion.web.access import seat_or_host_refusal
-from companion.web.admin import replay_frames
-from companion.web.replay import chapters
-from companion.web.replays import move
+from companion.web.guard import Refused, body_json
+from companion.web.replays import BuildFailed, move, open_game
 from companion.web.services import cafe_of, replays_of
 from companion.web.shown import over_on_screens
 
@@ -55,23 +52,25 @@ def table_replay(name: str, game_id: int) -> Any:
         step = int(request.args.get("step", "0"))
     except ValueError:
         return jsonify({"error": "bad_step", "reason": "step must be a whole number"}), 400
-    logged = cafe.store.commands(game_id)
-    levels = companion_levels((c.command, c.source) for c in logged)
-    document, commands = engine_log(stored.document, [c.command for c in logged])
-    frames = replay_frames(
-        table=name,
-        title=table.title,
-        lang=table.settings.get("lang", "en"),
-        game_id=game_id,
-        document=document,
-        seats=[{**s, "companion": levels.get(s["seat"])} for s in stored.seats],
-        status=stored.status,
-        commands=commands,
-        urls={"display": url_for("pages.display_page", name=name)},
-    )
-    replays = replays_of()
-    rid = replays.open(frames, replay_steps(document, commands))
-    replay = replays.get(rid)
+    opener = f"table:{name}:{request.args.get('seat') or 'host'}"
+    if (wait := replays_of().open_wait(opener)) > 0:
+        # A token that opens replays in a loop waits (each open is a page and a replay kept).
+        reason = f"too many replays opened; try again in {wait:.0f} s"
+        return jsonify({"error": "rate_limited", "reason": reason}), 429
+    try:
+        rid, built = open_game(
+            replays_of(),
+            cafe,
+            stored,
+            table.title,
+            table.settings.get("lang", "en"),
+            url_for("pages.display_page", name=name),
+            opener,
+        )
+    except BuildFailed as exc:
+        return jsonify({"error": "replay_failed", "reason": str(exc)}), 503
+    frames = built.frames
+    replay = replays_of().get(rid)
     start = replay.show(step) if replay is not None else 0
     summary = frames[-1]["table"]
     urls = {
@@ -91,7 +90,7 @@ def table_replay(name: str, game_id: int) -> Any:
                 admin_token="",
                 steps=len(frames),
                 start_step=start,
-                chapters=chapters(frames),
+                chapters=built.chapters,
             )
         )
     )
@@ -104,5 +103,9 @@ def table_replay_step(name: str, rid: str) -> Any:
     if replay is None:
         reason = "this replay has expired; open it again"
         return jsonify({"error": "no_replay", "reason": reason}), 404
-    answer, status = move(replay, request.get_json(silent=True))
+    try:
+        body = body_json(request.get_data())
+    except Refused as exc:
+        return jsonify({"error": exc.code, "reason": exc.reason}), 400
+    answer, status = move(replay, body)
     return jsonify(answer), status

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from companion.players import reviewing
+from companion.players.review import ReviewError
 from companion.store import datadir
 from companion.store.migrations import DatabaseRefused
 from companion.table import TableError, show
@@ -209,6 +211,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         raise ConfigError("--retention-days must be from 1 to 36500")
     if not 0.1 <= args.webhook_retry <= 3600:
         raise ConfigError("--webhook-retry must be from 0.1 to 3600 seconds")
+    try:
+        reviewing.cafe_budget()  # read again by the worker: refused here, before it forks
+    except ReviewError as exc:
+        raise ConfigError(str(exc)) from None
     return ServerConfig(
         host=args.host,
         port=args.port,

@@ -20,6 +20,7 @@ from companion.table.model import ErrorCode, Role
 from companion.web import i18n, receive
 from companion.web.config import ServerConfig
 from companion.web.guard import (
+    RateLimit,
     RefusalCode,
     Refused,
     command_request,
@@ -127,11 +128,18 @@ def _ack(conn: Connection) -> Callable[[Outcome], None]:
 def display_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         hub.attach(conn)
+        mine = RateLimit(*LANGUAGE_PER_DISPLAY)
         for msg in _messages(conn):
             try:
                 if msg["type"] not in policy.DISPLAY_MESSAGES:
                     raise Refused("unknown_type", "the display only sends ping and set_language")
                 if msg["type"] == "set_language":
+                    # Any device on the network may open a display socket (no token): its
+                    # language changes are limited per socket and per table, so a flood of
+                    # them cannot keep a table's screens redrawing.
+                    if not (mine.allow() and _table_language_limit(hub.table.name).allow()):
+                        _error(conn, "rate_limited", LANGUAGE_LIMITED, msg.get("id"))
+                        continue
                     # The display's own picker: the same setting as the host's (phones keep
                     # their own language); the new views are the answer.
                     _answer(
@@ -250,6 +258,20 @@ def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
         )
 
     bots.hint(level, seen, done)
+
+
+# A display's language picker: (changes a second, burst) per display socket and per table.
+LANGUAGE_PER_DISPLAY = (1.0, 3)
+LANGUAGE_PER_TABLE = (2.0, 6)
+LANGUAGE_LIMITED = "the display's language may change about once a second; this one was dropped"
+_language_limits: dict[str, RateLimit] = {}  # by table name (a café's tables are few)
+
+
+def _table_language_limit(name: str) -> RateLimit:
+    limit = _language_limits.get(name)
+    if limit is None:
+        limit = _language_limits[name] = RateLimit(*LANGUAGE_PER_TABLE)
+    return limit
 
 
 def _set_display_language(table: Table, msg: dict[str, Any]) -> Outcome:

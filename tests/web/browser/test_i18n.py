@@ -130,6 +130,9 @@ def test_every_dynamic_key_family_is_complete():
         "host.game_status": ("playing", "finished", "ended"),
         "pad.err": (
             "bad_name",
+            "name_invisible",
+            "name_characters",
+            "name_lookalike",
             "bad_colour",
             "colour_taken",
             "table_full",

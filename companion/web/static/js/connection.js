@@ -146,6 +146,8 @@ export class Connection {
         return;
       }
       if (frame.type === "pong") return;
+      // An error names the refused message (a rate_limited one too: it was dropped, not
+      // kept), so it is not sent again after a reconnect; the page says it was not sent.
       if ((frame.type === "ack" || frame.type === "error") && frame.id != null) {
         this.outbox.delete(frame.id);
       }
