@@ -68,7 +68,9 @@ class Chaos:
         self.display = self._page({"viewport": {"width": 1280, "height": 720}}, self.display_frames)
         self.display.goto(f"{server.base}/t/1/")  # the URL people open: no test parameters
         self.display.wait_for_selector("#seats li")
-        self.host = HostPage(browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
+        self.host = HostPage(
+            browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        )
         self.host.page.on("dialog", lambda d: d.accept())
         self.host.page.goto(server.host_url())
         self.phones: list[Phone] = []
@@ -122,7 +124,9 @@ class Chaos:
                 page.screenshot(path=str(self.shots / f"seed{self.seed}-fail-{name}.png"))
             except Exception:  # noqa: BLE001 - a closed page has nothing to show
                 pass
-        raise AssertionError(f"seed {self.seed}, action {self.step}: {text}\n" + "\n".join(self.log[-25:]))
+        raise AssertionError(
+            f"seed {self.seed}, action {self.step}: {text}\n" + "\n".join(self.log[-25:])
+        )
 
     def host_frame(self) -> dict[str, Any]:
         return self.host.page.evaluate("window.__host.frame()") or {}
@@ -303,7 +307,9 @@ class Chaos:
                 if shown not in ("", "none"):
                     break
                 now = self.host_frame()
-                if not any(x["seat"] == w["seat"] for x in (now.get("host") or {}).get("waiting", [])):
+                if not any(
+                    x["seat"] == w["seat"] for x in (now.get("host") or {}).get("waiting", [])
+                ):
                     break  # answered meanwhile (a companion, the autopilot, an undo)
                 if time.monotonic() > deadline:
                     self.fail(
@@ -313,35 +319,40 @@ class Chaos:
                 page.wait_for_timeout(200)
 
     def check_no_screen_ahead(self) -> None:
-        """No phone is at a later view than the display. Frames go to every screen at once, so
-        the display gets 2 s to read one it is still taking in; a phone that stays ahead was
-        sent more than the display shows."""
+        """No phone was sent a later view than the display: the last view each socket
+        received (recorded as it arrived, whatever the page's script is busy with), for the
+        same game. Frames go to every screen at once, so the display's socket gets 3 s to
+        receive one that is on its way."""
         for phone in self.phones:
-            mine = phone.player.page.evaluate(
-                "({seq: window.__pad.frame()?.seq ?? 0, game: window.__pad.frame()?.game?.id ?? null})"
-            )
-            deadline = time.monotonic() + 2.0
+            mine = _last_view(phone.frames)
+            if mine is None:
+                continue
+            deadline = time.monotonic() + 3.0
             while True:
-                shown = self.display.evaluate(
-                    "({seq: window.__display.frame()?.seq ?? 0,"
-                    " game: window.__display.frame()?.game?.id ?? null})"
-                )
-                if mine["game"] is None or mine["game"] != shown["game"] or mine["seq"] <= shown["seq"]:
+                shown = _last_view(self.display_frames)
+                if shown is None or mine[0] != shown[0] or mine[1] <= shown[1]:
                     break
                 if time.monotonic() > deadline:
-                    self.fail(f"{phone.seat}'s phone is at view {mine['seq']}, the display at {shown['seq']}")
+                    self.fail(
+                        f"{phone.seat}'s phone was sent view {mine[1]} of game {mine[0]}, "
+                        f"the display only {shown[1]}"
+                    )
                 self.display.wait_for_timeout(100)
 
     def check_layout(self) -> None:
         problems = [f"display: {p}" for p in layout_check(self.display, "display")]
         phone = self.rng.choice(self.phones)
         if phone.player.page.evaluate("!document.getElementById('screen-game')?.hidden"):
-            problems += [f"{phone.seat}'s phone: {p}" for p in layout_check(phone.player.page, "phone")]
+            problems += [
+                f"{phone.seat}'s phone: {p}" for p in layout_check(phone.player.page, "phone")
+            ]
         if self.step % 40 == 0:
             self.display.set_viewport_size({"width": 1920, "height": 1080})
             layout_settle(self.display)
             problems += [f"display 1920: {p}" for p in layout_check(self.display, "display")]
-            self.display.screenshot(path=str(self.shots / f"seed{self.seed}-{self.step:03d}-1920.png"))
+            self.display.screenshot(
+                path=str(self.shots / f"seed{self.seed}-{self.step:03d}-1920.png")
+            )
             self.display.set_viewport_size({"width": 1280, "height": 720})
             layout_settle(self.display)
         if self.step % 10 == 0:
@@ -396,6 +407,14 @@ class Chaos:
                 check_frame(f, None, [], None)
 
 
+def _last_view(frames: list[dict[str, Any]]) -> tuple[Any, int] | None:
+    """(game id, seq) of the last view frame in ``frames``."""
+    for f in reversed(frames):
+        if f.get("type") == "view":
+            return ((f.get("game") or {}).get("id"), int(f.get("seq") or 0))
+    return None
+
+
 def _json(payload: Any) -> dict[str, Any]:
     try:
         value = json.loads(payload if isinstance(payload, str) else payload.decode())
@@ -415,7 +434,9 @@ def chaos_server(tmp_path: Path):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_chaos_at_the_table(chaos_server: LiveServer, browser: Any, artifacts: Path, seed: int) -> None:
+def test_chaos_at_the_table(
+    chaos_server: LiveServer, browser: Any, artifacts: Path, seed: int
+) -> None:
     shots = artifacts / "chaos"
     shots.mkdir(exist_ok=True)
     table = Chaos(chaos_server, browser, seed, shots)
