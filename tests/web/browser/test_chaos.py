@@ -35,7 +35,7 @@ from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import check as layout_check
 from tests.web.browser.layout import settle as layout_settle
 from tests.web.browser.pads import describe, record
-from tests.web.browser.tapping import HostPage, Player, join_by_taps, task, tid
+from tests.web.browser.tapping import HostPage, Player, join_by_taps, tid
 
 SEEDS = [int(s) for s in os.environ.get("CHAOS_SEEDS", "11,12,13").split(",") if s.strip()]
 ACTIONS = int(os.environ.get("CHAOS_ACTIONS", "260"))
@@ -246,7 +246,8 @@ class Chaos:
         self.say(f"host frees {phone.seat}; a new phone takes it")
         release.click()
         phone.player.page.wait_for_function(
-            "document.body.dataset.conn && !['open','connecting'].includes(document.body.dataset.conn)"
+            "document.body.dataset.conn"
+            " && !['open','connecting'].includes(document.body.dataset.conn)"
         )
         phone.player.page.context.close()
         self.phones.remove(phone)
@@ -367,10 +368,12 @@ class Chaos:
         seen = []
         while True:
             state = d.evaluate(
-                "() => { const v = (id) => { const e = document.querySelector(`[data-testid=${id}]`);"
+                "() => { const v = (id) => {"
+                " const e = document.querySelector(`[data-testid=${id}]`);"
                 " if (!e || e.hidden) return false; const r = e.getBoundingClientRect();"
                 " if (!r.width || !r.height) return false;"
-                " const top = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 40));"
+                " const top = document.elementFromPoint("
+                "r.left + r.width / 2, r.top + Math.min(r.height / 2, 40));"
                 " return Boolean(top && e.contains(top)); };"
                 " return {final: v('final-scoring'), story: v('story')}; }"
             )
@@ -391,7 +394,8 @@ class Chaos:
                 self.fail(f"{name} never named the winner: {exc}")
             secret = page.evaluate(
                 "() => [...document.querySelectorAll('[data-testid=final-scoring] *')].some("
-                "(e) => e.children.length === 0 && /^(secret|geheim|segreto)$/i.test(e.textContent.trim()))"
+                "(e) => e.children.length === 0"
+                " && /^(secret|geheim|segreto)$/i.test(e.textContent.trim()))"
             )
             if secret and name != "the display":
                 self.fail(f"{name}'s final result shows a 'secret' line")
