@@ -21,7 +21,7 @@ import {
   stationLabel,
   stationName,
 } from "./format.js";
-import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, onLanguageChange, plural, setLanguage, t } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
@@ -279,7 +279,7 @@ function renderPhase(view) {
     const n = (frame.seats || []).length;
     fill(
       box,
-      h("p", { class: "phase-main" }, t("display.waiting_players", { n })),
+      h("p", { class: "phase-main" }, plural("display.waiting_players", n)),
       n >= 3 ? h("p", { class: "phase-sub" }, t("display.waiting_host")) : null,
     );
     return;
@@ -446,9 +446,9 @@ function windowBlock(view, bids) {
   const head = ["col.place", "col.player", "col.cards", "col.huts", "col.old_man", "col.total", "col.dice"];
   const reach = (b) => {
     if (!b.dice) return "";
-    if (b.fixed) return t("display.dice_fixed", { n: b.dice });
+    if (b.fixed) return plural("display.dice_fixed", b.dice);
     const best = Math.min(b.place, ...Object.values(b.best || {}));
-    return t("display.dice_could", { n: b.dice, place: `${best}.` });
+    return plural("display.dice_could", b.dice, { place: t(`place.${best}`) });
   };
   return h(
     "article",

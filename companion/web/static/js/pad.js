@@ -18,7 +18,7 @@ import {
   stationLabel,
   stationName,
 } from "./format.js";
-import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { languageSwitch, list, onLanguageChange, pickLanguage, plural, setLanguage, t, translateDom } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
@@ -430,7 +430,7 @@ function renderLobby() {
   fill(
     "lobby",
     h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
-    h("p", {}, t("pad.wait_start", { n: (frame.seats || []).length })),
+    h("p", {}, plural("pad.wait_start", (frame.seats || []).length)),
     h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
     h(
       "button",
@@ -593,7 +593,7 @@ function companionMovesBox() {
     if (m.type === "bid") {
       for (const [station, cards] of Object.entries(m.bids || {})) lines.push(t("pad.companion.bid", { cards: cards.join("+"), station: stationLabel(station) }));
     } else if (m.type === "sacrifice") lines.push(t("pad.companion.sacrifice", { card: m.card }));
-    else if (m.type === "dice") lines.push(t("pad.companion.dice", { n: m.count, station: stationLabel(m.station ?? "?") }));
+    else if (m.type === "dice") lines.push(plural("pad.companion.dice", m.count, { station: stationLabel(m.station ?? "?") }));
     else if (m.type === "city") lines.push(t("pad.companion.city", { choice: m.choice === "hut" ? t("pad.city_hut") : t("pad.city_die") }));
     else if (m.type === "pyramid") lines.push(t("pad.companion.pyramid", { name: nameOf(m.first) }));
     else if (m.type === "roll") lines.push(t("pad.companion.roll", { values: (m.values || []).join("+") }));
@@ -784,7 +784,7 @@ function windowTable(bids, station, view) {
             h("td", { class: "num" }, b.cards.join("+")),
             h("td", { class: "num" }, mods),
             h("td", { class: "num strong", dataset: { testid: "effective" } }, String(b.base)),
-            h("td", { class: "num" }, b.dice ? t("pad.dice_held", { n: b.dice }) : ""),
+            h("td", { class: "num" }, b.dice ? plural("pad.dice_held", b.dice) : ""),
           );
         }),
       ),
