@@ -310,7 +310,7 @@ function renderPhase(view) {
   const status = frame.game?.status;
   let main;
   const by = pendingByType(view);
-  if (status === "ended") main = t("phase.ended");
+  if (status === "ended") main = t(frame?.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
   else if (view.finished) main = t("phase.finished");
   else if (by.harvest) main = t("wait.harvest");
   else if (by.improvements) main = t("wait.improvements");
@@ -859,8 +859,9 @@ function renderSound() {
   const volume = document.getElementById("sound-volume");
   if (!button || !volume) return;
   button.textContent = sound.on ? t("show.sound_is_on") : t("show.sound_is_off");
+  // Its accessible name is the visible "Sound: on" (WCAG 2.5.3); what a tap does is the title.
   button.title = sound.on ? t("show.sound_off") : t("show.sound_on");
-  button.setAttribute("aria-label", button.title);
+  button.removeAttribute("aria-label");
   button.setAttribute("aria-pressed", String(sound.on));
   volume.value = String(Math.round(sound.volume * 100));
   volume.title = t("show.volume");

@@ -43,6 +43,7 @@ let sentKind = null; // the type of the command waiting for its ack
 let answered = null; // {kind, seq}: acknowledged, and views older than seq do not show it yet
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 let notice = null; // what the host did to this seat's own move (an undo), until the next move
+let seatBack = null; // the host gave this seat back from a companion player: {pending, game}
 
 // ---------- storage ----------
 
@@ -157,7 +158,10 @@ function connect() {
     path: credentials.ws || page.ws,
     hello: () => ({ type: "hello", seat: credentials.seat, token: credentials.token }),
     auth: () => ({ token: credentials.token }),
-    onFrame,
+    onFrame: (f) => {
+      noteSeatBack(f);
+      onFrame(f);
+    },
     onStatus,
   });
   window.__pad.conn = conn;
@@ -384,7 +388,39 @@ function render() {
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
+  fitTables();
   keepInView();
+  keepRankingInView();
+}
+
+/** A table too wide for the phone (a long one-word name) gets a smaller font, step by step,
+ * until it fits: names are never broken inside a word (pad.css). */
+function fitTables() {
+  for (const table of document.querySelectorAll("#task table.mini")) {
+    const box = table.parentElement;
+    let size = 100;
+    table.style.fontSize = "";
+    while (table.scrollWidth > box.clientWidth + 0.5 && size > 60) {
+      size -= 5;
+      table.style.fontSize = `${size}%`;
+    }
+  }
+}
+
+let rankingShown = null; // the ranking keepRankingInView last scrolled to
+
+/** When a new station's result comes up while the phone only watches, its ranking's top is
+ * scrolled into view below the header (the page kept the scroll of the bidding). */
+function keepRankingInView() {
+  const ranking = document.querySelector("#task [data-testid=ranking]");
+  const watching = ["none", "auto"].includes(document.body.dataset.task);
+  if (!ranking || !watching) return;
+  const key = `${frame?.game?.id}:${frame?.game?.view?.round}:${ranking.dataset.station}`;
+  if (key === rankingShown) return;
+  rankingShown = key;
+  const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
+  const r = ranking.getBoundingClientRect();
+  if (r.top < header || r.top > window.innerHeight * 0.5) window.scrollBy(0, r.top - header - 8);
 }
 
 let keptKey = null; // what keepInView last brought into view (a slot, a decision)
@@ -437,7 +473,7 @@ function renderLobby() {
       {
         class: "link",
         onclick: () => {
-          if (!confirm(t("host.confirm"))) return;
+          if (!confirm(t("pad.confirm_leave"))) return;
           conn.send({ type: "leave" });
           saveCredentials(null);
           conn.stop("idle");
@@ -571,16 +607,27 @@ function renderTask(view) {
   return fill(task, news, waitTask(view), error);
 }
 
-/** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4). */
+/** The host gave the seat back (notice "resumed", PROTOCOL.md 3.4): said until what this
+ * phone is asked changes (it answered, or the game moved on) or another game starts. */
+function noteSeatBack(f) {
+  if (f.type !== "view") return;
+  const pending = JSON.stringify((f.you?.pending || []).map((p) => p.type));
+  if (f.notice?.kind === "resumed") seatBack = { pending, game: f.game?.id ?? null };
+  else if (seatBack && (pending !== seatBack.pending || (f.game?.id ?? null) !== seatBack.game)) seatBack = null;
+}
+
+/** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4); "you
+ * have your seat back" after a companion player had it. */
 function noticeBox() {
-  if (!notice || notice.kind !== "undone") return null;
+  const back = seatBack ? h("div", { class: "notice", role: "status", dataset: { testid: "seat-back" } }, t("pad.notice.resumed")) : null;
+  if (!notice || notice.kind !== "undone") return back;
   const station = notice.station ?? (notice.stations?.length === 1 ? notice.stations[0] : null);
   let text;
   if (notice.type === "bid") text = station !== null ? t("pad.notice.undone.bid_one", { station: stationLabel(station) }) : t("pad.notice.undone.bid_all");
   else if (notice.type === "dice") text = t("pad.notice.undone.dice", { station: stationLabel(station ?? "?") });
   else if (notice.type === "sacrifice" || notice.type === "roll") text = t(`pad.notice.undone.${notice.type}`);
   else text = t("pad.notice.undone.other");
-  return h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text);
+  return [back, h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text)];
 }
 
 /** What a companion player did for this seat this round while it had the seat: "a companion
@@ -828,7 +875,7 @@ function diceNotAsked(view) {
 function rankingTable(ranking, view) {
   return h(
     "div",
-    { class: "revealed" },
+    { class: "revealed", dataset: { testid: "ranking", station: ranking.station } },
     h("h3", {}, stationLabel(ranking.station)),
     h("p", { class: "stake" }, stakeText(ranking.station, view)),
     h(
@@ -1118,7 +1165,7 @@ function renderFinal(view) {
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
-    frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
+    frame.game.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
     view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
     place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
     frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
@@ -1228,7 +1275,7 @@ function standingsTable(standings) {
   return h(
     "div",
     { class: "standings", dataset: { testid: "standings" } },
-    h("h3", {}, t("pad.standings_title")),
+    h("h3", {}, t(frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
     h(
       "table",
       { class: "mini" },

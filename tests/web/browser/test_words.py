@@ -1,0 +1,270 @@
+"""The right words on the phones, the host page, the admin and the replay, in Chromium.
+
+Phone: names in the bids and dice tables wrap between words, never inside one (at 390x844 and
+360x740); a new station's result scrolls the watching phone to its ranking; counted texts have
+their singular ("1 die"); the seat given back from a companion player says so; the café's
+"close stuck game" is named as the café's, not the host's; the game's replay asks for no
+missing text. Host page: five seats' actions in one menu each (a short page), dialogs that
+say what will happen, "Done." that fades. Display: the sound button's name is its text.
+
+Scenario as in test_pad_news: Ana (Chromium, "Maximiliane-Alexandra") is played by a plain
+companion player for her first bid (sacrifice 0, lowest cards), Jörg and Xochitl bid as
+there: Ana wins S3 and takes the die (R5.3); at S4 a six would lift her, so she is asked
+(R3.2) and holds 1 black die.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import requests
+from live_server import Host, LiveServer, Phone
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.pads import join
+from tests.web.browser.test_pad_news import BEN, CLEO, wait_task
+from tests.web.browser.test_replay_display import _admin_token
+
+SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 740}}
+
+# Characters of a name that moved to a new line although the one before is no break point.
+MID_WORD = """() => {
+  const bad = [];
+  for (const el of document.querySelectorAll('#task table.mini .chip-name')) {
+    const text = el.firstChild;
+    if (!text) continue;
+    const s = text.textContent;
+    let top = null;
+    for (let i = 0; i < s.length; i += 1) {
+      const r = document.createRange();
+      r.setStart(text, i);
+      r.setEnd(text, i + 1);
+      const rect = r.getClientRects()[0];
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2 && !/[\\s-]/.test(s[i - 1])) bad.push(`${s} @ ${i}`);
+      top = rect.top;
+    }
+  }
+  return bad;
+}"""
+
+
+def _no_mid_word_breaks(page: Any, label: str) -> None:
+    page.wait_for_selector("#task table.mini .chip-name")
+    broken = page.evaluate(MID_WORD)
+    assert not broken, f"{label}: names broken inside a word: {broken}"
+    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    assert wide <= 0, f"{label}: the page is {wide}px wider than the phone"
+
+
+def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
+    server: LiveServer, browser: Any, artifacts: Any
+) -> None:
+    ana = browser.new_context(**PHONE).new_page()
+    warnings: list[str] = []
+    ana.on("console", lambda m: warnings.append(m.text) if "missing translation" in m.text else None)
+    join(ana, server.join_url(), "Maximiliane-Alexandra", "orange")
+    # Alone in the lobby: one player, in the singular.
+    ana.wait_for_function("document.getElementById('screen-lobby').innerText.includes('1 player')")
+    assert "1 players" not in ana.inner_text("#screen-lobby")
+    others = []
+    for name, colour in (("Jörg", "sky"), ("Xochitl", "green")):
+        phone = Phone(server, "1", server.join("1", name, colour))
+        phone.hello()
+        others.append(phone)
+    jorg, xochitl = others
+    host = Host(server, "1")
+    host.hello()
+    assert host.act("start", dice="table")["type"] == "ok"
+    wait_task(ana, "sacrifice")
+    ana.locator("#task .hand .card-btn[data-card='0']").tap()
+    ana.locator("#lock-in").tap()
+    for phone in others:
+        phone.command({"type": "sacrifice", "card": 0})
+        phone.until(lambda f: f["type"] == "ack")
+    assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
+    assert host.command({"type": "improvements", "cards": [1, 1]})["type"] == "ack"
+    wait_task(ana, "bid")
+    me = ana.evaluate("window.__pad.frame().you.seat")
+
+    # She bids with twelve taps (the page scrolls down with the slots), then locks in.
+    for card in range(1, 13):
+        ana.locator(f"#deck .card-btn[data-card='{card}']").tap()
+    ana.locator("#review").tap()
+    ana.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    scrolled = ana.evaluate("window.scrollY")
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "none")
+    print("scrollY before lock-in:", scrolled, "after:", ana.evaluate("window.scrollY"))
+    for phone, bids in ((jorg, BEN), (xochitl, CLEO)):
+        phone.command({"type": "bid", "bids": bids})
+        phone.until(lambda f: f["type"] == "ack")
+    ana.wait_for_selector("#task [data-testid=ranking]")
+    place = ana.evaluate(
+        """() => {
+          const r = document.querySelector('#task [data-testid=ranking]').getBoundingClientRect();
+          return {top: r.top, header: document.querySelector('.padbar').getBoundingClientRect().bottom,
+                  height: innerHeight};
+        }"""
+    )
+    assert place["header"] <= place["top"] < place["height"] / 2, place
+    ana.screenshot(path=str(artifacts / "words-ranking-390x844.png"))
+    _no_mid_word_breaks(ana, "ranking 390x844")
+
+    wait_task(ana, "city")
+    ana.locator("button[data-choice='die']").tap()
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "dice")
+    row = ana.locator(f"[data-testid=dice-bids] tr[data-player='{me}']")
+    assert re.search(r"\b1 die\b", row.inner_text()), row.inner_text()
+    _no_mid_word_breaks(ana, "dice window 390x844")
+    ana.screenshot(path=str(artifacts / "words-dice-window-390x844.png"), full_page=True)
+    ana.set_viewport_size(SMALL_PHONE["viewport"])
+    ana.wait_for_function("document.documentElement.clientWidth <= 360")
+    ana.evaluate("window.dispatchEvent(new Event('resize'))")
+    _no_mid_word_breaks(ana, "dice window 360x740")
+    ana.screenshot(path=str(artifacts / "words-dice-window-360x740.png"), full_page=True)
+    ana.locator("button[data-count='0']").tap()
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "none")
+
+    # A companion player takes her seat; the host gives it back: her phone says so.
+    assert host.act("skip_seat", seat=me)["type"] == "ok"
+    ana.wait_for_selector("[data-testid=auto-note]")
+    assert ana.locator("[data-testid=seat-back]").count() == 0
+    assert host.act("resume_seat", seat=me)["type"] == "ok"
+    ana.wait_for_selector("[data-testid=seat-back]")
+    assert "seat back" in ana.inner_text("[data-testid=seat-back]")
+    ana.screenshot(path=str(artifacts / "words-seat-back-360x740.png"))
+
+    # The café closes the stuck game from its admin page: the phone names the café.
+    token = _admin_token(server)
+    answer = requests.post(
+        f"{server.local}/admin/api/tables/1/close", headers={"X-Admin-Token": token}, timeout=5
+    )
+    assert answer.status_code == 200, answer.text
+    ana.wait_for_selector("[data-testid=ended-by]")
+    said = ana.inner_text("#screen-final")
+    assert "café closed" in said and "host ended" not in said, said
+    ana.screenshot(path=str(artifacts / "words-cafe-closed-360x740.png"), full_page=True)
+    assert not warnings, warnings
+
+    # Its replay asks for no text the catalogue lacks.
+    game_id = ana.evaluate("window.__pad.frame().game.id")
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    missing: list[str] = []
+    tv.on("console", lambda m: missing.append(m.text) if "missing translation" in m.text else None)
+    tv.goto(f"{server.base}/admin/games/{game_id}/replay?token={token}")
+    tv.wait_for_function("window.__display && window.__display.frame()?.replay")
+    tv.wait_for_function("document.getElementById('replay-step').textContent.length > 0")
+    tv.keyboard.press("ArrowRight")
+    tv.wait_for_function("document.body.dataset.replayStep === '1'")
+    assert not missing, missing
+
+
+def _five_seats(server: LiveServer) -> list[Phone]:
+    phones = []
+    for name, colour in (
+        ("Ana", "orange"),
+        ("Ben", "sky"),
+        ("Cleo", "green"),
+        ("Dora", "purple"),
+        ("Emil", "yellow"),
+    ):
+        phone = Phone(server, "1", server.join("1", name, colour))
+        phone.hello()
+        phones.append(phone)
+    return phones
+
+
+HOST_VIEWPORTS = ({"width": 390, "height": 844}, {"width": 1280, "height": 900})
+
+
+def test_host_page_menus_dialogs_and_done(server: LiveServer, browser: Any, artifacts: Any) -> None:
+    phones = _five_seats(server)
+    host = browser.new_context(viewport=HOST_VIEWPORTS[0]).new_page()
+    host.goto(server.host_url())
+    host.wait_for_selector("#start:not([disabled])")
+    host.click("#start")
+    host.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
+    host.wait_for_function("document.querySelectorAll('#host-seats li[data-seat]').length === 5")
+    heights = {}
+    for viewport in HOST_VIEWPORTS:
+        host.set_viewport_size(viewport)
+        host.wait_for_function(f"innerWidth === {viewport['width']}")
+        heights[viewport["width"]] = host.evaluate("document.documentElement.scrollHeight")
+        host.screenshot(
+            path=str(artifacts / f"words-host-5-seats-{viewport['width']}.png"), full_page=True
+        )
+    print("host page height with 5 seats (px):", json.dumps(heights))
+    # Each seat is one line: its name, its state and one menu (three buttons and their help
+    # lines per seat made the page 2,571 px tall at phone width).
+    seat_heights = host.evaluate(
+        "[...document.querySelectorAll('#host-seats li[data-seat]')]"
+        ".map((li) => li.getBoundingClientRect().height)"
+    )
+    assert max(seat_heights) <= 60, seat_heights
+    assert host.locator("#host-seats [data-testid=skip]:visible").count() == 0
+    host.set_viewport_size(HOST_VIEWPORTS[0])
+
+    # The menu opens in place and stays open while frames come.
+    host.click("#host-seats li[data-seat=ana] [data-testid=seat-menu-open]")
+    host.wait_for_selector("#host-seats li[data-seat=ana] [data-testid=skip]:visible")
+    assert "Ana's phone is told the host removed it" in host.inner_text(
+        "#host-seats li[data-seat=ana] [data-testid=seat-help]"
+    )
+    host.screenshot(path=str(artifacts / "words-host-menu-open-390.png"), full_page=True)
+
+    # Undo says what it takes back, on the button and in its dialog.
+    phones[0].command({"type": "sacrifice", "card": 0})
+    phones[0].until(lambda f: f["type"] == "ack")
+    host.wait_for_selector("#undo:not([disabled])")
+    host.wait_for_function("document.getElementById('undo').textContent.includes('Ana')")
+    assert host.inner_text("#undo") == "Undo Ana's sacrifice"
+    assert host.locator("#host-seats li[data-seat=ana] [data-testid=skip]").is_visible()
+    dialogs: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        dialogs.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    host.once("dialog", lambda d: answer(d, True))
+    host.click("#undo")
+    host.wait_for_function("document.getElementById('undo').disabled")
+    assert dialogs[-1].startswith("Undo Ana's sacrifice?"), dialogs
+    # "Done." is said, then fades away.
+    host.wait_for_selector("#host-message >> text=Done.")
+    host.wait_for_function("document.getElementById('host-message').textContent === ''")
+
+    host.once("dialog", lambda d: answer(d, False))
+    host.click("#host-seats li[data-seat=ana] [data-testid=release]")
+    assert "Give Ana's seat to a new phone?" in dialogs[-1], dialogs
+    host.once("dialog", lambda d: answer(d, False))
+    host.click("#end-game")
+    host.once("dialog", lambda d: answer(d, False))
+    host.click("#rotate-join")
+    assert len(dialogs) == 4, dialogs
+    assert not any("Are you sure" in d for d in dialogs), dialogs
+    assert "End this game now?" in dialogs[2] and "new join code" in dialogs[3], dialogs
+    assert host.evaluate("window.__host.frame().game.status") == "playing"  # all dismissed
+
+
+def test_display_sound_button_is_named_by_its_text(server: LiveServer, browser: Any) -> None:
+    """WCAG 2.5.3: the sound button reads "Sound: on" and is called that (it was called
+    "Turn sound off" / "Sound off" while it read "Sound: on")."""
+    display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    display.goto(f"{server.base}/t/1/")
+    display.wait_for_function("document.getElementById('sound-toggle').textContent.length > 0")
+    for _ in range(2):
+        button = display.locator("#sound-toggle")
+        text = button.inner_text().strip()
+        name = button.evaluate("b => b.getAttribute('aria-label') || b.textContent").strip()
+        assert text.lower() in name.lower(), (text, name)
+        assert display.get_by_role("button", name=text, exact=True).count() == 1
+        button.click()
+        display.wait_for_function(f"document.getElementById('sound-toggle').textContent !== {json.dumps(text)}")
