@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import requests
 from playwright.sync_api import Error as PlaywrightError
-from live_server import Host, LiveServer, Phone
+from live_server import Host, LiveServer, Phone, policy
 
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.pads import join
@@ -209,15 +210,15 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     assert not problems, "\n".join(problems)
 
 
-def _five_seats(server: LiveServer) -> list[Phone]:
-    phones = []
+def _five_seats(server: LiveServer, n: int = 5) -> list[Phone]:
+    phones: list[Phone] = []
     for name, colour in (
         ("Ana", "orange"),
         ("Ben", "sky"),
         ("Cleo", "green"),
         ("Dora", "purple"),
         ("Emil", "yellow"),
-    ):
+    )[:n]:
         phone = Phone(server, "1", server.join("1", name, colour))
         phone.hello()
         phones.append(phone)
@@ -314,3 +315,49 @@ def test_display_sound_button_is_named_by_its_text(server: LiveServer, browser: 
         assert display.get_by_role("button", name=text, exact=True).count() == 1
         button.click()
         display.wait_for_function(f"document.getElementById('sound-toggle').textContent !== {json.dumps(text)}")
+
+
+AXE = Path(__file__).resolve().parents[3] / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core's checks, with WCAG 2.5.3 (label-content-name-mismatch, off by default) turned on.
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {rules: {'label-content-name-mismatch': {enabled: true}}});
+  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}"""
+
+def _axe(page: Any, label: str) -> list[str]:
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    return [f"{label}: {v}" for v in page.evaluate(AXE_RUN)]
+
+
+def test_display_passes_axe_in_the_lobby_the_game_and_the_show(
+    server: LiveServer, browser: Any
+) -> None:
+    """axe-core (node_modules, package.json) finds nothing on the display: in the lobby, in a
+    game and while the show tells a reveal. The sound button reads "Sound: on" and is called
+    that (it was called "Sound off": WCAG 2.5.3)."""
+    assert AXE.exists(), "axe-core is a dev dependency: run `make node_modules/.installed`"
+    display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    display.goto(f"{server.base}/t/1/")
+    display.wait_for_function("document.getElementById('sound-toggle').textContent.length > 0")
+    problems = _axe(display, "lobby")
+    phones = _five_seats(server, 3)
+    host = Host(server, "1")
+    host.hello()
+    assert host.act("set_pace", pace="test:3")["type"] == "ok"
+    assert host.act("start", dice="digital")["type"] == "ok"
+    display.wait_for_function("window.__display.frame()?.game?.status === 'playing'")
+    display.wait_for_selector("#seats .seat")
+    problems += _axe(display, "game")
+    # The phones play (sacrifice, bids) until the display shows a station's result.
+    deadline = time.monotonic() + 60
+    showing = "document.querySelector('#reveal-panel:not([hidden]) .ranking') !== null"
+    while not display.evaluate(showing):
+        assert time.monotonic() < deadline, "the display never showed a result"
+        for phone in phones:
+            phone.poll(0.05)
+            pending = (phone.view or {}).get("you", {}).get("pending") or []
+            if phone.ready() and pending:
+                phone.command(policy(phone.view, phone.seat, pending[0]))
+    problems += _axe(display, "show")
+    assert not problems, "\n".join(problems)
