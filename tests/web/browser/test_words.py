@@ -23,7 +23,7 @@ from typing import Any
 
 import requests
 from playwright.sync_api import Error as PlaywrightError
-from live_server import Host, LiveServer, Phone, policy
+from live_server import Host, LiveServer, Peer, Phone, policy
 
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.pads import join
@@ -169,9 +169,10 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     ana.evaluate("window.dispatchEvent(new Event('resize'))")
     problems += _mid_word_breaks(ana, "dice window 390x844")
     ana.screenshot(path=str(shots / "dice-window-390x844.png"), full_page=True)
-    ana.locator("button[data-count='0']").tap()
-    ana.locator("#lock-in").tap()
-    wait_task(ana, "none")
+    # The display sees this window open and, 40 ms later, closed (its frames held back by the
+    # test and let through that fast, as when companion players answer at once): it must
+    # not draw the window for that moment.
+    problems += _window_flash(browser, server, lambda: _no_dice(ana))
 
     # A companion player takes her seat; the host gives it back: her phone says so.
     assert host.act("skip_seat", seat=me)["type"] == "ok"
@@ -208,6 +209,52 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     tv.wait_for_function("document.body.dataset.replayStep === '1'")
     problems += [f"replay console: {m}" for m in missing]
     assert not problems, "\n".join(problems)
+
+
+# Remembers whether a dice window was ever put on the page (even for one frame).
+WATCH_WINDOW = """() => {
+  window.__windowDrawn = false;
+  new MutationObserver(() => {
+    if (document.querySelector('[data-testid=dice-window]')) window.__windowDrawn = true;
+  }).observe(document.documentElement, {childList: true, subtree: true});
+}"""
+
+
+def _no_dice(ana: Any) -> None:
+    ana.locator("button[data-count='0']").tap()
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "none")
+
+
+def _window_flash(browser: Any, server: LiveServer, close: Any) -> list[str]:
+    """The display gets the table's real frames (a websocket display took them): the window
+    open, then 40 ms later closed. Its own socket is held silent so only these two count."""
+    watcher = Peer(f"{server.ws_base}/t/1/ws/display")
+    opened = watcher.until(
+        lambda f: f["type"] == "view" and bool((f.get("game") or {}).get("view", {}).get("dice_window"))
+    )
+    close()
+    closed = watcher.until(
+        lambda f: f["type"] == "view" and not (f.get("game") or {}).get("view", {}).get("dice_window")
+    )
+    watcher.close()
+    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    tv.route_web_socket(re.compile(r"/ws/display"), lambda ws: None)  # connected, never told
+    tv.goto(f"{server.base}/t/1/")
+    tv.wait_for_function("window.__display && document.documentElement.lang === 'en'")
+    tv.evaluate(WATCH_WINDOW)
+    tv.evaluate(
+        """([opened, closed]) => new Promise((done) => {
+          window.__display.inject(opened);
+          setTimeout(() => { window.__display.inject(closed); done(); }, 40);
+        })""",
+        [opened, closed],
+    )
+    tv.wait_for_function("window.__display.frame().game.view.dice_window === null")
+    tv.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    drawn = tv.evaluate("window.__windowDrawn")
+    tv.context.close()
+    return ["the display drew a dice window that was open for 40 ms"] if drawn else []
 
 
 def _five_seats(server: LiveServer, n: int = 5) -> list[Phone]:

@@ -480,9 +480,27 @@ function windowBlock(view, bids) {
   );
 }
 
+// A bonus dice window is drawn once it has been open this long: one that companion players
+// close at once (opened and answered within a few frames) would only flash (R3.2).
+const WINDOW_SETTLE_MS = 300;
+let windowSeen = null; // {key, at}: the open window and when this screen first saw it
+
+/** Whether the open dice window has stayed open long enough to be drawn (a re-render is
+ * scheduled for the moment it has). */
+function windowSettled(view) {
+  const w = view.dice_window;
+  const key = `${frame?.game?.id}:${view.round}:${w.station}`;
+  if (windowSeen?.key !== key) {
+    windowSeen = { key, at: performance.now() };
+    setTimeout(render, WINDOW_SETTLE_MS + 20);
+  }
+  return performance.now() - windowSeen.at >= WINDOW_SETTLE_MS;
+}
+
 /** Cards revealed but not yet ranked (green first cards, or a station whose dice are pending). */
 function revealedBlock(view, rankedStations) {
-  if (view.dice_window?.bids && !rankedStations.has(String(view.dice_window.station))) return windowBlock(view, view.dice_window.bids);
+  if (!view.dice_window?.bids) windowSeen = null;
+  else if (!rankedStations.has(String(view.dice_window.station)) && windowSettled(view)) return windowBlock(view, view.dice_window.bids);
   const revealed = view.revealed || {};
   const stations = Object.keys(revealed)
     .filter((s) => !rankedStations.has(String(s)))
