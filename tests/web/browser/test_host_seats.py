@@ -108,7 +108,9 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
         for row in display.locator("[data-testid=dice-window] tbody tr").all()
     }
     assert totals == {xochi: "15", "ana": "13", "ben": "6"}
-    assert "1 black die: could reach 1st" in display.inner_text("[data-testid=dice-window] tr[data-player=ana]")
+    assert "1 black die: could reach 1st" in display.inner_text(
+        "[data-testid=dice-window] tr[data-player=ana]"
+    )
     problems = sweep(display, "display", "display-dice-window", shots=artifacts)
 
     send(ana, {"type": "dice", "count": 1})

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import requests
-from playwright.sync_api import Error as PlaywrightError
 from live_server import Host, LiveServer, Peer, Phone, policy
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.pads import join
@@ -105,7 +105,9 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     problems: list[str] = []
     ana = browser.new_context(**SMALL_PHONE).new_page()
     warnings: list[str] = []
-    ana.on("console", lambda m: warnings.append(m.text) if "missing translation" in m.text else None)
+    ana.on(
+        "console", lambda m: warnings.append(m.text) if "missing translation" in m.text else None
+    )
     join(ana, server.join_url(), "Maximiliane-Alexandra", "orange")
     # Alone in the lobby: one player, in the singular.
     if not _shows(ana, "document.getElementById('screen-lobby').innerText.includes('(1 player ')"):
@@ -180,7 +182,9 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     assert ana.locator("[data-testid=seat-back]").count() == 0
     assert host.act("resume_seat", seat=me)["type"] == "ok"
     ana.wait_for_selector("[data-testid=auto-note]", state="detached")
-    if not _shows(ana, "document.querySelector('[data-testid=seat-back]')?.innerText.includes('seat back')"):
+    if not _shows(
+        ana, "document.querySelector('[data-testid=seat-back]')?.innerText.includes('seat back')"
+    ):
         problems.append("no 'you have your seat back' after the host gave the seat back")
     ana.screenshot(path=str(shots / "seat-back-390x844.png"))
 
@@ -231,11 +235,15 @@ def _window_flash(browser: Any, server: LiveServer, close: Any) -> list[str]:
     open, then 40 ms later closed. Its own socket is held silent so only these two count."""
     watcher = Peer(f"{server.ws_base}/t/1/ws/display")
     opened = watcher.until(
-        lambda f: f["type"] == "view" and bool((f.get("game") or {}).get("view", {}).get("dice_window"))
+        lambda f: (
+            f["type"] == "view" and bool((f.get("game") or {}).get("view", {}).get("dice_window"))
+        )
     )
     close()
     closed = watcher.until(
-        lambda f: f["type"] == "view" and not (f.get("game") or {}).get("view", {}).get("dice_window")
+        lambda f: (
+            f["type"] == "view" and not (f.get("game") or {}).get("view", {}).get("dice_window")
+        )
     )
     watcher.close()
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
@@ -289,9 +297,7 @@ def test_host_page_menus_dialogs_and_done(server: LiveServer, browser: Any, arti
         host.set_viewport_size(viewport)
         host.wait_for_function(f"innerWidth === {viewport['width']}")
         heights[viewport["width"]] = host.evaluate("document.documentElement.scrollHeight")
-        host.screenshot(
-            path=str(shots / f"host-5-seats-{viewport['width']}.png"), full_page=True
-        )
+        host.screenshot(path=str(shots / f"host-5-seats-{viewport['width']}.png"), full_page=True)
     print("host page height with 5 seats (px):", json.dumps(heights))
     # Each seat is one line: its name, its state and one menu (three buttons and their help
     # lines per seat made the page 2,571 px tall at phone width).
@@ -361,15 +367,20 @@ def test_display_sound_button_is_named_by_its_text(server: LiveServer, browser: 
         assert text.lower() in name.lower(), (text, name)
         assert display.get_by_role("button", name=text, exact=True).count() == 1
         button.click()
-        display.wait_for_function(f"document.getElementById('sound-toggle').textContent !== {json.dumps(text)}")
+        display.wait_for_function(
+            f"document.getElementById('sound-toggle').textContent !== {json.dumps(text)}"
+        )
 
 
 AXE = Path(__file__).resolve().parents[3] / "node_modules" / "axe-core" / "axe.min.js"
 # axe-core's checks, with WCAG 2.5.3 (label-content-name-mismatch, off by default) turned on.
 AXE_RUN = """async () => {
   const result = await axe.run(document, {rules: {'label-content-name-mismatch': {enabled: true}}});
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }"""
+
 
 def _axe(page: Any, label: str) -> list[str]:
     if not page.evaluate("typeof window.axe === 'object'"):
