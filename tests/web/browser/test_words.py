@@ -418,4 +418,23 @@ def test_display_passes_axe_in_the_lobby_the_game_and_the_show(
             if phone.ready() and pending:
                 phone.command(policy(phone.view, phone.seat, pending[0]))
     problems += _axe(display, "show")
+    # On to the round's summary (every station a column): the headers never run together.
+    display.set_viewport_size({"width": 1280, "height": 720})
+    deadline = time.monotonic() + 120
+    summary = (
+        "document.querySelectorAll('[data-testid=round-summary] thead th.past-station').length"
+    )
+    while display.evaluate(summary) < 6:
+        assert time.monotonic() < deadline, "the display never showed the round's summary"
+        for phone in phones:
+            phone.poll(0.05)
+            pending = (phone.view or {}).get("you", {}).get("pending") or []
+            if phone.ready() and pending:
+                phone.command(policy(phone.view, phone.seat, pending[0]))
+    run_together = display.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=round-summary] thead th.past-station')]
+          .filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent)"""
+    )
+    if run_together:
+        problems.append(f"summary headers wider than their columns: {run_together}")
     assert not problems, "\n".join(problems)
