@@ -394,13 +394,15 @@ function render() {
 }
 
 /** A table too wide for the phone (a long one-word name) gets a smaller font, step by step,
- * until it fits: names are never broken inside a word (pad.css). */
+ * until it fits: names are never broken inside a word (pad.css). Not below 80 % (14 px, the
+ * smallest text the pad shows). */
 function fitTables() {
   for (const table of document.querySelectorAll("#task table.mini")) {
     const box = table.parentElement;
+    const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
     table.style.fontSize = "";
-    while (table.scrollWidth > box.clientWidth + 0.5 && size > 60) {
+    while (table.getBoundingClientRect().right > right() + 0.5 && size > 80) {
       size -= 5;
       table.style.fontSize = `${size}%`;
     }
