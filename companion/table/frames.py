@@ -223,6 +223,7 @@ def render(
             }
             if g.status == "ended":
                 frame["game"]["standings"] = standings(g)
+                frame["game"]["ended_by"] = g.ended_by
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
             mine = [dict(e) for e in g.state["pending"] if e.get("player") == seat] if g else []

@@ -189,13 +189,15 @@ class Games(Commands):
             self.settings = settings
             return self._publish(Outcome("settings", history=True))
 
-    def end_game(self) -> Outcome:
+    def end_game(self, by: str = "host") -> Outcome:
+        """End the running game; ``by`` says who, so the phones name them ("host", "cafe")."""
         with self.lock:
             g = self.game
             if g is None or g.status != "playing":
                 raise TableError("no_game", "no game is running")
             self._commit(self.store.game_status_stmts(g.id, "ended"))
             g.status = "ended"
+            g.ended_by = by
             return self._publish(Outcome("game"))
 
     def new_game(self) -> Outcome:

@@ -101,6 +101,7 @@ class Seats(Games):
         reason: str = "seats",
         kicked: list[str] | None = None,
         ask: bool = False,
+        notices: dict[str, dict[str, Any]] | None = None,
     ) -> Outcome:
         """Commit a new seat list (with the autopilot's moves for newly skipped seats).
         ``ask``: the seat outcome carries the game's state, so the companion players look
@@ -114,11 +115,17 @@ class Seats(Games):
             events = self._apply(g, state, applied)
             outcomes = [Outcome("command", events, state=state)] if applied else []
             return self._publish(
-                *outcomes, Outcome(reason, kicked=kicked or [], state=state if ask else None)
+                *outcomes,
+                Outcome(
+                    reason,
+                    kicked=kicked or [],
+                    state=state if ask else None,
+                    notices=notices or {},
+                ),
             )
         self._commit(stmts)
         self.seats = seats
-        return self._publish(Outcome(reason, kicked=kicked or []))
+        return self._publish(Outcome(reason, kicked=kicked or [], notices=notices or {}))
 
     def skip_seat(self, seat_id: Any) -> Outcome:
         with self.lock:
@@ -139,8 +146,10 @@ class Seats(Games):
                     f"{seat.name} is a companion player with no "
                     "phone to give the seat back to; release the seat instead",
                 )
+            # The phone is told it has its seat back (to that seat only, PROTOCOL.md 3.4).
             return self._seat_change(
-                [replace(s, state="phone", level=None) if s is seat else s for s in self.seats]
+                [replace(s, state="phone", level=None) if s is seat else s for s in self.seats],
+                notices={seat.seat: {"kind": "resumed"}},
             )
 
     def release_seat(self, seat_id: Any) -> Outcome:

@@ -144,7 +144,9 @@ def _table_action(name: str, action: str) -> Any:
         return jsonify({"error": "no_table", "reason": f"no table {name!r} here"}), 404
     try:
         if action == "close":
-            table.end_game()  # the host's "end game": seats stay, the table can start anew
+            # As the host's "end game" (seats stay, the table can start anew), but the phones
+            # are told the café closed it.
+            table.end_game(by="cafe")
             outbox_of().notify()
         else:
             table.rotate_join()
@@ -155,7 +157,8 @@ def _table_action(name: str, action: str) -> Any:
 
 @bp.post("/admin/api/tables/<name>/close")
 def close_game(name: str) -> Any:
-    """Close a stuck game (a table nobody finishes): it ends as the host's end would."""
+    """Close a stuck game (a table nobody finishes): it ends as the host's end would, and
+    the screens say the café closed it."""
     return _table_action(name, "close")
 
 

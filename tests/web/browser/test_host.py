@@ -37,6 +37,7 @@ def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
     assert act(phones[0]) == "sacrifice"
     phones[0].wait_for_function("document.body.dataset.task === 'none'")
     host.wait_for_selector("#undo:not([disabled])")
+    host.once("dialog", lambda d: d.accept())
     host.click("#undo")
     phones[0].wait_for_function("document.body.dataset.task === 'sacrifice'")
     for page in phones:

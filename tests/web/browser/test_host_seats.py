@@ -67,11 +67,12 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
         send(phone, {"type": "sacrifice", "card": 0})
 
     # Each seat action in one line, in the words the phone will show.
+    host.click("#host-seats li[data-seat=ana] [data-testid=seat-menu-open]")
     host.wait_for_selector("#host-seats li[data-seat=ana] [data-testid=seat-help]")
     help_ana = host.inner_text("#host-seats li[data-seat=ana] [data-testid=seat-help]")
-    assert "Companion plays simply:" in help_ana
-    assert "Companion player takes over:" in help_ana
-    assert "Give seat to a new phone: Ana's phone is told the host removed it" in help_ana
+    assert "Companion plays simply\n" in help_ana
+    assert "Companion player takes over\n" in help_ana
+    assert "Give seat to a new phone\nAna's phone is told the host removed it" in help_ana
     assert "(companion plays)" not in host.inner_text("#host-seats")
 
     forms = host.locator("#inputs form.host-input")
@@ -107,13 +108,15 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
         for row in display.locator("[data-testid=dice-window] tbody tr").all()
     }
     assert totals == {xochi: "15", "ana": "13", "ben": "6"}
-    assert "could reach 1." in display.inner_text("[data-testid=dice-window] tr[data-player=ana]")
+    assert "1 black die: could reach 1st" in display.inner_text(
+        "[data-testid=dice-window] tr[data-player=ana]"
+    )
     problems = sweep(display, "display", "display-dice-window", shots=artifacts)
 
     send(ana, {"type": "dice", "count": 1})
     host.wait_for_selector("#inputs form[data-kind=roll]")  # Ana's real die: typed in
     # Ana leaves; the companion player who takes her seat rolls her die on the server.
-    host.click("#host-seats li[data-seat=ana] [data-testid=skip]")
+    host.click("#host-seats li[data-seat=ana] [data-testid=skip]")  # its menu is still open
     host.wait_for_selector("#inputs form[data-kind=roll]", state="detached")
     host.wait_for_function(
         "window.__host.frame().game.view.players.ana.dice === 0"
@@ -122,7 +125,8 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
     assert "Ana rolls" in host.inner_text("#host-log")  # rolled on the server, not typed
     dot = host.locator("#host-seats li[data-seat=ana] [data-testid=seat-dot]")
     assert "companion" in dot.get_attribute("class")
-    assert "Give the seat back:" in host.inner_text(
+    host.wait_for_selector("#host-seats li[data-seat=ana] [data-testid=resume]")  # kept open
+    assert "Give the seat back\n" in host.inner_text(
         "#host-seats li[data-seat=ana] [data-testid=seat-help]"
     )
     host.screenshot(path=str(artifacts / "host-seats-1280.png"), full_page=True)

@@ -70,7 +70,47 @@ def _static_keys() -> set[str]:
     for path in SCRIPTS:
         text = path.read_text(encoding="utf-8")
         found.update(re.findall(r'\bt\(\s*"([\w.]+)"', text))
+        for key in re.findall(r'\bplural\(\s*"([\w.]+)"', text):
+            found.update((f"{key}.one", f"{key}.other"))
     return found
+
+
+def _plural_keys() -> set[str]:
+    """Keys the scripts count with (plural("key", n)): the catalogue holds key.one/key.other."""
+    found: set[str] = set()
+    for path in SCRIPTS:
+        found.update(re.findall(r'\bplural\(\s*"([\w.]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+def test_counted_texts_have_a_form_for_one_and_for_more():
+    """ "1 players", "1 dice": a text with a count has both forms in every language, each
+    with {n}, and the two English forms differ (the noun changes)."""
+    keys = _plural_keys()
+    assert {"pad.wait_start", "pad.dice_held", "display.dice_could"} <= keys
+    english = i18n.catalogue("en")
+    for key in sorted(keys):
+        assert english[f"{key}.one"] != english[f"{key}.other"], key
+        assert key not in english, f"{key}: the uncounted form is left over"
+        for lang in i18n.LANGUAGES:
+            other = i18n.catalogue(lang)
+            for form in ("one", "other"):
+                assert "{n}" in other[f"{key}.{form}"], f"{lang}:{key}.{form} has no {{n}}"
+
+
+def test_dutch_has_one_word_for_the_companion_player():
+    """Dutch names the companion player "meespeler" everywhere (not also "tafelhulp", which
+    is the app itself: its title and the digital dice)."""
+    english = i18n.catalogue("en")
+    dutch = i18n.catalogue("nl")
+    the_app = {"app.title", "host.dice_digital"}
+    mixed = [
+        k
+        for k, text in english.items()
+        if "companion" in text.lower() and k not in the_app and "tafelhulp" in dutch[k].lower()
+    ]
+    assert not mixed, mixed
+    assert "meespeler" in dutch["display.auto"] and "meespeler" in dutch["display.auto_short"]
 
 
 def test_every_literal_key_used_exists():

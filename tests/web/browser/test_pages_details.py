@@ -39,6 +39,7 @@ def test_latecomer_is_told_before_the_form_and_can_take_a_freed_seat(server, bro
     assert late.locator("#join-form").is_hidden()  # nothing to fill in for nothing
     # The host frees Cleo's seat: the next visit offers it by name.
     host.page.once("dialog", lambda d: d.accept())
+    host.page.locator(f".host-seats li[data-seat=cleo] {tid('seat-menu-open')}").click()
     host.page.locator(f".host-seats li[data-seat=cleo] {tid('release')}").click()
     phones[2].wait_for_selector("#screen-status:not([hidden])")
     late.reload()

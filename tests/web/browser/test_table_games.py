@@ -180,6 +180,7 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
         until=lambda: (ana.view() or {}).get("round", 0) >= 2,
     )
     host = table.host.page
+    host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('seat-menu-open')}").click()
     host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('skip')}").click()
     cleo.page.wait_for_selector(tid("auto-note"))
     table.display.wait_for_selector(f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}")
@@ -194,7 +195,7 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     )
     if table.finished():
         pytest.fail("the game ended before the seat could be given back")
-    host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('resume')}").click()
+    host.locator(f".host-seats li[data-seat={cleo.me()}] {tid('resume')}").click()  # menu open
     table.display.wait_for_selector(
         f"#seats li[data-seat={cleo.me()}] {tid('seat-auto')}", state="detached"
     )

@@ -47,7 +47,7 @@ function boardText(board) {
 }
 
 async function act(table, action) {
-  if (!confirm(t("host.confirm"))) return;
+  if (!confirm(action === "close" ? t("admin.confirm_close", { table }) : t("admin.confirm_rotate", { table }))) return;
   const response = await fetch(`/admin/api/tables/${encodeURIComponent(table)}/${action}`, { method: "POST", headers });
   const body = await response.json();
   message(response.ok ? t(`admin.done.${action}`, { table }) : body.reason);

@@ -22,7 +22,7 @@ import {
   stationLabel,
   stationName,
 } from "./format.js";
-import { LANGUAGES, onLanguageChange, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, onLanguageChange, plural, setLanguage, t } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
@@ -281,7 +281,7 @@ function renderPhase(view) {
     const n = (frame.seats || []).length;
     fill(
       box,
-      h("p", { class: "phase-main" }, t("display.waiting_players", { n })),
+      h("p", { class: "phase-main" }, plural("display.waiting_players", n)),
       n >= 3 ? h("p", { class: "phase-sub" }, t("display.waiting_host")) : null,
     );
     return;
@@ -312,7 +312,7 @@ function renderPhase(view) {
   const status = frame.game?.status;
   let main;
   const by = pendingByType(view);
-  if (status === "ended") main = t("phase.ended");
+  if (status === "ended") main = t(frame?.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
   else if (view.finished) main = t("phase.finished");
   else if (by.harvest) main = t("wait.harvest");
   else if (by.improvements) main = t("wait.improvements");
@@ -448,9 +448,9 @@ function windowBlock(view, bids) {
   const head = ["col.place", "col.player", "col.cards", "col.huts", "col.old_man", "col.total", "col.dice"];
   const reach = (b) => {
     if (!b.dice) return "";
-    if (b.fixed) return t("display.dice_fixed", { n: b.dice });
+    if (b.fixed) return plural("display.dice_fixed", b.dice);
     const best = Math.min(b.place, ...Object.values(b.best || {}));
-    return t("display.dice_could", { n: b.dice, place: `${best}.` });
+    return plural("display.dice_could", b.dice, { place: t(`place.${best}`) });
   };
   return h(
     "article",
@@ -482,9 +482,27 @@ function windowBlock(view, bids) {
   );
 }
 
+// A bonus dice window is drawn once it has been open this long: one that companion players
+// close at once (opened and answered within a few frames) would only flash (R3.2).
+const WINDOW_SETTLE_MS = 300;
+let windowSeen = null; // {key, at}: the open window and when this screen first saw it
+
+/** Whether the open dice window has stayed open long enough to be drawn (a re-render is
+ * scheduled for the moment it has). */
+function windowSettled(view) {
+  const w = view.dice_window;
+  const key = `${frame?.game?.id}:${view.round}:${w.station}`;
+  if (windowSeen?.key !== key) {
+    windowSeen = { key, at: performance.now() };
+    setTimeout(render, WINDOW_SETTLE_MS + 20);
+  }
+  return performance.now() - windowSeen.at >= WINDOW_SETTLE_MS;
+}
+
 /** Cards revealed but not yet ranked (green first cards, or a station whose dice are pending). */
 function revealedBlock(view, rankedStations) {
-  if (view.dice_window?.bids && !rankedStations.has(String(view.dice_window.station))) return windowBlock(view, view.dice_window.bids);
+  if (!view.dice_window?.bids) windowSeen = null;
+  else if (!rankedStations.has(String(view.dice_window.station)) && windowSettled(view)) return windowBlock(view, view.dice_window.bids);
   const revealed = view.revealed || {};
   const stations = Object.keys(revealed)
     .filter((s) => !rankedStations.has(String(s)))
@@ -855,8 +873,9 @@ function renderSound() {
   const volume = document.getElementById("sound-volume");
   if (!button || !volume) return;
   button.textContent = sound.on ? t("show.sound_is_on") : t("show.sound_is_off");
+  // Its accessible name is the visible "Sound: on" (WCAG 2.5.3); what a tap does is the title.
   button.title = sound.on ? t("show.sound_off") : t("show.sound_on");
-  button.setAttribute("aria-label", button.title);
+  button.removeAttribute("aria-label");
   button.setAttribute("aria-pressed", String(sound.on));
   volume.value = String(Math.round(sound.volume * 100));
   volume.title = t("show.volume");

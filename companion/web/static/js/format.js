@@ -3,7 +3,7 @@
 // gives, final scoring lines. Shared by the display, the pad and the host page.
 
 import { h } from "./dom.js";
-import { has, list, t } from "./i18n.js";
+import { has, list, plural, t } from "./i18n.js";
 
 let seatsById = new Map();
 
@@ -199,7 +199,7 @@ export function eventText(ev, view) {
     case "dice_decided":
       return ev.count === undefined
         ? t("ev.dice_decided", { name })
-        : t("ev.dice_used", { name, count: ev.count });
+        : plural("ev.dice_used", ev.count, { name });
     case "dice_choices": {
       const used = Object.entries(ev.choices || {})
         .map(([p, c]) => t("ev.dice_choice", { name: nameOf(p), count: c }))

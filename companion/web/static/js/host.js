@@ -18,6 +18,9 @@ let logBase = 0; // how many older log lines were dropped (keeps the numbers sta
 let showStart = 0; // performance.now() at which the shown step began (the show's countdown)
 const beat = new Beat(); // which beat of the shown step is up (the log follows it)
 let beatShown = null;
+let openMenu = null; // the seat whose action menu is open (kept open across re-renders)
+let doneTimer = null;
+const DONE_SHOWN_MS = 2500; // "Done." stays this long, then fades (host.css .fading)
 const PACES = ["quick", "normal", "relaxed"]; // "instant" (no pause) is for tests
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 
@@ -39,26 +42,44 @@ function onFrame(f) {
     beatShown = `${beat.step}:${beat.current().index}`;
     showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
-  } else if (f.type === "ok") {
-    message = t("host.done");
-    render();
-  } else if (f.type === "ack") {
-    message = t("host.done");
-    render();
+  } else if (f.type === "ok" || f.type === "ack") {
+    sayDone();
   } else if (f.type === "error") {
     message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
     render();
   }
 }
 
+/** "Done." after a command went through: it fades after a moment (an error stays). */
+function sayDone() {
+  message = t("host.done");
+  clearTimeout(doneTimer);
+  render();
+  const el = document.getElementById("host-message");
+  el?.classList.remove("fading");
+  doneTimer = setTimeout(() => {
+    el?.classList.add("fading"); // the opacity transition, then the line is emptied
+    doneTimer = setTimeout(() => {
+      if (message === t("host.done")) message = "";
+      el?.classList.remove("fading");
+      render();
+    }, 600);
+  }, DONE_SHOWN_MS);
+}
+
 function send(type, extra = {}) {
   message = "";
+  clearTimeout(doneTimer);
+  document.getElementById("host-message")?.classList.remove("fading");
   conn.send({ type, ...extra });
 }
 
-function confirmThen(fn) {
+/** Ask before a step that cannot be taken back, in words that say what will happen
+ * ("Undo Ana's sacrifice?"): `text` is called when the button is pressed (the undo check
+ * may have changed since the page was drawn). */
+function confirmThen(text, fn) {
   return () => {
-    if (confirm(t("host.confirm"))) fn();
+    if (confirm(text())) fn();
   };
 }
 
@@ -73,7 +94,7 @@ function render() {
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
     view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
-    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game.status === "ended" ? "host.ended" : "host.finished")) : null,
+    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game.status !== "ended" ? "host.finished" : frame.game.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
   );
   renderSeats(playing);
   renderBots(playing);
@@ -131,37 +152,61 @@ function renderSeats(playing) {
           // A companion player needs no phone: it is never "offline".
           h("span", { class: `dot ${s.companion ? "companion" : s.connected ? "on" : "off"}`, dataset: { testid: "seat-dot" } }),
           h("span", { class: "muted seat-kind" }, s.companion ? `${t("common.companion")} · ${t(`level.${s.level}`)}` : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
-          h(
-            "span",
-            { class: "seat-actions" },
-            playing && s.state === "phone" ? h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")) : null,
-            playing && s.state === "phone" ? botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })) : null,
-            playing && s.companion && s.person ? h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")) : null,
-            playing ? h("button", { "data-testid": "release", onclick: confirmThen(() => send("release_seat", { seat: s.id })) }, t("host.release")) : null,
-            !frame.game ? h("button", { "data-testid": "remove", onclick: confirmThen(() => send("remove_seat", { seat: s.id })) }, t("host.remove")) : null,
-          ),
-          seatHelp(s, playing),
+          seatMenu(s, playing),
         ),
       ),
     ),
   );
 }
 
-/** One line per seat action, in the words the phone will show (PROTOCOL.md 3.2). */
-function seatHelp(s, playing) {
+/** A seat's actions in one menu (the page stays short with five seats): each action a button
+ * with one line under it in the words the phone will show (PROTOCOL.md 3.2). */
+function seatMenu(s, playing) {
   const name = s.name;
-  const lines = [];
-  if (playing && s.state === "phone") lines.push(["host.skip", "host.skip_help"], ["host.give_bot", "host.give_bot_help"]);
-  if (playing && s.companion && s.person) lines.push(["host.give_back", "host.give_back_help"]);
-  if (playing) lines.push(["host.release", s.person ? "host.release_help" : "host.release_free_help"]);
-  if (!frame.game && s.person) lines.push(["host.remove", "host.remove_help"]);
-  if (s.companion && !s.person) lines.unshift([null, "host.companion_seat"]);
-  if (!lines.length) return null;
-  return h(
-    "ul",
-    { class: "seat-help", dataset: { testid: "seat-help" } },
-    lines.map(([label, help]) => h("li", {}, label ? h("strong", {}, `${t(label)}: `) : null, t(help, { name }))),
-  );
+  const items = [];
+  const item = (button, help) => h("li", {}, button, h("span", { class: "seat-help-line" }, t(help, { name })));
+  if (playing && s.state === "phone") {
+    items.push(item(h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")), "host.skip_help"));
+    items.push(item(botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })), "host.give_bot_help"));
+  }
+  if (playing && s.companion && s.person) {
+    items.push(item(h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")), "host.give_back_help"));
+  }
+  if (playing) {
+    items.push(
+      item(
+        h("button", { "data-testid": "release", onclick: confirmThen(() => t("host.confirm_release", { name }), () => send("release_seat", { seat: s.id })) }, t("host.release")),
+        s.person ? "host.release_help" : "host.release_free_help",
+      ),
+    );
+  }
+  if (!frame.game) {
+    items.push(
+      item(
+        h("button", { "data-testid": "remove", onclick: confirmThen(() => t("host.confirm_remove", { name }), () => send("remove_seat", { seat: s.id })) }, t("host.remove")),
+        s.person ? "host.remove_help" : "host.remove_companion_help",
+      ),
+    );
+  }
+  const note = s.companion && !s.person ? h("span", { class: "muted seat-note" }, t("host.companion_seat")) : null;
+  if (!items.length) return note;
+  return [
+    note,
+    h(
+      "details",
+      {
+        class: "seat-menu",
+        dataset: { testid: "seat-menu" },
+        open: openMenu === s.id,
+        ontoggle: (e) => {
+          if (e.target.open) openMenu = s.id;
+          else if (openMenu === s.id) openMenu = null;
+        },
+      },
+      h("summary", { dataset: { testid: "seat-menu-open" }, "aria-label": t("host.seat_actions_for", { name }) }, t("host.seat_actions")),
+      h("ul", { class: "seat-help", dataset: { testid: "seat-help" } }, items),
+    ),
+  ];
 }
 
 /** The undo answer in the host's language: a catalogue key with parameters (frames.undo_check). */
@@ -171,6 +216,12 @@ function undoText(undo) {
   if (p.command) p.command = t(`undo.cmd.${p.command}`, { name: p.player ? nameOf(p.player) : "" });
   if (p.what) p.what = p.what.map((w) => t(`undo.what.${w}`)).join(", ");
   return t(undo.key, p);
+}
+
+/** What the undo would take back, e.g. "Ana's sacrifice" (the undo check's command). */
+function undoWhat(undo) {
+  const p = undo?.params || {};
+  return p.command ? t(`undo.cmd.${p.command}`, { name: p.player ? nameOf(p.player) : "" }) : "";
 }
 
 // A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
@@ -366,6 +417,8 @@ function renderGame(playing) {
   const undo = frame.host?.undo;
   const button = document.getElementById("undo");
   button.disabled = !playing || !undo?.possible;
+  // The button says what it takes back ("Undo Ana's sacrifice"), its dialog asks the same.
+  button.textContent = playing && undo?.possible && undoWhat(undo) ? t("host.undo_this", { what: undoWhat(undo) }) : t("host.undo");
   fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
   document.getElementById("end-game").disabled = !playing;
   document.getElementById("new-game").disabled = !frame.game;
@@ -397,9 +450,10 @@ function bind() {
   for (const input of document.querySelectorAll('input[name="companion-dice"]')) {
     input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
-  // The undo names the move the page offers to take back; the server refuses it if
-  // another move came in between (PROTOCOL.md 3.2).
-  document.getElementById("undo").addEventListener("click", () => send("undo", { game: frame?.host?.undo?.game, n: frame?.host?.undo?.n }));
+  document.getElementById("undo").addEventListener(
+    "click",
+    confirmThen(() => t("host.confirm_undo", { what: undoWhat(frame?.host?.undo) || t("host.undo_last") }), () => send("undo", { game: frame?.host?.undo?.game, n: frame?.host?.undo?.n })),
+  );
   document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
   document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
   document.getElementById("show-next").addEventListener("click", () => send("show_next"));
@@ -411,11 +465,11 @@ function bind() {
       render();
     } else renderShowLeft();
   }, 250);
-  document.getElementById("end-game").addEventListener("click", confirmThen(() => send("end_game")));
+  document.getElementById("end-game").addEventListener("click", confirmThen(() => t("host.confirm_end_game"), () => send("end_game")));
   document.getElementById("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");
   });
-  document.getElementById("rotate-join").addEventListener("click", confirmThen(() => send("rotate_join")));
+  document.getElementById("rotate-join").addEventListener("click", confirmThen(() => t("host.confirm_rotate_join"), () => send("rotate_join")));
   document.getElementById("track-length").addEventListener("change", (e) => {
     const n = Math.max(1, Math.min(60, Number(e.target.value) || 1));
     const old = trackDraft || [];

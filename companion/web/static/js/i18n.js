@@ -78,6 +78,20 @@ export function t(key, params = {}) {
   );
 }
 
+/** A text that depends on a count ("1 die", "2 dice"): the catalogue holds `key.one` and
+ * `key.other` (and any other CLDR category a language needs); the language's plural rules
+ * pick one (Intl.PluralRules). The count fills {n}. */
+export function plural(key, count, params = {}) {
+  const category = new Intl.PluralRules(lang).select(Number(count));
+  const chosen = has(`${key}.${category}`) ? `${key}.${category}` : `${key}.other`;
+  return t(chosen, { n: count, ...params });
+}
+
+/** Whether the catalogues are in (texts asked for before that would show as their keys). */
+export function loaded() {
+  return Object.keys(english).length > 0;
+}
+
 /** Whether a key exists (for optional texts such as a reason code). */
 export function has(key) {
   return key in strings || key in english;

@@ -18,7 +18,7 @@ import {
   stationLabel,
   stationName,
 } from "./format.js";
-import { languageSwitch, list, onLanguageChange, pickLanguage, setLanguage, t, translateDom } from "./i18n.js";
+import { languageSwitch, list, onLanguageChange, pickLanguage, plural, setLanguage, t, translateDom } from "./i18n.js";
 import { asks, initial, reduce, report } from "./padstate.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
@@ -43,6 +43,7 @@ let nextId = null;
 let reported = ""; // the last "showing" report sent (sent again only when it changes)
 let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
 let notice = null; // what the host did to this seat's own move (an undo), until the next move
+let seatBack = null; // the host gave this seat back from a companion player: {pending, game}
 
 // ---------- storage ----------
 
@@ -157,7 +158,10 @@ function connect() {
     path: credentials.ws || page.ws,
     hello: () => ({ type: "hello", seat: credentials.seat, token: credentials.token }),
     auth: () => ({ token: credentials.token }),
-    onFrame,
+    onFrame: (f) => {
+      noteSeatBack(f);
+      onFrame(f);
+    },
     onStatus,
   });
   window.__pad.conn = conn;
@@ -376,7 +380,9 @@ function render() {
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
+  fitTables();
   keepInView();
+  keepRankingInView();
   tellShown();
 }
 
@@ -388,6 +394,38 @@ function tellShown() {
   const message = report(asking, asks(asking, held), held);
   const key = JSON.stringify(message);
   if (key !== reported && conn?.send(message)) reported = key;
+}
+
+/** A table too wide for the phone (a long one-word name) gets a smaller font, step by step,
+ * until it fits: names are never broken inside a word (pad.css). Not below 80 % (14 px, the
+ * smallest text the pad shows). */
+function fitTables() {
+  for (const table of document.querySelectorAll("#task table.mini")) {
+    const box = table.parentElement;
+    const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
+    let size = 100;
+    table.style.fontSize = "";
+    while (table.getBoundingClientRect().right > right() + 0.5 && size > 80) {
+      size -= 5;
+      table.style.fontSize = `${size}%`;
+    }
+  }
+}
+
+let rankingShown = null; // the ranking keepRankingInView last scrolled to
+
+/** When a new station's result comes up while the phone only watches, its ranking's top is
+ * scrolled into view below the header (the page kept the scroll of the bidding). */
+function keepRankingInView() {
+  const ranking = document.querySelector("#task [data-testid=ranking]");
+  const watching = ["none", "auto"].includes(document.body.dataset.task);
+  if (!ranking || !watching) return;
+  const key = `${frame?.game?.id}:${frame?.game?.view?.round}:${ranking.dataset.station}`;
+  if (key === rankingShown) return;
+  rankingShown = key;
+  const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
+  const r = ranking.getBoundingClientRect();
+  if (r.top < header || r.top > window.innerHeight * 0.5) window.scrollBy(0, r.top - header - 8);
 }
 
 let keptKey = null; // what keepInView last brought into view (a slot, a decision)
@@ -433,14 +471,14 @@ function renderLobby() {
   fill(
     "lobby",
     h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
-    h("p", {}, t("pad.wait_start", { n: (frame.seats || []).length })),
+    h("p", {}, plural("pad.wait_start", (frame.seats || []).length)),
     h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
     h(
       "button",
       {
         class: "link",
         onclick: () => {
-          if (!confirm(t("host.confirm"))) return;
+          if (!confirm(t("pad.confirm_leave"))) return;
           conn.send({ type: "leave" });
           saveCredentials(null);
           conn.stop("idle");
@@ -573,16 +611,27 @@ function renderTask(view) {
   return fill(task, news, waitTask(view), error);
 }
 
-/** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4). */
+/** The host gave the seat back (notice "resumed", PROTOCOL.md 3.4): said until what this
+ * phone is asked changes (it answered, or the game moved on) or another game starts. */
+function noteSeatBack(f) {
+  if (f.type !== "view") return;
+  const pending = JSON.stringify((f.you?.pending || []).map((p) => p.type));
+  if (f.notice?.kind === "resumed") seatBack = { pending, game: f.game?.id ?? null };
+  else if (seatBack && (pending !== seatBack.pending || (f.game?.id ?? null) !== seatBack.game)) seatBack = null;
+}
+
+/** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4); "you
+ * have your seat back" after a companion player had it. */
 function noticeBox() {
-  if (!notice || notice.kind !== "undone") return null;
+  const back = seatBack ? h("div", { class: "notice", role: "status", dataset: { testid: "seat-back" } }, t("pad.notice.resumed")) : null;
+  if (!notice || notice.kind !== "undone") return back;
   const station = notice.station ?? (notice.stations?.length === 1 ? notice.stations[0] : null);
   let text;
   if (notice.type === "bid") text = station !== null ? t("pad.notice.undone.bid_one", { station: stationLabel(station) }) : t("pad.notice.undone.bid_all");
   else if (notice.type === "dice") text = t("pad.notice.undone.dice", { station: stationLabel(station ?? "?") });
   else if (notice.type === "sacrifice" || notice.type === "roll") text = t(`pad.notice.undone.${notice.type}`);
   else text = t("pad.notice.undone.other");
-  return h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text);
+  return [back, h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text)];
 }
 
 /** What a companion player did for this seat this round while it had the seat: "a companion
@@ -595,7 +644,7 @@ function companionMovesBox() {
     if (m.type === "bid") {
       for (const [station, cards] of Object.entries(m.bids || {})) lines.push(t("pad.companion.bid", { cards: cards.join("+"), station: stationLabel(station) }));
     } else if (m.type === "sacrifice") lines.push(t("pad.companion.sacrifice", { card: m.card }));
-    else if (m.type === "dice") lines.push(t("pad.companion.dice", { n: m.count, station: stationLabel(m.station ?? "?") }));
+    else if (m.type === "dice") lines.push(plural("pad.companion.dice", m.count, { station: stationLabel(m.station ?? "?") }));
     else if (m.type === "city") lines.push(t("pad.companion.city", { choice: m.choice === "hut" ? t("pad.city_hut") : t("pad.city_die") }));
     else if (m.type === "pyramid") lines.push(t("pad.companion.pyramid", { name: nameOf(m.first) }));
     else if (m.type === "roll") lines.push(t("pad.companion.roll", { values: (m.values || []).join("+") }));
@@ -786,7 +835,7 @@ function windowTable(bids, station, view) {
             h("td", { class: "num" }, b.cards.join("+")),
             h("td", { class: "num" }, mods),
             h("td", { class: "num strong", dataset: { testid: "effective" } }, String(b.base)),
-            h("td", { class: "num" }, b.dice ? t("pad.dice_held", { n: b.dice }) : ""),
+            h("td", { class: "num" }, b.dice ? plural("pad.dice_held", b.dice) : ""),
           );
         }),
       ),
@@ -831,7 +880,7 @@ function diceNotAsked(view) {
 function rankingTable(ranking, view) {
   return h(
     "div",
-    { class: "revealed" },
+    { class: "revealed", dataset: { testid: "ranking", station: ranking.station } },
     h("h3", {}, stationLabel(ranking.station)),
     h("p", { class: "stake" }, stakeText(ranking.station, view)),
     h(
@@ -1116,7 +1165,7 @@ function renderFinal(view) {
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
-    frame.game.status === "ended" && !view.finished ? h("p", {}, t("phase.ended")) : null,
+    frame.game.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
     view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
     place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
     frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
@@ -1232,7 +1281,7 @@ function standingsTable(standings) {
   return h(
     "div",
     { class: "standings", dataset: { testid: "standings" } },
-    h("h3", {}, t("pad.standings_title")),
+    h("h3", {}, t(frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
     h(
       "table",
       { class: "mini" },

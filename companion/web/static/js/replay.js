@@ -6,7 +6,7 @@
 // that holds nothing stays a moment, so bids are seen to arrive). Stepping pauses it; the end
 // stops it.
 import { fill, h } from "./dom.js";
-import { onLanguageChange, t } from "./i18n.js";
+import { loaded, onLanguageChange, t } from "./i18n.js";
 
 const page = document.body.dataset;
 const steps = Number(page.steps);
@@ -231,4 +231,6 @@ document.addEventListener("keyup", (event) => {
 });
 onLanguageChange(label);
 document.body.dataset.replayStep = String(step);
-label();
+// The display loads the catalogue; until it is in, texts would show as their keys (the first
+// language change draws the bar).
+if (loaded()) label();

@@ -8,7 +8,7 @@
 
 import { fill, h } from "./dom.js";
 import { nameOf, seat, stationName } from "./format.js";
-import { has, t } from "./i18n.js";
+import { has, plural, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const LEADS_SHOWN = 4; // the latest lead changes; earlier ones are dropped first if room is short
@@ -50,7 +50,7 @@ function draw(panel, frame, story) {
   let headline = t("phase.ended");
   if (story.finished) {
     headline = t(winners.length > 1 ? "final.winners" : "final.winner", { names });
-    if (totals.length) headline += ` · ${t("common.points", { n: totals[0] })}`;
+    if (totals.length) headline += ` · ${plural("common.points", totals[0])}`;
   }
   const chart = h("div", { class: "story-chart", dataset: { testid: "story-chart" } });
   fill(
