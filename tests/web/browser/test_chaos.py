@@ -218,9 +218,9 @@ class Chaos:
 
     def _seat_button(self, name: str, testid: str) -> Any:
         row = self.host.page.locator("#host-seats li", has_text=name).first
-        menu = row.locator(tid("seat-menu"))
+        menu = row.locator(tid("seat-menu-open"))
         if menu.count() and not row.locator(tid(testid)).is_visible():
-            menu.click()
+            menu.click()  # the seat's actions menu (one per seat)
         button = row.locator(tid(testid))
         return button if button.count() and button.is_visible() else None
 
