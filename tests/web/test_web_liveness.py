@@ -24,6 +24,9 @@ def started(server: LiveServer, table: str) -> tuple[list[Phone], Host]:
     host = Host(server, table)
     host.hello()
     assert host.act("start", dice="table")["type"] == "ok"
+    for peer in (*phones, host):
+        if not (peer.view and peer.view.get("game")):
+            peer.until(lambda f: f["type"] == "view" and f.get("game") is not None)
     settle(server, table, [*phones, host])
     return phones, host
 
