@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from companion.store import datadir
+from companion.store import DamagedRow, datadir
 from companion.store.migrations import DatabaseRefused
 from companion.table import TableError, show
 from companion.web.config import (
@@ -267,7 +267,8 @@ def run(args: argparse.Namespace) -> int:
         _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
         try:
             lines = announce(config)
-        except (sqlite3.Error, OSError, TableError, DatabaseRefused) as exc:
+        except (sqlite3.Error, OSError, TableError, DatabaseRefused, DamagedRow) as exc:
+            # A damaged table setting or current game: one sentence, as for other damage.
             raise datadir.database_problem(config.database, exc) from None
     except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
