@@ -495,6 +495,7 @@ class Store:
         for gid in ids:
             stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM reviews WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM review_queue WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
         if stmts:
             self._write(stmts)
@@ -694,16 +695,84 @@ class Store:
 
     # -- reviews (companion.cafe.reviews) ------------------------------------------------
     def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
-        """Keep a game's review (players/review.py's document); a second one replaces it."""
+        """Keep a game's review (players/review.py's document); a second one replaces it. The
+        game leaves the review queue in the same transaction."""
         self._write(
             [
                 (
                     "INSERT OR REPLACE INTO reviews (game_id, seed, created, document)"
                     " VALUES (?, ?, ?, ?)",
                     (game_id, seed, time.time(), json.dumps(document)),
+                ),
+                ("DELETE FROM review_queue WHERE game_id = ?", (game_id,)),
+            ]
+        )
+
+    def queue_reviews(self, since: float) -> None:
+        """Queue every game that went over at or after ``since`` and has neither a review
+        nor a place in the queue (a game over while the server was down or busy)."""
+        self._write(
+            [
+                (
+                    "INSERT OR IGNORE INTO review_queue (game_id, queued)"
+                    " SELECT id, ? FROM games WHERE status IN ('finished', 'ended')"
+                    " AND ended >= ? AND id NOT IN (SELECT game_id FROM reviews)",
+                    (time.time(), since),
                 )
             ]
         )
+
+    def queue_review(self, game_id: int) -> None:
+        """Queue one game (asked for by the café admin): a failed one gets its tries back."""
+        self._write(
+            [
+                (
+                    "INSERT INTO review_queue (game_id, queued) VALUES (?, ?) ON CONFLICT"
+                    " (game_id) DO UPDATE SET attempts = 0, last_error = NULL",
+                    (game_id, time.time()),
+                )
+            ]
+        )
+
+    def unqueue_review(self, game_id: int) -> None:
+        """Take a game that has its review out of the queue."""
+        self._write([("DELETE FROM review_queue WHERE game_id = ?", (game_id,))])
+
+    def next_review(self, tries: int) -> int | None:
+        """The oldest queued game with fewer than ``tries`` failed reviews, or None."""
+        rows = self._read(
+            "SELECT game_id FROM review_queue WHERE attempts < ? ORDER BY game_id LIMIT 1",
+            (tries,),
+        )
+        return int(rows[0]["game_id"]) if rows else None
+
+    def review_failed(self, game_id: int, error: str) -> None:
+        """One more failed try of a queued game's review, and why."""
+        self._write(
+            [
+                (
+                    "UPDATE review_queue SET attempts = attempts + 1, last_error = ?"
+                    " WHERE game_id = ?",
+                    (error[:500], game_id),
+                )
+            ]
+        )
+
+    def review_queued(self, game_id: int) -> dict[str, Any] | None:
+        """A queued game's place: ``{attempts, last_error, ahead}`` (games before it), or
+        None when it is not queued."""
+        if not _in_range(game_id):
+            return None
+        rows = self._read(
+            "SELECT attempts, last_error, (SELECT COUNT(*) FROM review_queue q"
+            " WHERE q.game_id < r.game_id) AS ahead FROM review_queue r WHERE game_id = ?",
+            (game_id,),
+        )
+        return dict(rows[0]) if rows else None
+
+    def review_queue(self) -> list[dict[str, Any]]:
+        """Every queued game in order: ``{game_id, queued, attempts, last_error}``."""
+        return [dict(r) for r in self._read("SELECT * FROM review_queue ORDER BY game_id")]
 
     def review(self, game_id: int) -> dict[str, Any] | None:
         """A game's stored review: ``{game_id, seed, created, document}``, or None."""
@@ -741,14 +810,20 @@ class _Write:
 
 # What the history, the leaderboard and the CSV read of every result (cafe/history.py).
 RESULT_KEYS = ("game_id", "status", "players", "table", "started_at", "ended_at")
+PLAYER_KEYS = ("seat", "name", "score", "winner")
 
 
 def _result(game_id: int, text: str) -> dict[str, Any]:
     """A stored result document, or :class:`DamagedRow` when it is not one."""
     doc: dict[str, Any] = _loads("result", game_id, text, dict)
     lacking = [k for k in RESULT_KEYS if k not in doc]
-    if lacking or not isinstance(doc["players"], list):
-        raise DamagedRow("result", str(game_id), f"no {(lacking or ['players'])[0]} in it")
+    if lacking:
+        raise DamagedRow("result", str(game_id), f"no {lacking[0]} in it")
+    players = doc["players"]
+    if not isinstance(players, list) or not all(
+        isinstance(p, dict) and all(k in p for k in PLAYER_KEYS) for p in players
+    ):
+        raise DamagedRow("result", str(game_id), "its players cannot be read")
     return doc
 
 

@@ -26,7 +26,7 @@ from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import History, PeriodError, games_csv, leaderboard_csv, period
 from companion.players.reviewing import reasons
-from companion.store.database import StoredGame
+from companion.store.database import DamagedRow, StoredGame
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import TableError
 from companion.table import frames as render
@@ -83,6 +83,14 @@ def _check() -> tuple[Response, int] | None:
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.errorhandler(DamagedRow)
+def _damaged(exc: DamagedRow) -> tuple[Response, int]:
+    """A game whose log or review cannot be read: said by name (and logged), not a 500;
+    the history and every other game are served as usual."""
+    cafe_of().store.skipped(exc)
+    return jsonify({"error": "damaged_row", "reason": str(exc), "damaged": exc.report()}), 409
 
 
 def _history() -> History:
@@ -168,7 +176,11 @@ def review_state(game_id: int) -> dict[str, Any] | None:
     """A game's review (cafe/reviews.py): ``ready`` (stored), ``working`` with its progress,
     or None."""
     cafe = cafe_of()
-    stored = cafe.store.review(game_id)
+    try:
+        stored = cafe.store.review(game_id)
+    except DamagedRow as exc:  # shown as such; asking again reviews the game anew
+        cafe.store.skipped(exc)
+        return {"state": "damaged", "reason": str(exc)}
     if stored is not None:
         return {"state": "ready", "created": stored["created"]}
     return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
@@ -208,8 +220,11 @@ def request_review(game_id: int) -> Any:
     stored = cafe.store.game(game_id)
     if stored is None or stored.status == "playing":
         return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
-    if cafe.store.review(game_id) is not None:
-        return jsonify({"state": "ready"})
+    try:
+        if cafe.store.review(game_id) is not None:
+            return jsonify({"state": "ready"})
+    except DamagedRow as exc:  # reviewed anew: the new review replaces the damaged one
+        cafe.store.skipped(exc)
     if cafe.reviewer is None:
         reason = "this process does not run the companion players"
         return jsonify({"error": "no_reviewer", "reason": reason}), 409
@@ -224,8 +239,10 @@ def history_json() -> Any:
     except PeriodError as exc:
         return _bad_period(exc)
     token = _token() or ""
-    games = [_history_row(r, token) for r in _history().games(since, until)]
-    return _no_store(jsonify({"games": games}))
+    found, skipped = _history().read(since, until)
+    games = [_history_row(r, token) for r in found]
+    # Results that cannot be read are left out and named (also in the server's log).
+    return _no_store(jsonify({"games": games, "skipped": [d.report() for d in skipped]}))
 
 
 @bp.get("/admin/api/leaderboard")
@@ -235,7 +252,10 @@ def leaderboard_json() -> Any:
     except PeriodError as exc:
         return _bad_period(exc)
     people_only = request.args.get("people_only") == "1"  # leave companion players out
-    return _no_store(jsonify({"players": _history().leaderboard(since, until, people_only)}))
+    history = _history()
+    players = history.leaderboard(since, until, people_only)
+    skipped = [d.report() for d in history.skipped]
+    return _no_store(jsonify({"players": players, "skipped": skipped}))
 
 
 @bp.get("/admin/export/<kind>.csv")

@@ -156,7 +156,7 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
 
     store = Store(release_db)
     try:
-        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 2
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 3
         assert store.review(games[0]["id"]) is None
         store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
         assert store.review(games[0]["id"])["seed"] == 7

@@ -8,6 +8,7 @@ const token = document.body.dataset.adminToken;
 const headers = { "X-Admin-Token": token };
 let tables = null;
 let history = null;
+let skipped = [];
 let leaderboard = null;
 let retentionDays = null;
 
@@ -82,8 +83,18 @@ function renderTables() {
   );
 }
 
+/** Results that cannot be read (a damaged row): left out of the lists, named here. */
+function renderSkipped() {
+  const box = document.getElementById("admin-damaged");
+  box.hidden = !skipped.length;
+  box.textContent = skipped.length
+    ? t("admin.damaged", { n: skipped.length, rows: skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
+    : "";
+}
+
 function renderHistory() {
   if (!history) return;
+  renderSkipped();
   document.getElementById("retention").textContent = retentionDays ? t("admin.retention", { days: retentionDays }) : t("admin.retention_off");
   if (!history.length) {
     fill("admin-history", h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("admin.no_games"))));
@@ -158,7 +169,9 @@ async function loadPeriod() {
     document.getElementById(`export-${kind}`).href = `/admin/export/${kind}.csv?${link}`;
   }
   try {
-    history = (await getJson(`/admin/api/history?${q}`)).games;
+    const found = await getJson(`/admin/api/history?${q}`);
+    history = found.games;
+    skipped = found.skipped || [];
     leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
