@@ -168,8 +168,13 @@ class Reviewer:
         self._tell(game_id, {"game_id": game_id, "state": "working", "progress": 0})
         try:
             self._start(game_id)
-            if not self._ended.wait(REVIEW_TIMEOUT_S):
-                self._failed(game_id, TimeoutError(f"no answer in {REVIEW_TIMEOUT_S:.0f} s"))
+            deadline = time.monotonic() + REVIEW_TIMEOUT_S
+            while not self._ended.wait(1.0):
+                if self._wake.is_set():  # games gone over meanwhile wait in the store's queue
+                    self._wake.clear()
+                    self.store.queue_reviews(self.since)
+                if time.monotonic() > deadline:
+                    self._failed(game_id, TimeoutError(f"no answer in {REVIEW_TIMEOUT_S:.0f} s"))
         except Exception as exc:  # noqa: BLE001 - one bad game must not stop the others
             log.exception("review of game %s could not start", game_id)
             self._failed(game_id, exc)

@@ -73,8 +73,17 @@ def test_kill_9_during_a_review_and_with_games_waiting_loses_no_review(
             rows = requests.get(url, headers=headers, timeout=10).json()["games"]
             return next((g["review"] for g in rows if g["game_id"] == gid), None)
 
-        # One review under way, the later games waiting for their turn behind it.
+        # One review under way, the later games waiting for their turn behind it: the
+        # server holds one game's review in memory, whatever the backlog (the rest wait in
+        # the store), so its memory does not grow with a burst of games.
         wait_for(lambda: (state(games[0]) or {}).get("state") == "working", "a review runs")
+        states = wait_for(
+            lambda: all(s := [(state(g) or {}).get("state") for g in games]) and s,
+            "every game in the history with its review's state",
+        )
+        assert states.count("working") <= 1, states
+        assert set(states) <= {"working", "queued", "ready"}, states
+        assert states[-1] in ("queued", "working"), states
         assert not stored_reviews(live.data) >= set(games)
         live.kill9()
         waiting = set(games) - stored_reviews(live.data)
