@@ -132,7 +132,7 @@ def main() -> None:
                 table.game()
                 finished += 1
                 if finished % args.every == 0:
-                    sample = {"games": finished, **server.worker_status()}
+                    sample = {"games": finished, **server.worker_status(), **reviews(data)}
                     samples.append(sample)
                     print(json.dumps(sample), flush=True)
                 if trace is not None and finished in (args.first, args.second):
