@@ -149,8 +149,9 @@ class Reviewer:
             self._wake.wait(LOOK_S)
             self._wake.clear()
             try:
-                self.store.queue_reviews(self.since)
                 while not self._closed:
+                    # Before each review: every game gone over meanwhile joins the queue.
+                    self.store.queue_reviews(self.since)
                     game_id = self.store.next_review(TRIES)
                     if game_id is None:
                         break
