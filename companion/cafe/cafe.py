@@ -75,6 +75,8 @@ class Cafe:
                 self.reviewer.watch(table)
             if with_boards and cfg.board != "none":
                 self.boards.append(_board_for(table, cfg.board))
+        if self.reviewer is not None:
+            self.reviewer.start()  # the store's queue, once every table is watched
 
     def get(self, name: str) -> Table | None:
         return self.tables.get(name)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from companion.store import Store
+from companion.store import DamagedRow, Store
 from companion.store.results import iso
 
 DATE_FORMAT = "%Y-%m-%d"
@@ -61,6 +61,9 @@ class History:
             if isinstance(store, Store)
             else getattr(getattr(store, "__self__", None), "store", None)
         )
+        # Damaged results the last query left out (the store logs each and the admin
+        # page names them); the rest is served.
+        self.skipped: list[DamagedRow] = []
 
     def games(
         self,
@@ -70,10 +73,22 @@ class History:
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
         """Games that are over, newest first, each with its result document."""
+        return self.read(since, until, table, limit)[0]
+
+    def read(
+        self,
+        since: float | None = None,
+        until: float | None = None,
+        table: str | None = None,
+        limit: int = 1000,
+    ) -> tuple[list[dict[str, Any]], list[DamagedRow]]:
+        """:meth:`games`, and the damaged results left out (also in :attr:`skipped`)."""
         if self._store is None:
             raise TypeError("History needs the café's Store")
-        games = self._store.history(since, until, table, limit + len(self.hidden))
-        return [g for g in games if g["game_id"] not in self.hidden][:limit]
+        found, self.skipped = self._store.history_read(
+            since, until, table, limit + len(self.hidden)
+        )
+        return [g for g in found if g["game_id"] not in self.hidden][:limit], self.skipped
 
     def leaderboard(
         self, since: float | None = None, until: float | None = None, people_only: bool = False

@@ -8,23 +8,31 @@ most one part, and no table's lock is held while a decision is rated. After each
 table is told the progress ("review 40 %"); the finished review is stored (store.save_review)
 and given to the table, whose frames show each phone its own part (table/frames.py).
 
+The queue is the store's (``review_queue``), not this process's memory: games over are
+found in the store at the start and after every game (``Store.queue_reviews``: every game
+over since ``reviews_since`` without a review), and reviewed one at a time in game order. A
+game leaves the queue with its stored review, in one transaction, so a ``kill -9`` in the
+middle of a review, or with games waiting, only delays them; a burst of games drains later and
+none is dropped. A review that fails is tried :data:`TRIES` times, then left with its error.
+
 A stored review is never computed again: a restarted server gives it to the table from the
 store. The café admin may ask for the review of an older game (:meth:`Reviewer.request`); it
-runs the same way and is stored the same way.
+is queued the same way and stored the same way.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import random
 import threading
+import time
 from typing import Any
 
 from companion.engine import apply, game_from_document
 from companion.players import reviewing
 from companion.players.review import DecisionReview, ReviewDocument, ReviewError
-from companion.store import Store
+from companion.store import DamagedRow, Store
+from companion.store.migrations import REVIEWS_SINCE
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import Table
 from companion.table.companions import BotDriver
@@ -32,6 +40,9 @@ from companion.table.model import Outcome
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()
+TRIES = 3  # a game's review is tried this often (a damaged log fails every time)
+LOOK_S = 60.0  # how often the queue is looked at with nothing said (a game over elsewhere)
+REVIEW_TIMEOUT_S = 3600.0  # one review longer than this is given up (the pool is stuck)
 
 
 def replay_steps(document: dict[str, Any]) -> list[int]:
@@ -57,15 +68,24 @@ class Reviewer:
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self._running: dict[int, dict[str, Any]] = {}  # game id -> progress of its review
-        self._queue: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._wake = threading.Event()  # a game went over, or the admin asked for one
+        self._ended = threading.Event()  # the review under way has ended (stored or failed)
+        self._error: BaseException | None = None  # why the review under way failed
         self._closed = False
+        # Games over from then on are reviewed unasked (set at a new café's first start).
+        self.since = float(store.meta_setdefault(REVIEWS_SINCE, repr(time.time())))
         self._thread = threading.Thread(target=self._loop, name="reviewer", daemon=True)
+
+    def start(self) -> Reviewer:
+        """Review what the store's queue holds, then every game as it goes over."""
         self._thread.start()
+        self._wake.set()
+        return self
 
     # -- tables ---------------------------------------------------------------------------
     def watch(self, table: Table) -> None:
-        """Review the table's games as they end; a game over before this start is picked up
-        (from the store when its review is there, else it is reviewed now)."""
+        """Review the table's games as they end; a game over before this start shows its
+        stored review (else the store's queue has it: it is reviewed in its turn)."""
         self.tables[table.name] = table
         table.subscribe(self._heard)
         with table.lock:
@@ -73,11 +93,16 @@ class Reviewer:
             over = g is not None and g.status != "playing"
             gid = g.id if g is not None else None
         if over and gid is not None:
-            stored = self.store.review(gid)
+            try:
+                stored = self.store.review(gid)
+            except DamagedRow as damage:  # reviewed anew; the new one replaces it
+                self.store.skipped(damage)
+                self.request(gid)
+                stored = None
             if stored is not None:
                 table.set_review(self._ready(gid, stored["document"]))
             else:
-                self.request(gid)
+                table.set_review({"game_id": gid, "state": "working", "progress": 0})
 
     def _heard(self, table: Table, outcome: Outcome) -> None:
         """A table subscriber (after each commit, under the table's lock): queue a game that
@@ -89,42 +114,86 @@ class Reviewer:
         if review is not None and review.get("game_id") == g.id:
             return  # already under way or done
         table.review = {"game_id": g.id, "state": "working", "progress": 0}
-        self.request(g.id)
+        self._wake.set()  # the reviewer finds the game in the store (it is over there)
 
     # -- requests -------------------------------------------------------------------------
     def request(self, game_id: int) -> bool:
-        """Review a game that is over (queued); False when it is already under way."""
+        """Queue the review of a game that is over (in the store); False when it is already
+        under way."""
         with self._lock:
             if game_id in self._running or self._closed:
                 return False
-            self._running[game_id] = {"state": "working", "progress": 0}
-        self._queue.put(game_id)
+        self.store.queue_review(game_id)
+        self._wake.set()
         return True
 
     def progress(self, game_id: int) -> dict[str, Any] | None:
-        """``{"state": "working", "progress": 40}`` while a review runs, else None."""
+        """``{"state": "working", "progress": 40}`` while a review runs, ``{"state":
+        "queued", "ahead": 3}`` while it waits (``failed`` with the reason once it has
+        failed every try), else None."""
         with self._lock:
             found = self._running.get(game_id)
-            return dict(found) if found else None
+            if found:
+                return dict(found)
+        queued = self.store.review_queued(game_id)
+        if queued is None:
+            return None
+        if queued["attempts"] >= TRIES:
+            return {"state": "failed", "reason": queued["last_error"] or "no answer"}
+        return {"state": "queued", "ahead": queued["ahead"]}
 
     def _loop(self) -> None:
-        while True:
-            game_id = self._queue.get()
-            if game_id is None:
-                return
+        """One review at a time, oldest game first, until the queue is empty; then wait for
+        a game to go over (or look again after :data:`LOOK_S`)."""
+        while not self._closed:
+            self._wake.wait(LOOK_S)
+            self._wake.clear()
             try:
-                self._start(game_id)
-            except Exception as exc:  # noqa: BLE001 - one bad game must not stop the others
-                log.exception("review of game %s could not start", game_id)
-                self._failed(game_id, exc)
+                while not self._closed:
+                    # Before each review: every game gone over meanwhile joins the queue.
+                    self.store.queue_reviews(self.since)
+                    game_id = self.store.next_review(TRIES)
+                    if game_id is None:
+                        break
+                    self._review(game_id)
+            except Exception:  # noqa: BLE001 - e.g. a full disk: look again later
+                log.exception("the review queue could not be read")
+
+    def _review(self, game_id: int) -> None:
+        """Review one queued game and wait until it is stored or has failed (the failure is
+        kept in the queue with its reason)."""
+        with self._lock:
+            self._running[game_id] = {"state": "working", "progress": 0}
+        self._ended.clear()
+        self._error = None
+        self._tell(game_id, {"game_id": game_id, "state": "working", "progress": 0})
+        try:
+            self._start(game_id)
+            deadline = time.monotonic() + REVIEW_TIMEOUT_S
+            while not self._ended.wait(1.0):
+                if self._wake.is_set():  # games gone over meanwhile wait in the store's queue
+                    self._wake.clear()
+                    self.store.queue_reviews(self.since)
+                if time.monotonic() > deadline:
+                    self._failed(game_id, TimeoutError(f"no answer in {REVIEW_TIMEOUT_S:.0f} s"))
+        except Exception as exc:  # noqa: BLE001 - one bad game must not stop the others
+            log.exception("review of game %s could not start", game_id)
+            self._failed(game_id, exc)
+        if self._error is not None and not self._closed:
+            self.store.review_failed(game_id, str(self._error) or type(self._error).__name__)
 
     def _start(self, game_id: int) -> None:
         """Read the log (no table lock held while rating) and send the first part. Finding
         the decisions replays the game: that runs in the pool too, never in the server's
         process, where it would hold up the reveals at the other tables (under gevent a
         thread that computes is a greenlet that never yields)."""
-        stored = self.store.review(game_id)
+        try:
+            stored = self.store.review(game_id)
+        except DamagedRow as damage:  # reviewed anew: the new review replaces it
+            self.store.skipped(damage)
+            stored = None
         if stored is not None:  # stored meanwhile: never again
+            self.store.unqueue_review(game_id)
             self._finish(game_id, stored["document"], store=False)
             return
         document = self._document(game_id)
@@ -238,11 +307,15 @@ class Reviewer:
         with self._lock:
             self._running.pop(game_id, None)
         reason = str(error) if error is not None else "no answer"
-        self._tell(game_id, {"game_id": game_id, "state": "failed", "reason": reason})
+        self._error = error if error is not None else RuntimeError(reason)
+        self._ended.set()
+        if not self._closed:
+            self._tell(game_id, {"game_id": game_id, "state": "failed", "reason": reason})
 
     def _finish(self, game_id: int, document: dict[str, Any], store: bool) -> None:
         with self._lock:
             self._running.pop(game_id, None)
+        self._ended.set()
         self._tell(game_id, self._ready(game_id, document))
 
     @staticmethod
@@ -255,8 +328,10 @@ class Reviewer:
             table.set_review(review)
 
     def close(self) -> None:
+        """Stop after the review under way (its game stays queued in the store)."""
         self._closed = True
-        self._queue.put(None)
+        self._wake.set()
+        self._ended.set()
 
 
 def stored_review(

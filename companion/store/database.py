@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -23,6 +24,62 @@ from companion.store import migrations
 MIN_ID, MAX_ID = -(2**63), 2**63 - 1
 OVER = ("finished", "ended")  # a game's status once it is over
 Statements = list[tuple[str, tuple[Any, ...]]]
+log = logging.getLogger(__name__)
+
+
+class DamagedRow(ValueError):
+    """A stored row whose JSON cannot be read (a disk fault, a hand edit). Lists skip such a
+    row and report it (:meth:`Store.damaged`); a read of that one row raises this, naming it.
+    """
+
+    def __init__(self, kind: str, key: str, why: str) -> None:
+        self.kind = kind  # result, review, command, game, settings
+        self.key = key  # the row's id: a game id, "game/n" for a command, a table name
+        self.why = why
+        super().__init__(f"{self.what} cannot be read ({why})")
+
+    @property
+    def what(self) -> str:
+        """The row in words: "game 7", "command 12 of game 7", "the settings of table oak".
+
+        >>> DamagedRow("command", "7/12", "x").what, DamagedRow("result", "7", "x").what
+        ('command 12 of game 7', 'the result of game 7')
+        """
+        if self.kind == "command":
+            game, _, n = self.key.partition("/")
+            return f"command {n} of game {game}"
+        if self.kind == "game":
+            return f"game {self.key}"
+        if self.kind == "settings":
+            return f"the settings of table {self.key}"
+        return f"the {self.kind} of game {self.key}"
+
+    def report(self) -> dict[str, str]:
+        """What the café admin is shown."""
+        return {"kind": self.kind, "id": self.key, "reason": self.why}
+
+
+def _loads(kind: str, key: Any, text: Any, want: type = object) -> Any:
+    """A stored JSON column, or :class:`DamagedRow` naming the row.
+
+    >>> _loads("result", 7, '{"a": 1}', dict)
+    {'a': 1}
+    >>> _loads("result", 7, '{"a": ', dict)
+    Traceback (most recent call last):
+    ...
+    companion.store.database.DamagedRow: the result of game 7 cannot be read (bad JSON: \
+Expecting value at character 6)
+    """
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        msg = getattr(exc, "msg", str(exc))
+        pos = getattr(exc, "pos", None)
+        where = f" at character {pos}" if pos is not None else ""
+        raise DamagedRow(kind, str(key), f"bad JSON: {msg}{where}") from None
+    if not isinstance(value, want):
+        raise DamagedRow(kind, str(key), f"not a JSON {want.__name__}")
+    return value
 
 
 def token_hash(token: str) -> str:
@@ -74,6 +131,8 @@ class Store:
             str(self.path), check_same_thread=False, isolation_level=None, timeout=30
         )
         self._db.row_factory = sqlite3.Row
+        # Damaged rows met so far (kind, id) -> reason: each logged once, shown to the admin.
+        self._damaged: dict[tuple[str, str], str] = {}
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -82,6 +141,22 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # -- damaged rows -------------------------------------------------------------------
+    def skipped(self, damage: DamagedRow) -> None:
+        """Note a damaged row a list left out: logged (once) with its id, kept for the admin."""
+        key = (damage.kind, damage.key)
+        with self._cond:
+            new = key not in self._damaged
+            self._damaged[key] = damage.why
+        if new:
+            log.error("%s: skipped", damage)
+
+    def damaged(self) -> list[dict[str, str]]:
+        """Every damaged row met since the start (the café admin shows them)."""
+        with self._cond:
+            found = sorted(self._damaged.items())
+        return [{"kind": k, "id": i, "reason": why} for (k, i), why in found]
 
     # -- transactions -------------------------------------------------------------------
     def commit(self, statements: Statements) -> None:
@@ -168,7 +243,7 @@ class Store:
             "name": row["name"],
             "join_secret": row["join_secret"],
             "host_token": row["host_token"],
-            "settings": json.loads(row["settings"]),
+            "settings": _loads("settings", name, row["settings"], dict),
             "current_game": row["current_game"],
         }
 
@@ -285,7 +360,17 @@ class Store:
         rows = self._read(
             "SELECT * FROM games WHERE table_name = ? ORDER BY id DESC", (table_name,)
         )
-        return [_game(r) for r in rows]
+        return self._games_of(rows)
+
+    def _games_of(self, rows: list[sqlite3.Row]) -> list[StoredGame]:
+        """The readable games of ``rows``; a damaged one is skipped and reported."""
+        found = []
+        for r in rows:
+            try:
+                found.append(_game(r))
+            except DamagedRow as damage:
+                self.skipped(damage)
+        return found
 
     def game_status_stmts(self, game_id: int, status: str) -> Statements:
         """Set the status; a game going over keeps this moment as its end (the host's "End
@@ -354,10 +439,12 @@ class Store:
         if not include_undone:
             sql += " AND undone = 0"
         rows = self._read(sql + " ORDER BY n", (game_id,))
+        # One unreadable command makes the whole log unreadable (the rest would replay
+        # wrongly): DamagedRow names it.
         return [
             StoredCommand(
                 r["n"],
-                json.loads(r["command"]),
+                _loads("command", f"{game_id}/{r['n']}", r["command"], dict),
                 r["source"],
                 r["cmd_id"],
                 bool(r["undone"]),
@@ -381,7 +468,11 @@ class Store:
             return None
         r = rows[0]
         return StoredCommand(
-            r["n"], json.loads(r["command"]), r["source"], r["cmd_id"], bool(r["undone"])
+            r["n"],
+            _loads("command", f"{game_id}/{r['n']}", r["command"], dict),
+            r["source"],
+            r["cmd_id"],
+            bool(r["undone"]),
         )
 
     def undone_stmts(self, game_id: int, n: int) -> Statements:
@@ -427,6 +518,7 @@ class Store:
             stmts.append(("DELETE FROM commands WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM reviews WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM seat_takeovers WHERE game_id = ?", (gid,)))
+            stmts.append(("DELETE FROM review_queue WHERE game_id = ?", (gid,)))
             stmts.append(("DELETE FROM games WHERE id = ?", (gid,)))
         if stmts:
             self._write(stmts)
@@ -463,7 +555,7 @@ class Store:
             "SELECT * FROM games WHERE status IN ('finished', 'ended') AND id NOT IN "
             "(SELECT game_id FROM results) ORDER BY id"
         )
-        return [_game(r) for r in rows]
+        return self._games_of(rows)
 
     def record_result(
         self, game: StoredGame, ended: float, result: dict[str, Any], urls: list[str], now: float
@@ -494,7 +586,7 @@ class Store:
         if not _in_range(game_id):
             return None
         rows = self._read("SELECT result FROM results WHERE game_id = ?", (game_id,))
-        return json.loads(rows[0]["result"]) if rows else None
+        return _loads("result", game_id, rows[0]["result"], dict) if rows else None
 
     def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
         """The table's latest results (newest first), without the documents."""
@@ -512,8 +604,19 @@ class Store:
         table: str | None = None,
         limit: int = 1000,
     ) -> list[dict[str, Any]]:
-        """Result documents of games that ended in ``[since, until)``, newest first."""
-        sql = "SELECT result FROM results WHERE 1"
+        """Result documents of games that ended in ``[since, until)``, newest first; a
+        damaged one is left out (:meth:`history_read` says which)."""
+        return self.history_read(since, until, table, limit)[0]
+
+    def history_read(
+        self,
+        since: float | None = None,
+        until: float | None = None,
+        table: str | None = None,
+        limit: int = 1000,
+    ) -> tuple[list[dict[str, Any]], list[DamagedRow]]:
+        """:meth:`history` and the damaged rows it left out (each also logged once)."""
+        sql = "SELECT game_id, result FROM results WHERE 1"
         params: list[Any] = []
         if since is not None:
             sql += " AND ended >= ?"
@@ -525,7 +628,15 @@ class Store:
             sql += " AND table_name = ?"
             params.append(table)
         rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
-        return [json.loads(r["result"]) for r in rows]
+        found: list[dict[str, Any]] = []
+        skipped: list[DamagedRow] = []
+        for r in rows:
+            try:
+                found.append(_result(r["game_id"], r["result"]))
+            except DamagedRow as damage:
+                self.skipped(damage)
+                skipped.append(damage)
+        return found, skipped
 
     def results_before(self, cutoff: float) -> list[int]:
         """Games whose result ended before ``cutoff`` and that have no delivery pending."""
@@ -607,16 +718,84 @@ class Store:
 
     # -- reviews (companion.cafe.reviews) ------------------------------------------------
     def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
-        """Keep a game's review (players/review.py's document); a second one replaces it."""
+        """Keep a game's review (players/review.py's document); a second one replaces it. The
+        game leaves the review queue in the same transaction."""
         self._write(
             [
                 (
                     "INSERT OR REPLACE INTO reviews (game_id, seed, created, document)"
                     " VALUES (?, ?, ?, ?)",
                     (game_id, seed, time.time(), json.dumps(document)),
+                ),
+                ("DELETE FROM review_queue WHERE game_id = ?", (game_id,)),
+            ]
+        )
+
+    def queue_reviews(self, since: float) -> None:
+        """Queue every game that went over at or after ``since`` and has neither a review
+        nor a place in the queue (a game over while the server was down or busy)."""
+        self._write(
+            [
+                (
+                    "INSERT OR IGNORE INTO review_queue (game_id, queued)"
+                    " SELECT id, ? FROM games WHERE status IN ('finished', 'ended')"
+                    " AND ended >= ? AND id NOT IN (SELECT game_id FROM reviews)",
+                    (time.time(), since),
                 )
             ]
         )
+
+    def queue_review(self, game_id: int) -> None:
+        """Queue one game (asked for by the café admin): a failed one gets its tries back."""
+        self._write(
+            [
+                (
+                    "INSERT INTO review_queue (game_id, queued) VALUES (?, ?) ON CONFLICT"
+                    " (game_id) DO UPDATE SET attempts = 0, last_error = NULL",
+                    (game_id, time.time()),
+                )
+            ]
+        )
+
+    def unqueue_review(self, game_id: int) -> None:
+        """Take a game that has its review out of the queue."""
+        self._write([("DELETE FROM review_queue WHERE game_id = ?", (game_id,))])
+
+    def next_review(self, tries: int) -> int | None:
+        """The oldest queued game with fewer than ``tries`` failed reviews, or None."""
+        rows = self._read(
+            "SELECT game_id FROM review_queue WHERE attempts < ? ORDER BY game_id LIMIT 1",
+            (tries,),
+        )
+        return int(rows[0]["game_id"]) if rows else None
+
+    def review_failed(self, game_id: int, error: str) -> None:
+        """One more failed try of a queued game's review, and why."""
+        self._write(
+            [
+                (
+                    "UPDATE review_queue SET attempts = attempts + 1, last_error = ?"
+                    " WHERE game_id = ?",
+                    (error[:500], game_id),
+                )
+            ]
+        )
+
+    def review_queued(self, game_id: int) -> dict[str, Any] | None:
+        """A queued game's place: ``{attempts, last_error, ahead}`` (games before it), or
+        None when it is not queued."""
+        if not _in_range(game_id):
+            return None
+        rows = self._read(
+            "SELECT attempts, last_error, (SELECT COUNT(*) FROM review_queue q"
+            " WHERE q.game_id < r.game_id) AS ahead FROM review_queue r WHERE game_id = ?",
+            (game_id,),
+        )
+        return dict(rows[0]) if rows else None
+
+    def review_queue(self) -> list[dict[str, Any]]:
+        """Every queued game in order: ``{game_id, queued, attempts, last_error}``."""
+        return [dict(r) for r in self._read("SELECT * FROM review_queue ORDER BY game_id")]
 
     def review(self, game_id: int) -> dict[str, Any] | None:
         """A game's stored review: ``{game_id, seed, created, document}``, or None."""
@@ -630,7 +809,7 @@ class Store:
             "game_id": r["game_id"],
             "seed": r["seed"],
             "created": r["created"],
-            "document": json.loads(r["document"]),
+            "document": _loads("review", game_id, r["document"], dict),
         }
 
     def reviewed(self, game_ids: list[int]) -> set[int]:
@@ -652,15 +831,35 @@ class _Write:
         self.error: BaseException | None = None
 
 
+# What the history, the leaderboard and the CSV read of every result (cafe/history.py).
+RESULT_KEYS = ("game_id", "status", "players", "table", "started_at", "ended_at")
+PLAYER_KEYS = ("seat", "name", "score", "winner")
+
+
+def _result(game_id: int, text: str) -> dict[str, Any]:
+    """A stored result document, or :class:`DamagedRow` when it is not one."""
+    doc: dict[str, Any] = _loads("result", game_id, text, dict)
+    lacking = [k for k in RESULT_KEYS if k not in doc]
+    if lacking:
+        raise DamagedRow("result", str(game_id), f"no {lacking[0]} in it")
+    players = doc["players"]
+    if not isinstance(players, list) or not all(
+        isinstance(p, dict) and all(k in p for k in PLAYER_KEYS) for p in players
+    ):
+        raise DamagedRow("result", str(game_id), "its players cannot be read")
+    return doc
+
+
 def _game(row: sqlite3.Row) -> StoredGame:
+    gid = row["id"]
     return StoredGame(
-        id=row["id"],
+        id=gid,
         table_name=row["table_name"],
         status=row["status"],
         created=row["created"],
-        document=json.loads(row["document"]),
-        seats=json.loads(row["seats"]),
-        decks=json.loads(row["decks"]),
+        document=_loads("game", gid, row["document"], dict),
+        seats=_loads("game", gid, row["seats"], list),
+        decks=_loads("game", gid, row["decks"], list),
         dice=row["dice"],
         ended=row["ended"],
     )

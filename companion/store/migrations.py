@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from companion.store.results import upgraded
 
-CURRENT = 3
+CURRENT = 4
 
 # Tables every database has had since the first release (version 0); the others were made
 # by the café's outbox on its first run and may be missing from a version-0 file.
@@ -135,12 +136,32 @@ def _v3(db: sqlite3.Connection) -> None:
             )
 
 
+REVIEWS_SINCE = "reviews_since"  # cafe_meta: games over from then on are reviewed unasked
+
+
+def _v4(db: sqlite3.Connection) -> None:
+    """Version 4: the review queue (``review_queue``, made by ``schema.sql``) survives
+    restarts. Which games it takes by itself (``cafe_meta`` ``reviews_since``): in a café
+    that already reviewed games (version 2 or 3), every game over without its review since the
+    first one reviewed (a restart lost them), all of them when none was; in an older café
+    none of its old games (a café made now sets it at its first start)."""
+    db.execute("CREATE TABLE IF NOT EXISTS cafe_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    if "reviews" in _tables(db):
+        first = db.execute(
+            "SELECT MIN(g.ended) FROM reviews r JOIN games g ON g.id = r.game_id"
+        ).fetchone()[0]
+        since = float(first) if first is not None else 0.0
+    else:
+        since = time.time()
+    db.execute("INSERT OR IGNORE INTO cafe_meta VALUES (?, ?)", (REVIEWS_SINCE, repr(since)))
+
+
 # Version -> the step that takes a database of the version before to it.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
 # Version -> columns its migration adds to tables that existed before it.
 ADDED_COLUMNS: dict[int, dict[str, set[str]]] = {1: {"games": {"ended"}}}
 # Version -> tables that came with it (a database of an earlier version may lack them).
-ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}, 3: {"seat_takeovers"}}
+ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}, 3: {"seat_takeovers"}, 4: {"review_queue"}}
 
 
 def _tables(db: sqlite3.Connection) -> set[str]:

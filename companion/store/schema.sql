@@ -1,4 +1,4 @@
--- The whole database of a companion server, at schema version 3 (PRAGMA user_version).
+-- The whole database of a companion server, at schema version 4 (PRAGMA user_version).
 -- Loaded by companion/store/migrations.py; every statement is IF NOT EXISTS so it can be run
 -- over a database that has been migrated. A change here needs a numbered migration there.
 
@@ -99,4 +99,14 @@ CREATE TABLE IF NOT EXISTS reviews (
     seed INTEGER NOT NULL,
     created REAL NOT NULL,
     document TEXT NOT NULL
+);
+
+-- Games that are over and wait for their review, reviewed one at a time in game order
+-- (companion/cafe/reviews.py). A row leaves with its stored review (one transaction), so a
+-- review cut off by a restart or a power cut is done again; a failing one keeps its error.
+CREATE TABLE IF NOT EXISTS review_queue (
+    game_id INTEGER PRIMARY KEY,
+    queued REAL NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT
 );

@@ -35,7 +35,7 @@ from companion.cafe.history import (
 )
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
-from companion.store.database import StoredGame
+from companion.store.database import DamagedRow, StoredGame
 from companion.store.results import engine_log, meta
 from companion.table import TableError
 from companion.table import frames as render
@@ -93,6 +93,14 @@ def _check() -> tuple[Response, int] | None:
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.errorhandler(DamagedRow)
+def _damaged(exc: DamagedRow) -> tuple[Response, int]:
+    """A game whose log or review cannot be read: said by name (and logged), not a 500;
+    the history and every other game are served as usual."""
+    cafe_of().store.skipped(exc)
+    return jsonify({"error": "damaged_row", "reason": str(exc), "damaged": exc.report()}), 409
 
 
 def _history() -> History:
@@ -183,7 +191,11 @@ def review_state(game_id: int) -> dict[str, Any] | None:
     """A game's review (cafe/reviews.py): ``ready`` (stored), ``working`` with its progress,
     or None."""
     cafe = cafe_of()
-    stored = cafe.store.review(game_id)
+    try:
+        stored = cafe.store.review(game_id)
+    except DamagedRow as exc:  # shown as such; asking again reviews the game anew
+        cafe.store.skipped(exc)
+        return {"state": "damaged", "reason": str(exc)}
     if stored is not None:
         return {"state": "ready", "created": stored["created"]}
     return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
@@ -231,8 +243,11 @@ def request_review(game_id: int) -> Any:
         or not over_on_screens(cafe.get(stored.table_name), game_id)
     ):
         return jsonify({"error": "no_game", "reason": f"no game {game_id} that is over"}), 404
-    if cafe.store.review(game_id) is not None:
-        return jsonify({"state": "ready"})
+    try:
+        if cafe.store.review(game_id) is not None:
+            return jsonify({"state": "ready"})
+    except DamagedRow as exc:  # reviewed anew: the new review replaces the damaged one
+        cafe.store.skipped(exc)
     if cafe.reviewer is None:
         reason = "this process does not run the companion players"
         return jsonify({"error": "no_reviewer", "reason": reason}), 409
@@ -247,9 +262,19 @@ def history_json() -> Any:
     except PeriodError as exc:
         return _bad_period(exc)
     token = _token() or ""
-    games = [_history_row(r, token) for r in _history().games(since, until)]
-    # The players' colours as the screens draw them (a holder's dot on the admin page).
-    return _no_store(jsonify({"games": games, "colours": dict(PLAYER_COLOURS)}))
+    found, skipped = _history().read(since, until)
+    games = [_history_row(r, token) for r in found]
+    # Results that cannot be read are left out and named (also in the server's log); the
+    # players' colours as the screens draw them (a holder's dot on the admin page).
+    return _no_store(
+        jsonify(
+            {
+                "games": games,
+                "skipped": [d.report() for d in skipped],
+                "colours": dict(PLAYER_COLOURS),
+            }
+        )
+    )
 
 
 @bp.get("/admin/api/leaderboard")
@@ -259,7 +284,10 @@ def leaderboard_json() -> Any:
     except PeriodError as exc:
         return _bad_period(exc)
     people_only = request.args.get("people_only") == "1"  # leave companion players out
-    return _no_store(jsonify({"players": _history().leaderboard(since, until, people_only)}))
+    history = _history()
+    players = history.leaderboard(since, until, people_only)
+    skipped = [d.report() for d in history.skipped]
+    return _no_store(jsonify({"players": players, "skipped": skipped}))
 
 
 @bp.get("/admin/export/<kind>.csv")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import visible_events
+from companion.store import DamagedRow
 from companion.store.results import companion_levels, engine_log
 from companion.table import frames as render
 from companion.table import show as beats
@@ -112,6 +113,13 @@ class Builds:
             return _wait(future)
         try:
             built = build(game()) if run is None else _wait(run(game()))
+        except DamagedRow:
+            # A stored row that cannot be read is named as such (the admin's 409), not as
+            # a failed build; nothing is cached for it.
+            with self._lock:
+                self._running.pop(key, None)
+            future.set_exception(BuildFailed(f"game {key[0]} has a damaged row"))
+            raise
         except Exception as exc:  # noqa: BLE001 - a pool that is gone, a log that fails
             failed = exc if isinstance(exc, BuildFailed) else BuildFailed(f"{exc!r}")
             log.warning("replay %s could not be built: %s", key[0], failed)

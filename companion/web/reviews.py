@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, url_for
 
+from companion.store import DamagedRow
 from companion.web.access import seat_or_host_refusal
 from companion.web.guard import Refused, body_json
 from companion.web.replays import BuildFailed, move, open_game
@@ -25,6 +26,13 @@ bp = Blueprint("reviews", __name__)
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.errorhandler(DamagedRow)
+def _damaged(exc: DamagedRow) -> tuple[Response, int]:
+    """A game whose log cannot be read: said by name (and logged), not a 500."""
+    cafe_of().store.skipped(exc)
+    return jsonify({"error": "damaged_row", "reason": str(exc), "damaged": exc.report()}), 409
 
 
 @bp.get("/t/<name>/games/<int:game_id>/replay")

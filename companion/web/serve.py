@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from companion.players import reviewing
 from companion.players.review import ReviewError
-from companion.store import datadir
+from companion.store import DamagedRow, datadir
 from companion.store.migrations import DatabaseRefused
 from companion.table import TableError, show
 from companion.web.config import (
@@ -273,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
         _DATA_LOCK = datadir.DataDirLock(config.data).acquire()  # held until we exit
         try:
             lines = announce(config)
-        except (sqlite3.Error, OSError, TableError, DatabaseRefused) as exc:
+        except (sqlite3.Error, OSError, TableError, DatabaseRefused, DamagedRow) as exc:
+            # A damaged table setting or current game: one sentence, as for other damage.
             raise datadir.database_problem(config.database, exc) from None
     except (ConfigError, datadir.DataDirError, OSError) as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
@@ -366,10 +367,35 @@ def _close_tables() -> None:
             logging.getLogger(__name__).exception("closing the café")
 
 
+TRACE_ENV = "COMPANION_TRACEMALLOC"  # a directory: memory snapshots on SIGUSR2 (README)
+
+
+def _trace_memory(directory: str) -> None:
+    """Where memory goes, for a soak (benchmarks/bench_cafe_day.py): trace the worker's
+    allocations and write a ``tracemalloc`` snapshot into ``directory`` at each SIGUSR2
+    (``snapshot-<n>.pickle``), to be diffed offline. Off unless the variable is set: tracing
+    costs time and memory."""
+    import tracemalloc
+
+    tracemalloc.start(12)
+    count = [0]
+
+    def dump(signum: int, frame: Any) -> None:
+        count[0] += 1
+        gc.collect()
+        path = Path(directory) / f"snapshot-{count[0]}.pickle"
+        tracemalloc.take_snapshot().dump(str(path))
+        path.with_suffix(".done").touch()  # the snapshot is whole
+
+    signal.signal(signal.SIGUSR2, dump)
+
+
 def _post_worker_init(worker: Any) -> None:
     """On SIGTERM (systemd stop, kill) close the tables at once: gunicorn would otherwise wait
     for the open websockets until its graceful timeout and then kill the worker, and phones
     would see a plain drop instead of "table closed"."""
+    if os.environ.get(TRACE_ENV):
+        _trace_memory(os.environ[TRACE_ENV])
     previous = signal.getsignal(signal.SIGTERM)
 
     def close_then_stop(signum: int, frame: Any) -> None:

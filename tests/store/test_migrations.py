@@ -183,7 +183,7 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
 
     store = Store(release_db)
     try:
-        assert store._read("PRAGMA user_version")[0][0] == CURRENT
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 4
         assert store.review(games[0]["id"]) is None
         store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
         assert store.review(games[0]["id"])["seed"] == 7
@@ -267,3 +267,56 @@ def test_a_version_2_database_credits_who_played(tmp_path: Path) -> None:
     finally:
         store.close()
     assert raw(path, "PRAGMA user_version")[0]["user_version"] == CURRENT
+
+
+def _version_2(path: Path) -> None:
+    """Turn a database of this release back into version 2 (no review queue, no seat
+    takeovers yet)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP TABLE review_queue")
+    db.execute("DROP TABLE seat_takeovers")
+    db.execute("DELETE FROM cafe_meta WHERE key = 'reviews_since'")
+    db.execute("PRAGMA user_version = 2")
+    db.close()
+
+
+def test_a_version_2_cafe_queues_the_reviews_a_restart_lost(tmp_path: Path) -> None:
+    """A café at version 2 reviewed its games in memory: those over since its first review
+    without one (lost to a restart) are queued; older ones (before reviews) are not."""
+    path = tmp_path / "companion.sqlite3"
+    store = Store(path)
+    store.create_table("1", "j", "h", {})
+    ids = []
+    for ended in (100.0, 200.0, 300.0):  # before reviews, reviewed, lost to a restart
+        gid = store.create_game("1", {"players": ["a", "b", "c"]}, [], [], "digital")
+        store.commit([("UPDATE games SET status = 'ended', ended = ? WHERE id = ?", (ended, gid))])
+        ids.append(gid)
+    store.save_review(ids[1], 3, {"players": {}, "decisions": []})
+    store.close()
+    _version_2(path)
+    assert "review_queue" not in {r["name"] for r in raw(path, "SELECT name FROM sqlite_master")}
+
+    store = Store(path)
+    try:
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 4
+        since = float(store.meta_setdefault("reviews_since", "0"))
+        assert since == 200.0  # the first reviewed game's end
+        store.queue_reviews(since)
+        assert [q["game_id"] for q in store.review_queue()] == [ids[2]]
+    finally:
+        store.close()
+
+
+def test_an_older_cafe_reviews_only_games_over_from_now_on(release_db: Path) -> None:
+    """A café from before reviews (version 0 here) keeps its old games unreviewed unless
+    the admin asks: its ``reviews_since`` is the moment of the migration."""
+    over = raw(release_db, "SELECT id FROM games WHERE status != 'playing'")
+    assert over
+    store = Store(release_db)
+    try:
+        since = float(store.meta_setdefault("reviews_since", "0"))
+        assert since > 0
+        store.queue_reviews(since)
+        assert store.review_queue() == []
+    finally:
+        store.close()

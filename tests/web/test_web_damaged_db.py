@@ -113,3 +113,73 @@ def test_only_a_missing_database_starts_a_new_cafe(tmp_path: Path) -> None:
         assert [g.status for g in store.games("1")] == ["finished"]
     finally:
         store.close()
+
+
+def cafe_mid_game(data: Path) -> tuple[Path, int]:
+    """:func:`real_cafe` with a second game under way at table 1 (its current game)."""
+    import random
+
+    path = real_cafe(data)
+    store = Store(path)
+    try:
+        doc = random_document(random.Random(4), 3)
+        seats = [{"seat": p, "name": p.title(), "colour": "sky"} for p in doc["players"]]
+        gid = store.create_game(
+            "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
+        )
+        store.append(gid, 0, [(c, "host", None) for c in doc["commands"][:4]])
+    finally:
+        store.close()
+    return path, gid
+
+
+# Damage in a JSON column the start reads: table 1's settings, its current game's document
+# and its current game's commands. Each is one sentence naming the row, and exit 2.
+JSON_DAMAGE = {
+    "settings": (
+        "UPDATE tables SET settings = '{{\"dice\": ' WHERE name = '1'",
+        "the settings of table 1 cannot be read (bad JSON",
+    ),
+    "game_document": (
+        "UPDATE games SET document = 'players: ana' WHERE id = {gid}",
+        "game {gid} cannot be read (bad JSON",
+    ),
+    "game_seats": (
+        "UPDATE games SET seats = '{{}}' WHERE id = {gid}",
+        "game {gid} cannot be read (not a JSON list)",
+    ),
+    "game_command": (
+        'UPDATE commands SET command = \'{{"type": "sacri\' WHERE game_id = {gid} AND n = 2',
+        "command 2 of game {gid} cannot be read (bad JSON",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(JSON_DAMAGE))
+def test_a_damaged_setting_or_current_game_is_refused_in_one_sentence(
+    tmp_path: Path, kind: str
+) -> None:
+    data = tmp_path / "data"
+    path, gid = cafe_mid_game(data)
+    sql, what = JSON_DAMAGE[kind]
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(sql.format(gid=gid))
+    db.close()
+    before = rows_of(path)
+    run = serve_once(data, free_port())
+    assert run.returncode == 2, run
+    assert "Traceback" not in run.stderr and run.stdout == "", run
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("companion serve: "), run.stderr
+    assert f"cannot use the database {path.resolve()}: " in lines[0], lines[0]
+    assert what.format(gid=gid) in lines[0], lines[0]
+    assert rows_of(path) == before, "the refused database was written to"
+
+
+def rows_of(path: Path) -> list[str]:
+    """Every row of the database as SQL (the file's header changes when SQLite opens it)."""
+    db = sqlite3.connect(path)
+    try:
+        return list(db.iterdump())
+    finally:
+        db.close()

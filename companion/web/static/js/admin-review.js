@@ -61,5 +61,11 @@ export function reviewAction(game, headers, refresh) {
     setTimeout(refresh, 2000); // the progress moves on in the pool
     return h("span", { class: "review-progress", dataset: { testid: "review-progress" } }, t("review.progress", { percent: review.progress }));
   }
-  return h("button", { class: "review-ask", dataset: { testid: "review-ask" }, onclick: () => ask(game, headers, refresh) }, t("review.ask"));
+  if (review?.state === "queued") {
+    setTimeout(refresh, 5000); // waits behind older games (reviewed one at a time)
+    return h("span", { class: "review-progress", dataset: { testid: "review-queued" } }, t("review.queued"));
+  }
+  // No review, or one that cannot be read (asking again reviews the game anew).
+  const label = review?.state === "damaged" ? t("review.damaged") : t("review.ask");
+  return h("button", { class: "review-ask", dataset: { testid: "review-ask" }, title: review?.reason || "", onclick: () => ask(game, headers, refresh) }, label);
 }

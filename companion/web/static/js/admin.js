@@ -8,6 +8,7 @@ const token = document.body.dataset.adminToken;
 const headers = { "X-Admin-Token": token };
 let tables = null;
 let history = null;
+let skipped = [];
 let leaderboard = null;
 let retentionDays = null;
 let colourHex = {};
@@ -83,8 +84,18 @@ function renderTables() {
   );
 }
 
+/** Results that cannot be read (a damaged row): left out of the lists, named here. */
+function renderSkipped() {
+  const box = document.getElementById("admin-damaged");
+  box.hidden = !skipped.length;
+  box.textContent = skipped.length
+    ? t("admin.damaged", { n: skipped.length, rows: skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
+    : "";
+}
+
 function renderHistory() {
   if (!history) return;
+  renderSkipped();
   document.getElementById("retention").textContent = retentionDays ? t("admin.retention", { days: retentionDays }) : t("admin.retention_off");
   if (!history.length) {
     fill("admin-history", h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("admin.no_games"))));
@@ -215,6 +226,7 @@ async function loadPeriod() {
     const body = await getJson(`/admin/api/history?${q}`);
     history = body.games;
     colourHex = body.colours || {};
+    skipped = body.skipped || [];
     leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
