@@ -358,6 +358,9 @@ class Chaos:
             layout_settle(self.display)
         if self.step % 10 == 0:
             self.display.screenshot(path=str(self.shots / f"seed{self.seed}-{self.step:03d}.png"))
+            phone.player.page.screenshot(
+                path=str(self.shots / f"seed{self.seed}-{self.step:03d}-{phone.seat}.png")
+            )
         if problems:
             self.problems += [f"action {self.step}: {p}" for p in problems]
 
