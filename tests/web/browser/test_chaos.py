@@ -42,6 +42,9 @@ ACTIONS = int(os.environ.get("CHAOS_ACTIONS", "260"))
 NAMES = ["Maximiliane-Alexandra", "Jörg", "Xochi", "Bert", "Ana Lucía", "Wim", "Giulietta"]
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 LANGS = ["en", "de", "nl", "it"]
+# Which invariants to check (all by default; a subset helps to find which seed meets which
+# break on an older tree, where the first break met stops the run).
+CHECKS = set(os.environ.get("CHAOS_CHECKS", "stuck,ahead,layout,finale,secrets").split(","))
 GRACE_S = 8.0  # beyond the show's hold: how long a phone may take to show its question
 
 
@@ -278,7 +281,7 @@ class Chaos:
         """The game is over: the finale must be seen everywhere, then a new game."""
         status = self.game_status()
         self.say(f"game over ({status})")
-        if status == "finished":
+        if status == "finished" and "finale" in CHECKS:
             self.check_finale()
         self.say("host: new game")
         self.host.page.locator("#new-game").click()
@@ -286,9 +289,12 @@ class Chaos:
 
     # -- invariants -------------------------------------------------------------------------
     def check(self) -> None:
-        self.check_never_stuck()
-        self.check_no_screen_ahead()
-        self.check_layout()
+        if "stuck" in CHECKS:
+            self.check_never_stuck()
+        if "ahead" in CHECKS:
+            self.check_no_screen_ahead()
+        if "layout" in CHECKS:
+            self.check_layout()
 
     def check_never_stuck(self) -> None:
         """Every phone the table waits for shows a question within the show's hold + grace."""
@@ -451,7 +457,8 @@ def test_chaos_at_the_table(
         for _ in range(ACTIONS):
             table.act()
             table.check()
-        table.check_secrets()
+        if "secrets" in CHECKS:
+            table.check_secrets()
     finally:
         (shots / f"seed{seed}-actions.txt").write_text("\n".join(table.log), encoding="utf-8")
     assert table.games >= 1
