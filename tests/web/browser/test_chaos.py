@@ -112,7 +112,15 @@ class Chaos:
             page.locator(tid("join-submit")).tap()
             page.wait_for_selector("#screen-game:not([hidden]), #screen-final:not([hidden])")
         page.wait_for_function("Boolean(window.__pad.frame()?.you?.seat)")
-        phone = Phone(Player(page, name), page.evaluate("window.__pad.frame().you.seat"), frames)
+        # People play differently: some take the city's die and keep their dice for later
+        # stations (more dice windows, often with one holder), some build huts.
+        player = Player(
+            page,
+            name,
+            city=self.rng.choice(["die", "die", "hut"]),
+            dice=self.rng.choice(["none", "none", "all"]),
+        )
+        phone = Phone(player, page.evaluate("window.__pad.frame().you.seat"), frames)
         self.phones.append(phone)
         return phone
 
@@ -217,7 +225,8 @@ class Chaos:
         )
         page.goto(url)
         page.wait_for_function("Boolean(window.__pad?.frame())")
-        phone.player = Player(page, phone.player.name)
+        old = phone.player
+        phone.player = Player(page, old.name, city=old.city, dice=old.dice)
 
     def _seat_button(self, name: str, testid: str) -> Any:
         row = self.host.page.locator("#host-seats li", has_text=name).first
