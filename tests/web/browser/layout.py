@@ -88,8 +88,12 @@ _LED_MARKERS_JS = """() => {
   const ctx = document.createElement('canvas').getContext('2d');
   ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
   const m = ctx.measureText('0123456789');
-  const sizes = leds.map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); });
-  return {digits: m.actualBoundingBoxAscent + m.actualBoundingBoxDescent, smallest: Math.min(...sizes)};
+  const sizes = leds.map((e) => {
+    const r = e.getBoundingClientRect();
+    return Math.min(r.width, r.height);
+  });
+  const digits = m.actualBoundingBoxAscent + m.actualBoundingBoxDescent;
+  return {digits, smallest: Math.min(...sizes)};
 }"""
 
 
