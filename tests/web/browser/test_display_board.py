@@ -46,7 +46,6 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
         return out
     # A box is narrow along its side and deep towards the centre; corner boxes are square.
     cell = min(drawn[1]["w"], drawn[1]["h"])
-    deep = max(drawn[1]["w"], drawn[1]["h"])
     tol = cell / 4
     for x in drawn:
         on_edge = (
@@ -72,14 +71,19 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
         out.append(f"numbered boxes: {sorted(numbers)}")
     for n in numbers.values():
         box = drawn[n["box"]]
-        near = abs(n["x"] + n["w"] / 2 - box["x"] - box["w"] / 2) + abs(
-            n["y"] + n["h"] / 2 - box["y"] - box["h"] / 2
+        # Beside its box: the gap between the number and the box at most one box's width.
+        near = max(
+            n["x"] - box["x"] - box["w"],
+            box["x"] - n["x"] - n["w"],
+            n["y"] - box["y"] - box["h"],
+            box["y"] - n["y"] - n["h"],
+            0,
         )
         if n["text"] != str(n["box"]) or not n["visible"]:
             out.append(f"box {n['box']}: number {n['text']!r} visible={n['visible']}")
         if n["size"] < min_text - 0.05:  # the layout checker's margin
             out.append(f"box {n['box']}: number of {n['size']:.1f} px < {min_text:.1f} px")
-        if near > deep + cell:
+        if near > cell:
             out.append(f"box {n['box']}: its number is {near:.0f} px away")
     return out
 

@@ -36,6 +36,10 @@ NAMES = [
 ]
 LANGS = ("en", "de", "nl", "it")
 SHOTS = ARTIFACTS / "fit"
+ON_SCREEN = """s => { const e = document.querySelector(s);
+  if (!e || !e.checkVisibility()) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 40 && r.height > 40 && r.right <= innerWidth && r.bottom <= innerHeight; }"""
 
 
 def _seq(server: LiveServer) -> int:
@@ -61,8 +65,11 @@ def _caught_up(page: Any, server: LiveServer) -> None:
     )
 
 
-def _look(page: Any, server: LiveServer, moment: str, ready: str | None = None) -> list[str]:
-    """Every language at both TV sizes: the layout checker's problems, screenshots saved."""
+def _look(
+    page: Any, server: LiveServer, moment: str, ready: str | None = None, shown: str | None = None
+) -> list[str]:
+    """Every language at both TV sizes: the layout checker's problems (and whether ``shown``
+    is on screen), screenshots saved."""
     problems: list[str] = []
     for lang in LANGS:
         page.locator("#display-lang").select_option(lang)
@@ -75,6 +82,8 @@ def _look(page: Any, server: LiveServer, moment: str, ready: str | None = None) 
             page.set_viewport_size({"width": w, "height": hgt})
             settle(page)
             problems += [f"{moment}-{lang} @{w}x{hgt}: {p}" for p in led_marker_problems(page)]
+            if shown and not page.evaluate(ON_SCREEN, shown):
+                problems.append(f"{moment}-{lang} @{w}x{hgt}: {shown} is not on screen")
     return problems
 
 
@@ -126,8 +135,8 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
         # A seat is freed: its QR code comes up beside everything else.
         leaving = phones[-1]
         assert host.act("release_seat", seat=leaving.seat)["type"] == "ok"
-        page.wait_for_selector("body.seat-free #join-panel .qr")
-        problems += _look(page, server, "free-seat", countdown)
+        page.wait_for_selector("body.seat-free #join-panel .qr", state="attached")
+        problems += _look(page, server, "free-seat", countdown, "#join-panel .qr")
         assert host.act("set_pace", pace="instant")["type"] == "ok"
         leaving.close()
         seat = server.join("1", "Konstanze Überallhinxyz", "blue")
