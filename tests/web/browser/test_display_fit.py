@@ -7,7 +7,8 @@ screens occur:
   the offer, nothing of this round yet);
 - the last round (R6.3) with its gold mode, a station's result up with the show's countdown,
   the hints badge, the sound, language and board controls;
-- the same with a seat released, so the free seat's QR code is up (a new phone may join);
+- a seat released during a station's result in round 2, so the free seat's QR code is up
+  (a new phone then takes the seat);
 - the game over, with the review's note in the header.
 
 The layout checker (layout.py) must find nothing: no overlapping header badges, nothing off
@@ -121,18 +122,11 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
             page, server, "bidding-round-2", "window.__display.frame().game.view.round === 2"
         )
 
-        _play_until(
-            phones, host, lambda v: v["last_round"] and v["phase"] == "bid", "the last round's bids"
-        )
-        assert _view(phones)["mode"] == "gold"
         # A station's result stays up while the screens count down (the show's pace).
-        assert host.act("set_pace", pace="test:60")["type"] == "ok"
-        step = _view(phones)["step"]
-        _play_until(phones, host, lambda v: v["step"] != step, "a station ranked")
         countdown = "!document.getElementById('show-countdown').hidden"
-        problems += _look(page, server, "last-round", countdown)
-
-        # A seat is freed: its QR code comes up beside everything else.
+        assert host.act("set_pace", pace="test:60")["type"] == "ok"
+        _play_until(phones, host, lambda v: v["step"] != 1, "round 2, station 1 ranked")
+        # A seat is freed: its QR code comes up beside the station's result.
         leaving = phones[-1]
         assert host.act("release_seat", seat=leaving.seat)["type"] == "ok"
         page.wait_for_selector("body.seat-free #join-panel .qr", state="attached")
@@ -144,6 +138,16 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
         phones[-1] = Phone(server, "1", seat)
         phones[-1].hello()
         peers.append(phones[-1])
+
+        _play_until(
+            phones, host, lambda v: v["last_round"] and v["phase"] == "bid", "the last round's bids"
+        )
+        assert _view(phones)["mode"] == "gold"
+        assert host.act("set_pace", pace="test:60")["type"] == "ok"
+        step = _view(phones)["step"]
+        _play_until(phones, host, lambda v: v["step"] != step, "a station ranked")
+        problems += _look(page, server, "last-round", countdown)
+        assert host.act("set_pace", pace="instant")["type"] == "ok"
 
         play(phones, [host])
         assert phones[0].view["game"]["status"] != "playing"

@@ -111,6 +111,7 @@ function render() {
   renderFinal(view);
   renderStory(frame, render); // after the final scoring, once the game is over
   renderBoard();
+  fitHeader(); // the board's status is in the top bar too
   fitOptional();
 }
 
