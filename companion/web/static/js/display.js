@@ -718,6 +718,8 @@ function renderLog(view) {
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
   }
   fill(box, lines);
+  // Nothing told yet (the sacrifices): no empty box; one with lines but no room is a fault.
+  if (panel && !lines.length) panel.hidden = true;
 }
 
 function renderFinal(view) {
