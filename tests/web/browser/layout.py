@@ -9,10 +9,9 @@
 - running text below the minimum size (20 px on a 1920 px wide display, scaled with the width;
   14 px on phones);
 - a tap target (button, link, input, select, colour option) smaller than 44 × 44 px on phones;
-- an element cut by a box that clips it (named, beside the box itself);
-- on the display: items of the top bar (badges, countdown, controls, status) over one another,
-  and panels over one another;
-- an empty box: a visible panel that shows nothing but its headings.
+- on the display: an element cut by a box that clips it (named, beside the box itself);
+  items of the top bar (badges, countdown, controls, status) over one another; panels over
+  one another; an empty box (a visible panel that shows nothing but its headings).
 
 Elements can opt out with ``data-layout-skip`` (e.g. screen-reader-only labels).
 ``sweep(page, kind, sizes, shoot)`` resizes one page through several sizes and checks each.

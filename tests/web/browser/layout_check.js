@@ -54,7 +54,7 @@
     Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   const nested = (a, b) => a.contains(b) || b.contains(a);
   // Cut by a box that clips (overflow other than visible): the element itself, named.
-  for (const el of all) {
+  for (const el of kind === "display" ? all : []) {
     for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
       const s = getComputedStyle(up);
       if (s.overflowX === "visible" && s.overflowY === "visible") continue;
@@ -89,7 +89,7 @@
     }
   }
   // An empty box: a panel that shows nothing but its headings (no text, picture or light).
-  for (const panel of document.querySelectorAll(".panel")) {
+  for (const panel of kind === "display" ? document.querySelectorAll(".panel") : []) {
     if (!visible(panel)) continue;
     const shows = [...panel.querySelectorAll("*")].some((el) => {
       if (!visible(el) || el.closest("h1, h2, h3, h4")) return false;
