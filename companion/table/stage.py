@@ -54,6 +54,7 @@ class Stage:
         self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
         self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
         self._told = 0  # events of the shown step the LED board has been told (its beats)
+        self._beat = -1  # the beat of the shown step the LED board was told last (-1: none up)
         self._before: tuple[tuple[int, int], dict[str, Any]] | None = None  # view before it
         # (the step's events, the pace, their beats): see _beats
         self._beats_of: tuple[list[dict[str, Any]], str, list[dict[str, Any]]] | None = None
@@ -104,6 +105,7 @@ class Stage:
             g = self.table.game
             if g is None:
                 self.game_id, self.shown, self._state, self._told = None, 0, None, 0
+                self._beat = -1
                 return
             if g.id != self.game_id:  # a new game: its first steps are shown from the start
                 self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
@@ -124,8 +126,11 @@ class Stage:
                 moved = True
             current = self._current_events(g)
             step_beats = self._beats(g)
-            told = show.told(current, step_beats, show.beat_at(step_beats, now - self.reached))
-            if not moved and told <= self._told:
+            beat = show.beat_at(step_beats, now - self.reached)
+            told = show.told(current, step_beats, beat)
+            # A new beat is drawn even when it tells no new event: its station's light (a gold
+            # round's station result is the whole step, R2.6), then the step read.
+            if not moved and told <= self._told and beat == self._beat:
                 self._schedule(g, now)
                 return
             if moved:
@@ -140,7 +145,7 @@ class Stage:
                 told_events = later + events[: len(events) - len(current)] + current[:told]
             else:
                 told_events = current[self._told : told]
-            self._told = told
+            self._told, self._beat = told, beat
             outcome = Outcome(
                 "command",
                 visible_events(told_events, None),
@@ -162,10 +167,18 @@ class Stage:
 
     def _staged(self, g: Game) -> dict[str, Any] | None:
         """The public view at the beat up now, while the step is told beat by beat (None
-        once all of it is told: followers then draw the shown state's view)."""
+        once its beats are over: followers then draw the shown state's view). While a
+        station's result is up its light stays on that station, though the step has gone on
+        to the next station's bids or dice window (R2.4-R2.6, R3.2)."""
         current = self._current_events(g)
-        if self._told >= len(current) or self.shown < 1:
+        if self.shown < 1:
             return None
+        if self._told >= len(current):
+            beats = self._beats(g)
+            up = beats[self._beat] if 0 <= self._beat < len(beats) else None
+            if up is None or up["kind"] not in ("station", "decision"):
+                return None
+            return {**view(self.shown_state(), None), "station": up["station"]}
         key = (g.id, self.shown)
         if self._before is None or self._before[0] != key:
             self._before = (key, dict(view(self._state_at(self.shown - 1), None)))
@@ -353,10 +366,8 @@ class Stage:
 
     def _schedule(self, g: Game, now: float) -> None:
         """Wake at the next beat that tells the LED board more, or when the next step is due."""
-        due = None
-        if self._told < len(self._current_events(g)):
-            ends = [self.reached + end for end in show.beat_ends(self._beats(g))]
-            due = next((t for t in ends if t > now), None)
+        ends = [self.reached + end for end in show.beat_ends(self._beats(g))]
+        due = next((t for t in ends if t > now), None)
         if self.shown < len(g.commands):
             step_due = self.reached + self._hold(g)
             due = step_due if due is None else min(due, step_due)

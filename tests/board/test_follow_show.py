@@ -132,3 +132,90 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
     finally:
         cafe.close()
         cafe.store.close()
+
+
+def _lamp_game(tmp_path: Path, colour: str, rounds: int) -> list[tuple[list[dict], int, dict]]:
+    """Play ``rounds`` rounds of ``colour`` rounds only (R2.3) at a quick test pace; every
+    drawing the LED board is given, with the beats of the step up and the beat up then."""
+    pace = 0.25
+    cafe = Cafe(Store(tmp_path / "db.sqlite3"), [TableConfig("1", board="sim")], pace="normal")
+    seen: list[tuple[list[dict], int, dict]] = []
+    try:
+        table = cafe.tables["1"]
+        for name, colour_ in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+            table.join(table.join_secret, name, colour_)
+        table.set_track_colors([colour] * 60)
+        table.set_pace(f"test:{pace}")
+        stage = table.stage
+
+        def record(_table: object, outcome: Outcome) -> None:
+            # Called under the table's lock, at the tick that tells the board.
+            drawn = outcome.shown if outcome.shown is not None else view(outcome.state, None)
+            beats = stage._beats(table.game)
+            seen.append((beats, show.beat_at(beats, time.time() - stage.reached), drawn))
+
+        stage.subscribe(record)
+        table.start("digital")
+        n = 0
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with table.lock:
+                state = table.game.state
+                caught_up = stage.behind() == 0
+            if state["round"] > rounds or state["finished"]:
+                break
+            waiting = [e["player"] for e in state["pending"] if "player" in e]
+            if waiting and caught_up:  # a table answers what its screens show
+                n += 1
+                table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
+            else:
+                time.sleep(0.02)
+        # The show catches up: the last step's beats are drawn and read.
+        while stage.behind() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(3 * pace)
+    finally:
+        cafe.close()
+        cafe.store.close()
+    return seen
+
+
+def _lamp_problems(seen: list[tuple[list[dict], int, dict]]) -> list[str]:
+    """The station light on the station whose result is up, else on the station being
+    resolved (its dice window, its city or pyramid decision), else off (bidding)."""
+    out = []
+    for beats, index, drawn in seen:
+        up = beats[index] if index >= 0 else None
+        window = (drawn.get("dice_window") or {}).get("station")
+        if up is not None and up["kind"] in ("station", "decision"):
+            want = up["station"]
+        elif up is None and window is not None:
+            want = window
+        else:
+            continue
+        if drawn.get("station") != want:
+            kinds = [b["kind"] for b in beats]
+            out.append(f"light on {drawn.get('station')}, {want} is up (beat {index} of {kinds})")
+    return out
+
+
+def test_the_station_light_follows_the_show_in_gold_rounds(tmp_path: Path) -> None:
+    """Gold rounds (R2.6): each station's result is a step of its own, told at once; its light
+    is on while the result is up, and off again once the next station's bids are asked."""
+    seen = _lamp_game(tmp_path, "gold", 1)
+    stations = [
+        d.get("station") for beats, i, d in seen if i >= 0 and beats[i]["kind"] == "station"
+    ]
+    assert set(stations) >= {1, 2, 5}, stations
+    assert _lamp_problems(seen) == []
+    # Once a gold station's result is read the light is off while bids are asked.
+    read = [d for beats, i, d in seen if i < 0 and d.get("phase") == "bid"]
+    assert read and all(d.get("station") is None for d in read)
+
+
+def test_the_station_light_follows_the_show_in_red_rounds(tmp_path: Path) -> None:
+    """Red rounds (R2.4): one bid resolves station after station in one step; the light walks
+    with the beats and, once they are read, stands on the station whose dice window is open."""
+    seen = _lamp_game(tmp_path, "red", 2)
+    assert any((d.get("dice_window") or {}).get("station") for _, i, d in seen if i < 0)
+    assert _lamp_problems(seen) == []

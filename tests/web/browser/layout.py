@@ -8,7 +8,10 @@
 - something visible lies outside the screen (the display must show everything at once);
 - running text below the minimum size (20 px on a 1920 px wide display, scaled with the width;
   14 px on phones);
-- a tap target (button, link, input, select, colour option) smaller than 44 × 44 px on phones.
+- a tap target (button, link, input, select, colour option) smaller than 44 × 44 px on phones;
+- on the display: an element cut by a box that clips it (named, beside the box itself);
+  items of the top bar (badges, countdown, controls, status) over one another; panels over
+  one another; an empty box (a visible panel that shows nothing but its headings).
 
 Elements can opt out with ``data-layout-skip`` (e.g. screen-reader-only labels).
 ``sweep(page, kind, sizes, shoot)`` resizes one page through several sizes and checks each.
@@ -72,3 +75,31 @@ def sweep(
         if rerender:
             rerender(page)
     return problems
+
+
+# The LED board drawing: every track LED's diameter and the height of the box numbers' digits
+# as drawn (their ink, measured in the numbers' own font).
+_LED_MARKERS_JS = """() => {
+  const no = document.querySelector('#leds .led-box-no');
+  const leds = [...document.querySelectorAll('#leds .led-box .led')];
+  if (!no || !leds.length || !no.checkVisibility()) return null;
+  const s = getComputedStyle(no);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+  const m = ctx.measureText('0123456789');
+  const sizes = leds.map((e) => {
+    const r = e.getBoundingClientRect();
+    return Math.min(r.width, r.height);
+  });
+  const digits = m.actualBoundingBoxAscent + m.actualBoundingBoxDescent;
+  return {digits, smallest: Math.min(...sizes)};
+}"""
+
+
+def led_marker_problems(page: Page) -> list[str]:
+    """The drawn LED board's score markers are at least as large as the digits of the box
+    numbers beside them (nothing when no board is drawn)."""
+    got = page.evaluate(_LED_MARKERS_JS)
+    if got is None or got["smallest"] >= got["digits"] - 0.5:
+        return []
+    return [f"LED markers {got['smallest']:.1f}px < box number digits {got['digits']:.1f}px"]

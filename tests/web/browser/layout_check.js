@@ -50,6 +50,54 @@
       }
     }
   }
+  const overlap = (a, b) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const nested = (a, b) => a.contains(b) || b.contains(a);
+  // Cut by a box that clips (overflow other than visible): the element itself, named.
+  for (const el of kind === "display" ? all : []) {
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const s = getComputedStyle(up);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const r = el.getBoundingClientRect(), b = up.getBoundingClientRect();
+      if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
+        problems.push(`cut by ${describe(up)}: ${describe(el)}`);
+      }
+      break;
+    }
+  }
+  if (kind === "display") {
+    // The top bar's badges and controls side by side, never one over another.
+    const bar = document.querySelector(".topbar");
+    const items = bar ? [...bar.querySelectorAll("*")].filter((el) => visible(el) && !el.closest("select")) : [];
+    for (let i = 0; i < items.length; i += 1) {
+      for (let j = i + 1; j < items.length; j += 1) {
+        const a = items[i], b = items[j];
+        if (!nested(a, b) && overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) {
+          problems.push(`header items overlap: ${describe(a)} and ${describe(b)}`);
+        }
+      }
+    }
+    // Panels side by side or one above the other, never one over another.
+    const panels = [...document.querySelectorAll(".panel")].filter(visible);
+    for (let i = 0; i < panels.length; i += 1) {
+      for (let j = i + 1; j < panels.length; j += 1) {
+        const a = panels[i], b = panels[j];
+        if (!nested(a, b) && overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) {
+          problems.push(`panels overlap: ${describe(a)} and ${describe(b)}`);
+        }
+      }
+    }
+  }
+  // An empty box: a panel that shows nothing but its headings (no text, picture or light).
+  for (const panel of kind === "display" ? document.querySelectorAll(".panel") : []) {
+    if (!visible(panel)) continue;
+    const shows = [...panel.querySelectorAll("*")].some((el) => {
+      if (!visible(el) || el.closest("h1, h2, h3, h4")) return false;
+      if (el.matches("img, svg, canvas, input, select, button, .led, .cell, .box, .die, .card")) return true;
+      return [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    });
+    if (!shows) problems.push(`empty box: ${describe(panel)}`);
+  }
   // Text size: every element that directly holds visible text.
   const seen = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

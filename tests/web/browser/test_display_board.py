@@ -10,7 +10,7 @@ from live_server import Host
 
 from companion.board.follow import layout_summary
 from companion.leds import load_layout
-from tests.web.browser.layout import DISPLAY_SIZES, check, settle
+from tests.web.browser.layout import DISPLAY_SIZES, check, led_marker_problems, settle
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 
@@ -44,7 +44,8 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
     if [x["box"] for x in drawn] != list(range(boxes)):
         out.append(f"boxes drawn: {[x['box'] for x in drawn]}")
         return out
-    cell = drawn[0]["w"]
+    # A box is narrow along its side and deep towards the centre; corner boxes are square.
+    cell = min(drawn[1]["w"], drawn[1]["h"])
     tol = cell / 4
     for x in drawn:
         on_edge = (
@@ -56,9 +57,13 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
         if not on_edge:
             out.append(f"box {x['box']} is not on the board's edge")
     for a, c in zip(drawn, drawn[1:], strict=False):
-        gap = abs(a["x"] - c["x"]) + abs(a["y"] - c["y"])
-        if not (cell * 0.8 < gap < cell * 1.2):
-            out.append(f"boxes {a['box']} and {c['box']} are not neighbours ({gap:.0f} px)")
+        # Neighbours touch: edge to edge, side by side along the board's edge.
+        gap_x = max(a["x"] - c["x"] - c["w"], c["x"] - a["x"] - a["w"], 0)
+        gap_y = max(a["y"] - c["y"] - c["h"], c["y"] - a["y"] - a["h"], 0)
+        along_x = min(a["x"] + a["w"], c["x"] + c["w"]) - max(a["x"], c["x"])
+        along_y = min(a["y"] + a["h"], c["y"] + c["h"]) - max(a["y"], c["y"])
+        if max(gap_x, gap_y) > 2 or max(along_x, along_y) < cell * 0.8:
+            out.append(f"boxes {a['box']} and {c['box']} are not neighbours")
     if abs(drawn[0]["x"] - b["x"]) > tol or abs(drawn[0]["y"] - b["y"]) > tol:
         out.append("box 0 is not in the top left corner")
     numbers = {n["box"]: n for n in g["numbers"]}
@@ -66,14 +71,19 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
         out.append(f"numbered boxes: {sorted(numbers)}")
     for n in numbers.values():
         box = drawn[n["box"]]
-        near = abs(n["x"] + n["w"] / 2 - box["x"] - box["w"] / 2) + abs(
-            n["y"] + n["h"] / 2 - box["y"] - box["h"] / 2
+        # Beside its box: the gap between the number and the box at most one box's width.
+        near = max(
+            n["x"] - box["x"] - box["w"],
+            box["x"] - n["x"] - n["w"],
+            n["y"] - box["y"] - box["h"],
+            box["y"] - n["y"] - n["h"],
+            0,
         )
         if n["text"] != str(n["box"]) or not n["visible"]:
             out.append(f"box {n['box']}: number {n['text']!r} visible={n['visible']}")
         if n["size"] < min_text - 0.05:  # the layout checker's margin
             out.append(f"box {n['box']}: number of {n['size']:.1f} px < {min_text:.1f} px")
-        if near > 2.6 * cell:
+        if near > cell:
             out.append(f"box {n['box']}: its number is {near:.0f} px away")
     return out
 
@@ -144,6 +154,7 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
         assert g["labels"]["station"]["numbers"] == [str(n) for n in range(1, 7)]
         assert g["pyramid"] == "Pyramid"
         assert check(display, "display") == []
+        assert led_marker_problems(display) == []
         display.screenshot(path=str(artifacts / f"display-leds-{width}x{height}.png"))
     display.set_viewport_size(DISPLAY["viewport"])
 

@@ -113,6 +113,7 @@ function render() {
   renderFinal(view);
   renderStory(frame, render, beat); // once the winner's moment has been, as the server says
   renderBoard();
+  fitHeader(); // the board's status is in the top bar too
   fitOptional();
 }
 
@@ -132,16 +133,24 @@ function fitOptional() {
   while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
     for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
   }
-  if (table && over(reveal)) table.closest(".past-wrap")?.remove();
   const prev = document.querySelector("#reveal .previous-round");
-  if (prev && over(reveal)) prev.remove();
+  if (table && over(reveal)) {
+    // The earlier round's results go whole, their heading with them: never an empty box.
+    table.closest(".past-wrap")?.remove();
+    prev?.remove();
+  }
+  if (reveal && !reveal.hidden && !document.getElementById("reveal")?.children.length) reveal.hidden = true;
 }
 
 function renderStatusBar() {
   const conn = document.getElementById("conn-status");
   if (conn) {
     conn.dataset.status = connStatus;
-    conn.textContent = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
+    const text = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
+    // A squeezed top bar shows a connected display as its dot alone (the label says it).
+    conn.setAttribute("aria-label", text);
+    conn.title = text;
+    fill(conn, h("span", { class: "conn-text" }, text));
   }
   const view = beat.beforeFinale(beat.staged(frame?.game?.view || null)); // the round the show is on
   const over = Boolean(view && (view.finished || frame.game.status === "ended"));
@@ -172,7 +181,9 @@ function renderStatusBar() {
   if (hints) {
     // Learning mode (host option): everybody at the table knows the pads may give hints.
     hints.hidden = !frame?.table?.hints;
-    hints.textContent = t("hint.on_display");
+    // The lobby's bar has room for the whole sentence; a game's keeps to a short badge.
+    hints.textContent = view ? t("hint.on_badge") : t("hint.on_display");
+    hints.title = t("hint.on_display");
   }
   const mode = document.getElementById("mode");
   if (mode) {
@@ -181,6 +192,21 @@ function renderStatusBar() {
       mode.dataset.mode = view.mode;
       mode.textContent = t("mode.round", { mode: modeName(view.mode) });
     }
+  }
+  fitHeader();
+}
+
+/** The top bar stays one line inside the screen, whatever it holds (last round, mode,
+ * hints, countdown, review, four languages): first the controls' labels give way, then the
+ * statuses say it shorter, then the countdown; only as a last resort it takes two lines. */
+const SQUEEZES = ["squeeze-lang", "squeeze-volume", "squeeze-status", "squeeze-countdown", "squeeze-wrap"];
+function fitHeader() {
+  const bar = document.querySelector(".topbar");
+  if (!bar) return;
+  bar.classList.remove(...SQUEEZES);
+  for (const step of SQUEEZES) {
+    if (bar.scrollWidth <= bar.clientWidth + 1) return;
+    bar.classList.add(step);
   }
 }
 
@@ -609,7 +635,7 @@ function renderReveal(view) {
   if (rankings.length || pendingReveal) blocks.push(pastList(newestFirst.slice().reverse()));
   else if (previousRound.length) {
     const started = previousRound.find((e) => e.type === "round_started");
-    if (started) blocks.push(h("p", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
+    if (started) blocks.push(h("h3", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
     blocks.push(pastList(previousRound.filter((e) => e.type === "ranking")));
   }
   const shown = blocks.filter(Boolean);
@@ -712,6 +738,8 @@ function renderLog(view) {
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
   }
   fill(box, lines);
+  // Nothing told yet (the sacrifices): no empty box; one with lines but no room is a fault.
+  if (panel && !lines.length) panel.hidden = true;
 }
 
 function renderFinal(view) {
@@ -842,12 +870,24 @@ function renderCountdown() {
   const box = document.getElementById("show-countdown");
   if (!box) return;
   const cur = beat.current();
+  const wasHidden = box.hidden;
   box.hidden = cur.index < 0;
-  if (cur.index < 0) return;
+  if (cur.index < 0) {
+    if (!wasHidden) fitHeader();
+    return;
+  }
   const left = Math.ceil(beat.left());
   const b = beat.beats[cur.index];
   box.style.setProperty("--progress", String(Math.min(1, cur.into / (b.seconds || 1))));
-  box.textContent = t(beat.more || cur.index < beat.beats.length - 1 ? "show.next_in" : "show.hold_for", { s: left });
+  const text = t(beat.more || cur.index < beat.beats.length - 1 ? "show.next_in" : "show.hold_for", { s: left });
+  const changed = box.dataset.text !== text;
+  if (changed) {
+    box.dataset.text = text;
+    box.title = text;
+    // The seconds alone when the top bar is squeezed (fitHeader): the bar still fills up.
+    fill(box, h("span", { class: "countdown-long" }, text), h("span", { class: "countdown-short" }, t("show.countdown_short", { s: left })));
+  }
+  if (changed || wasHidden) fitHeader();
 }
 
 function tickShow() {
@@ -929,7 +969,13 @@ function renderBoard() {
       else key = "board.disconnected";
     }
     status.dataset.state = key.split(".")[1];
-    status.textContent = `${t("board.title")}: ${t(key)}`;
+    // The long label, and the short one a squeezed top bar shows instead (fitHeader).
+    fill(
+      status,
+      h("span", { class: "board-label" }, `${t("board.title")}: `),
+      h("span", { class: "board-label-short" }, `${t("board.short")}: `),
+      t(key),
+    );
   }
   const leds = document.getElementById("leds-panel");
   if (!leds) return;
@@ -1032,7 +1078,16 @@ function boardDrawing(layout, dot) {
         : null,
     ),
   );
-  return h("div", { class: "led-board", style: { "--cells": String(perSide + 1) } }, cells, centre);
+  // Corner boxes are square; the others narrow along the side and deep towards the centre,
+  // so each of a box's LEDs (a marker of its stack, R6.1) is as large as the box numbers.
+  const tracks = `var(--deep) repeat(${Math.max(0, perSide - 1)}, var(--side)) var(--deep)`;
+  const perBox = Math.max(1, ...track.map((group) => group.length));
+  return h(
+    "div",
+    { class: "led-board", style: { "--cells": String(perSide + 1), "--per-box": String(perBox), gridTemplateColumns: tracks, gridTemplateRows: tracks } },
+    cells,
+    centre,
+  );
 }
 
 function ledColour(c) {
