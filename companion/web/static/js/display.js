@@ -733,7 +733,7 @@ function renderLog(view) {
   const lines = [];
   const hidden = beat.hiddenTail();
   for (const ev of log.slice(0, log.length - hidden).reverse()) {
-    const text = eventText(ev, view);
+    const text = eventText(ev, view, { short: true });
     if (!text) continue;
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
   }

@@ -167,7 +167,7 @@ export function decidingText(entry, ranking) {
 }
 
 /** One event as a sentence in the current language; null for events not worth a log line. */
-export function eventText(ev, view) {
+export function eventText(ev, view, { short = false } = {}) {
   const name = nameOf(ev.player);
   switch (ev.type) {
     case "round_started":
@@ -212,7 +212,8 @@ export function eventText(ev, view) {
       const order = (ev.entries || [])
         .map((e) => t("ev.ranking_entry", { place: e.place, name: nameOf(e.player), total: e.total }))
         .join(", ");
-      return [t("ev.ranking", { station: ev.station, order }), ...rankingTies(ev)].join(" ");
+      // The display's narrow log leaves the ties' reasons to the station's own panel.
+      return [t("ev.ranking", { station: ev.station, order }), ...(short ? [] : rankingTies(ev))].join(" ");
     }
     case "scored": {
       const reason = scoreReason(ev);
