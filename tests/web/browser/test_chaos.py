@@ -407,7 +407,7 @@ class Chaos:
         crowned = "document.querySelector('[data-testid=final-scoring]')?.dataset.crowned"
         for name, page in [("the display", d)] + [(p.seat, p.player.page) for p in self.phones]:
             try:
-                page.wait_for_function(f"Boolean({crowned})", timeout=90000)
+                page.wait_for_function(f"{crowned} === 'true'", timeout=90000)
             except Exception as exc:  # noqa: BLE001 - re-raised with the page's state
                 self.fail(f"{name} never named the winner: {exc}")
             secret = page.evaluate(
