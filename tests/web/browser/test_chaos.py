@@ -305,16 +305,23 @@ class Chaos:
         if "layout" in CHECKS:
             self.check_layout()
 
+    def awaited(self, frame: dict[str, Any]) -> set[str]:
+        """The seats a person answers for that the host's view (the game as shown) waits on."""
+        game = frame.get("game") or {}
+        if game.get("status") != "playing":
+            return set()
+        companions = {s["id"] for s in frame.get("seats", []) if s.get("companion")}
+        pending = (game.get("view") or {}).get("pending", [])
+        return {str(e["player"]) for e in pending if e.get("player")} - companions
+
     def check_never_stuck(self) -> None:
         """Every phone the table waits for shows a question within the show's hold + grace."""
         frame = self.host_frame()
         show = frame.get("show") or {}
         hold = max(0.0, float(show.get("hold") or 0) - float(show.get("elapsed") or 0))
         deadline = time.monotonic() + hold + GRACE_S
-        for w in (frame.get("host") or {}).get("waiting", []):
-            if w["companion"]:
-                continue
-            phone = next((p for p in self.phones if p.seat == w["seat"]), None)
+        for seat in sorted(self.awaited(frame)):
+            phone = next((p for p in self.phones if p.seat == seat), None)
             if phone is None:
                 continue
             page = phone.player.page
@@ -322,14 +329,11 @@ class Chaos:
                 shown = page.evaluate("document.body.dataset.task || ''")
                 if shown not in ("", "none"):
                     break
-                now = self.host_frame()
-                if not any(
-                    x["seat"] == w["seat"] for x in (now.get("host") or {}).get("waiting", [])
-                ):
+                if seat not in self.awaited(self.host_frame()):
                     break  # answered meanwhile (a companion, the autopilot, an undo)
                 if time.monotonic() > deadline:
                     self.fail(
-                        f"the table waits for {w['seat']} but the phone shows no question "
+                        f"the table waits for {seat} but the phone shows no question "
                         f"after {hold + GRACE_S:.1f} s:\n{describe(page)}"
                     )
                 page.wait_for_timeout(200)
