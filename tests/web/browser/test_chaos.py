@@ -193,6 +193,10 @@ class Chaos:
             kind = phone.player.act()
             if kind:
                 self.say(f"{phone.seat} answers {kind}")
+                if self.rng.random() < 0.2:
+                    # "Oops, not that": the host takes the answer back at once (when the
+                    # host page offers it; the last move may be somebody else's by then).
+                    self.undo()
                 return
         self.say("nothing to tap")
         self.display.wait_for_timeout(150)
