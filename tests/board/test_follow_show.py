@@ -1,8 +1,9 @@
 """The LED board follows the show, not the newest state (DESIGN.md "The show").
 
-A real table in a real SQLite file with its simulated board (``--board sim``: a pseudo-terminal
-with the simulated firmware behind it). The players answer on the true state as fast as they
-can (as companion players think ahead); while the show holds a station's result, the board
+A real table in a real SQLite file with its simulated board (``--board sim``: a
+pseudo-terminal with the simulated firmware behind it). The players answer as fast as they
+can what the screens ask (the table refuses a move of a step not shown yet); while the show
+holds a station's result, the board
 shows that step — never a later one — and catches up when the show does.
 """
 
@@ -20,6 +21,19 @@ from companion.table import Outcome, show
 PACE = 1.0
 # Beats that each tell more of a step (a last-round notice comes with its station's result).
 TOLD = {"station", "summary"}
+
+
+def answer_on_screen(table: object, cmd_id: str) -> bool:
+    """A phone's answer to what the screens ask now (the show's step), as a player taps it;
+    False when they ask nothing of anybody."""
+    with table.lock:  # type: ignore[attr-defined]
+        shown = table.stage.shown_game(table.game).state  # type: ignore[attr-defined]
+    waiting = [e["player"] for e in shown["pending"] if "player" in e]
+    if not waiting:
+        return False
+    move = autopilot.move(shown, waiting[0])
+    table.submit(f"seat:{waiting[0]}", cmd_id, move)  # type: ignore[attr-defined]
+    return True
 
 
 def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
@@ -40,12 +54,9 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
             assert waiting, "the game ended before the show fell behind"
             n += 1
             table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
-        # One more answer while it holds (a companion player thinking ahead).
-        state = table.game.state
-        waiting = [e["player"] for e in state["pending"] if "player" in e]
-        if waiting:
-            n += 1
-            table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
+        # One more answer while it holds: what the screens ask already (a phone answers
+        # what it is shown; a move of a later step is refused while the show is behind).
+        answer_on_screen(table, f"c{n + 1}")
         with table.lock:
             shown = stage._staged(table.game) or view(stage.shown_state(), None)
             newest = view(table.game.state, None)
@@ -61,6 +72,12 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
         assert stage.behind() == 0
         with table.lock:
             newest = view(table.game.state, None)
+        # The last step's beats are told one by one too: the board gets there at the last.
+        while time.monotonic() < deadline:
+            with board._lock:
+                if board._view == newest:
+                    break
+            time.sleep(0.05)
         with board._lock:
             assert board._view == newest
     finally:
@@ -100,13 +117,11 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
                     kinds = [b["kind"] for b in beats]
                     if len(kinds) >= 2 and kinds[0] == "station" and set(kinds) <= TOLD:
                         target = (k + 1, beats)
-            waiting = [e["player"] for e in state["pending"] if "player" in e]
             assert target is not None or not state["finished"], "no step with several beats"
-            if target is None and waiting:
+            if target is None:
                 n += 1
-                table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
-            elif target is None:
-                time.sleep(0.02)
+                if not answer_on_screen(table, f"c{n}"):
+                    time.sleep(0.02)
         assert target is not None, "no step with several beats"
         step, beats = target
         while stage.shown <= step and time.monotonic() < deadline:
