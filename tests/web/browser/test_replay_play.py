@@ -179,9 +179,16 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
     )
     assert page.evaluate("document.body.dataset.replayPlaying") == "1"
 
-    # A step by hand pauses the play.
+    # A step by hand pauses the play (a play step already on its way may come first: the
+    # step by hand is the one the display settles on).
+    before = page.evaluate("document.body.dataset.replayStep")
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.body.dataset.replayPlaying === '0'")
+    page.wait_for_function(
+        "b => document.body.dataset.replayStep !== b"
+        " && window.__display.frame().replay.step === Number(document.body.dataset.replayStep)",
+        arg=before,
+    )
     stepped = page.evaluate("() => window.__display.frame().replay.step")
     _at(page, stepped)
     after = _wait_span(page, page.evaluate(NOW), 2 * PACE)
