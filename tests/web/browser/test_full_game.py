@@ -19,7 +19,9 @@ def test_a_whole_game_ends_in_the_final_scoring(server, browser, artifacts):
     display.goto(f"{server.base}/t/1/")
     ana = phones[0]
     for seat in ("ben", "cleo"):
-        host.locator(f".host-seats li[data-seat={seat}] button").first.click()
+        row = host.locator(f".host-seats li[data-seat={seat}]")
+        row.locator("[data-testid=seat-menu-open]").click()  # the seat's actions menu
+        row.locator("[data-testid=skip]").click()
         host.wait_for_selector(f".host-seats li[data-seat={seat}] >> text=companion")
     host.screenshot(path=str(artifacts / "host-playing.png"), full_page=True)
     (artifacts / "display-mid.png").unlink(missing_ok=True)
