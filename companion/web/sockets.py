@@ -261,8 +261,9 @@ def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
 
 
 # A display's language picker: (changes a second, burst) per display socket and per table.
-LANGUAGE_PER_DISPLAY = (1.0, 3)
-LANGUAGE_PER_TABLE = (2.0, 6)
+# (A person flicking through the four languages and back stays within the burst.)
+LANGUAGE_PER_DISPLAY = (1.0, 6)
+LANGUAGE_PER_TABLE = (2.0, 8)
 LANGUAGE_LIMITED = "the display's language may change about once a second; this one was dropped"
 _language_limits: dict[str, RateLimit] = {}  # by table name (a café's tables are few)
 

@@ -44,6 +44,12 @@ const serverTitle = document.getElementById("table-title")?.textContent || "";
 // ---------- frames ----------
 
 function onFrame(f) {
+  if (f.type === "error" && f.code === "rate_limited") {
+    // A language change the table refused (too many at once): the picker says what is shown.
+    const select = document.getElementById("display-lang");
+    if (select) select.value = document.documentElement.lang;
+    return;
+  }
   if (f.type !== "view") return;
   const before = frame?.game?.view || null;
   setSeats(f.seats);
