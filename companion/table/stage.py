@@ -91,6 +91,14 @@ class Stage:
     def _hold(self, g: Game) -> float:
         return show.held(self._beats(g))
 
+    def holding(self, margin: float = 0.0) -> bool:
+        """Whether the step up now is still within its beats, plus ``margin`` seconds (the
+        pages hold every question until they end; a page that says it holds after that is
+        wrong)."""
+        with self.table.lock:
+            g = self.table.game
+            return g is not None and time.time() - self.reached < self._hold(g) + margin
+
     def behind(self) -> int:
         """Committed steps not on the screens yet."""
         with self.table.lock:

@@ -334,8 +334,13 @@ class Hub:
                 return False
             snap = self.shown_snapshot()
             g = snap.game
-            if held or g is None or g.status != "playing" or seq != g.seq:
-                return False  # the show holds questions, or a newer view is on its way
+            stage = self.table.stage
+            # A pad holds questions while the step's beats run; past them (plus a second for
+            # its clock) it should ask, whatever it says.
+            if held and (stage is None or stage.holding(margin=1.0)):
+                return False
+            if g is None or g.status != "playing" or seq != g.seq:
+                return False  # a newer view is on its way
             seat = next((s for s in snap.seats if s.seat == conn.seat), None)
             if seat is None or seat.companion:
                 return False  # a companion player answers for the seat, not the phone

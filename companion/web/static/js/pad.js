@@ -394,7 +394,13 @@ function tellShown() {
   const message = report(asking, asks(asking, held), held);
   const key = JSON.stringify(message);
   if (key !== reported && conn?.send(message)) reported = key;
+  // While the beats hold the questions, look again when they end (never wait on a timer
+  // that only plays sounds to notice it).
+  clearTimeout(heldTimer);
+  heldTimer = held ? setTimeout(() => frame && render(), Math.max(100, beat.left() * 1000 + 100)) : null;
 }
+
+let heldTimer = null;
 
 /** A table too wide for the phone (a long one-word name) gets a smaller font, step by step,
  * until it fits: names are never broken inside a word (pad.css). Not below 80 % (14 px, the
