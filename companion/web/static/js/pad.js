@@ -36,7 +36,6 @@ let asking = initial(); // what the pad asks: the frames and sent commands, fold
 let events = []; // this round's events (for the pyramid partner, the last ranking)
 let draft = null; // {key, slots: [{station, index, card}], active}
 let reviewing = false;
-let sending = null; // id of the command waiting for its ack (= asking.sending)
 let lastError = "";
 let choice = null; // a decision picked but not yet locked in: {type, value}
 let nextId = null;
@@ -242,9 +241,8 @@ function onFrame(f) {
     } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
     render();
   } else if (f.type === "ack") {
-    if (f.id === sending) {
+    if (f.id === asking.sending) {
       asking = reduce(asking, f); // the question stays answered until the view that shows it
-      sending = asking.sending;
       reviewing = false;
       draft = null;
       choice = null;
@@ -256,9 +254,8 @@ function onFrame(f) {
       hintAsked = null;
       lastError = t("pad.err.generic", { code: f.code });
       render();
-    } else if (f.id === sending || !f.id) {
+    } else if (f.id === asking.sending || !f.id) {
       asking = reduce(asking, f);
-      sending = asking.sending;
       const key = `pad.err.${f.code}`;
       lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
       render();
@@ -323,8 +320,8 @@ function send(command) {
   lastError = "";
   notice = null; // the undone move is being answered again
   if (command.type === "bid") clearSavedDraft();
-  sending = conn.command(command, nextId());
-  asking = reduce(asking, { type: "sent", id: sending, kind: command.type });
+  const id = conn.command(command, nextId());
+  asking = reduce(asking, { type: "sent", id, kind: command.type });
   render();
 }
 
@@ -561,7 +558,7 @@ function freeCards(view) {
 }
 
 function pickCard(idx, card) {
-  if (!draft || reviewing || sending) return;
+  if (!draft || reviewing || asking.sending) return;
   let i = draft.active;
   if (i === null || i === undefined || draft.slots[i]?.card !== null) i = draft.slots.findIndex((s) => s.card === null);
   if (i < 0 || draftIndices().has(idx)) return;
@@ -574,7 +571,7 @@ function pickCard(idx, card) {
 }
 
 function clearSlot(i) {
-  if (!draft || reviewing || sending) return;
+  if (!draft || reviewing || asking.sending) return;
   draft.slots[i].card = null;
   draft.slots[i].idx = null;
   draft.active = i;
@@ -700,7 +697,7 @@ function sacrificeTask(view) {
 
 /** The review / lock-in bar shared by every decision. */
 function lockBar(ready, summary, onLock) {
-  if (sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  if (asking.sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
   return h(
     "div",
     { class: "lockbar" },
@@ -734,7 +731,7 @@ function bidTask(view) {
             {
               class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !reviewing ? "active" : ""}`,
               dataset: { slot: i, testid: "slot" },
-              disabled: reviewing || Boolean(sending),
+              disabled: reviewing || Boolean(asking.sending),
               onclick: () => (s.card === null ? ((draft.active = i), render()) : clearSlot(i)),
               "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
             },
@@ -750,7 +747,7 @@ function bidTask(view) {
   ];
   const offer = bidOffer(view);
   let actions;
-  if (sending) actions = h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  if (asking.sending) actions = h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
   else if (reviewing) {
     actions = h(
       "div",
@@ -963,7 +960,7 @@ function rollTask(view, entry) {
       },
     },
     h("div", { class: "dice-inputs" }, inputs),
-    h("button", { class: "big primary", type: "submit", disabled: Boolean(sending) }, t("pad.roll_send")),
+    h("button", { class: "big primary", type: "submit", disabled: Boolean(asking.sending) }, t("pad.roll_send")),
   );
   return [h("h2", {}, count === 1 ? t("pad.roll_title_one") : t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
 }
@@ -1057,7 +1054,7 @@ function renderDeck(view, actions) {
   const deck = mine.deck || [];
   const free = freeCards(view);
   const inDraft = draftIndices();
-  const bidding = document.body.dataset.task === "bid" && !reviewing && !sending;
+  const bidding = document.body.dataset.task === "bid" && !reviewing && !asking.sending;
   fill(
     "deck",
     h("h2", {}, t("pad.your_cards")),
