@@ -99,6 +99,12 @@ class Stage:
             g = self.table.game
             return g is not None and time.time() - self.reached < self._hold(g) + margin
 
+    def hold_left(self) -> float:
+        """Seconds until the step up now stops holding the questions (0 when it does not)."""
+        with self.table.lock:
+            g = self.table.game
+            return 0.0 if g is None else max(0.0, self.reached + self._hold(g) - time.time())
+
     def behind(self) -> int:
         """Committed steps not on the screens yet."""
         with self.table.lock:

@@ -42,6 +42,8 @@ class Connection:
         self.seat = seat
         self.alive = True
         self.resent: int | None = None  # the view number this phone was last sent again at
+        self.report: tuple[int, frozenset[str], bool] | None = None  # its last `showing`
+        self.recheck: threading.Timer | None = None  # a look again once the beats end
         # When it opened, in order: of two connections of one seat the newer holds it,
         # whichever said hello last (a socket left open by an abandoned page says it late).
         self.opened = next(_OPENED)
@@ -327,9 +329,12 @@ class Hub:
     def showing(self, conn: Connection, seq: int, asks: frozenset[str], held: bool) -> bool:
         """A phone says which questions it shows at view ``seq``. If that is the view up now
         and the table waits for its seat on something it does not show, it gets the whole
-        view again (once per view: the safety net behind the pad's one sequence). True if
-        the view was sent again."""
+        view again (once per view: the safety net behind the pad's one sequence). A phone
+        that says the show's beats hold its questions is looked at again when they end, on
+        the server's clock: the net never depends on the phone saying more. True if the view
+        was sent again."""
         with self.table.lock:
+            conn.report = (seq, asks, held)
             if conn.role != "seat" or not conn.seat or self.seat_conns.get(conn.seat) is not conn:
                 return False
             snap = self.shown_snapshot()
@@ -337,7 +342,8 @@ class Hub:
             stage = self.table.stage
             # A pad holds questions while the step's beats run; past them (plus a second for
             # its clock) it should ask, whatever it says.
-            if held and (stage is None or stage.holding(margin=1.0)):
+            if held and stage is not None and stage.holding(margin=1.0):
+                self._look_again(conn, stage.hold_left() + 1.1)
                 return False
             if g is None or g.status != "playing" or seq != g.seq:
                 return False  # a newer view is on its way
@@ -359,6 +365,20 @@ class Hub:
             frame = self.hello("seat", conn.seat)
             frame["reason"] = "resend"
             return conn.send(frame)
+
+    def _look_again(self, conn: Connection, seconds: float) -> None:
+        """Check ``conn``'s last report again in ``seconds`` (one timer per connection)."""
+        if conn.recheck is not None:
+            conn.recheck.cancel()
+
+        def again() -> None:
+            conn.recheck = None
+            if conn.report is not None and conn.alive:
+                self.showing(conn, *conn.report)
+
+        conn.recheck = threading.Timer(max(0.1, seconds), again)
+        conn.recheck.daemon = True
+        conn.recheck.start()
 
     def _on_outcome(self, table: Table, outcome: Outcome) -> None:
         """The table committed a change (called under its lock)."""

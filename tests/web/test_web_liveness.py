@@ -19,11 +19,11 @@ from live_server import Host, LiveServer, Phone, seat_phones, settle, wait_for
 NAMES = ["Ana", "Ben", "Cleo"]
 
 
-def started(server: LiveServer, table: str) -> tuple[list[Phone], Host]:
+def started(server: LiveServer, table: str, dice: str = "table") -> tuple[list[Phone], Host]:
     phones = seat_phones(server, table, NAMES)
     host = Host(server, table)
     host.hello()
-    assert host.act("start", dice="table")["type"] == "ok"
+    assert host.act("start", dice=dice)["type"] == "ok"
     for peer in (*phones, host):
         if not (peer.view and peer.view.get("game")):
             peer.until(lambda f: f["type"] == "view" and f.get("game") is not None)
@@ -115,3 +115,58 @@ def test_a_bad_showing_report_is_refused_with_a_reason(server: LiveServer, table
     ana.send({"type": "showing", "token": ana.token, "seq": "x", "asks": "all"})
     error = ana.until(lambda f: f["type"] == "error")
     assert error["code"] == "bad_message" and "showing" in error["reason"]
+
+
+def test_a_phone_held_by_the_beats_is_looked_at_again_when_they_end(
+    server: LiveServer, table: str
+) -> None:
+    """A pad that says the show's beats hold its questions and then says nothing more (its
+    timer lost, its page busy) is not trusted for ever: when the beats end the server looks
+    again, on its own clock, and sends the whole view to the seat the table waits for."""
+    phones, host = started(server, table)
+    assert host.act("set_pace", pace="test:1.5")["type"] == "ok"
+    for phone in phones:
+        ack_of(phone, phone.command({"type": "sacrifice", "card": 0}))
+    assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
+    assert host.command({"type": "improvements", "cards": [5, 9]})["type"] == "ack"
+    for phone in phones:  # every hand is 1..12 after the 0 went
+        pairs = PAIRS[phone.seat]
+        ack_of(
+            phone,
+            phone.command(
+                {"type": "bid", "bids": {str(i + 1): list(p) for i, p in enumerate(pairs)}}
+            ),
+        )
+    # The stations come up: a step whose beats hold the seat's next question.
+    by_seat = {p.seat: p for p in phones}
+
+    def held_question(f: dict[str, Any]) -> bool:
+        show = f.get("show") or {}
+        return (
+            f["type"] == "view"
+            and bool((f.get("you") or {}).get("pending"))
+            and float(show.get("hold") or 0) > float(show.get("elapsed") or 0) + 0.3
+        )
+
+    phone, view = wait_for(
+        lambda: next(
+            ((p, f) for p in phones for f in [p.poll(0.05)] if f is not None and held_question(f)),
+            None,
+        ),
+        what="a view whose beats hold a seat's question",
+    )
+    assert phone is by_seat[phone.seat]
+    before = sum(1 for f in phone.frames if f["type"] == "view")
+    phone.send(
+        {"type": "showing", "token": phone.token, "seq": view["seq"], "asks": [], "held": True}
+    )
+    again = phone.until(lambda f: f["type"] == "view" and f.get("reason") == "resend", timeout=15)
+    assert again["you"]["pending"] == view["you"]["pending"]
+    assert sum(1 for f in phone.frames if f["type"] == "view") == before + 1
+
+
+PAIRS = {
+    "ana": [(6, 12), (1, 2), (3, 4), (10, 11), (5, 7), (8, 9)],
+    "ben": [(7, 11), (3, 4), (5, 6), (9, 10), (1, 2), (8, 12)],
+    "cleo": [(8, 10), (5, 6), (1, 9), (4, 7), (11, 12), (2, 3)],
+}

@@ -78,6 +78,7 @@ def describe(page: Page) -> str:
               pending: window.__pad?.frame()?.you?.pending,
               ws: window.__pad?.conn?.ws?.readyState, status: window.__pad?.conn?.status,
               outbox: window.__pad?.conn?.outbox?.size,
+              moment: window.__pad?.moment?.(),
             })"""
         )
     except PlaywrightError as exc:

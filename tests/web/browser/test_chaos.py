@@ -321,11 +321,12 @@ class Chaos:
         return {str(e["player"]) for e in pending if e.get("player")} - companions
 
     def check_never_stuck(self) -> None:
-        """Every phone the table waits for shows a question within the show's hold + grace."""
+        """Every phone the table waits for shows a question within the show's hold + grace.
+        The hold is the one of the step the host's page has: when a newer step reaches it
+        meanwhile (the answer that was just tapped puts up stations), its beats hold the
+        questions too, and the deadline moves to their end."""
         frame = self.host_frame()
-        show = frame.get("show") or {}
-        hold = max(0.0, float(show.get("hold") or 0) - float(show.get("elapsed") or 0))
-        deadline = time.monotonic() + hold + GRACE_S
+        deadline, step = self._hold_deadline(frame), _step_of(frame)
         for seat in sorted(self.awaited(frame)):
             phone = next((p for p in self.phones if p.seat == seat), None)
             if phone is None:
@@ -335,33 +336,42 @@ class Chaos:
                 shown = page.evaluate("document.body.dataset.task || ''")
                 if shown not in ("", "none"):
                     break
-                if seat not in self.awaited(self.host_frame()):
+                now = self.host_frame()
+                if seat not in self.awaited(now):
                     break  # answered meanwhile (a companion, the autopilot, an undo)
+                if _step_of(now) != step:
+                    deadline, step = max(deadline, self._hold_deadline(now)), _step_of(now)
                 if time.monotonic() > deadline:
                     self.fail(
                         f"the table waits for {seat} but the phone shows no question "
-                        f"after {hold + GRACE_S:.1f} s:\n{describe(page)}"
+                        f"{GRACE_S:.1f} s after the show's hold:\n{describe(page)}"
                     )
                 page.wait_for_timeout(200)
 
+    @staticmethod
+    def _hold_deadline(frame: dict[str, Any]) -> float:
+        """When the step in ``frame`` stops holding the questions, plus the grace."""
+        show = frame.get("show") or {}
+        hold = max(0.0, float(show.get("hold") or 0) - float(show.get("elapsed") or 0))
+        return time.monotonic() + hold + GRACE_S
+
     def check_no_screen_ahead(self) -> None:
-        """No phone was sent a later view than the display: the last view each socket
-        received (recorded as it arrived, whatever the page's script is busy with), for the
-        same game. Frames go to every screen at once, so the display's socket gets 3 s to
-        receive one that is on its way."""
+        """No phone was sent a view the display was not sent: each phone's last view (recorded
+        as it arrived, whatever the page's script is busy with) must be one the display's
+        socket received too. Frames go to every screen at once, so the display gets 3 s to
+        receive one that is on its way; the phone's last view is read again meanwhile (after an
+        undo a phone still on the view before it is behind, not ahead)."""
         for phone in self.phones:
-            mine = _last_view(phone.frames)
-            if mine is None:
-                continue
             deadline = time.monotonic() + 3.0
             while True:
-                shown = _last_view(self.display_frames)
-                if shown is None or mine[0] != shown[0] or mine[1] <= shown[1]:
+                mine = _last_view(phone.frames)
+                if mine is None or mine in _views(self.display_frames):
                     break
                 if time.monotonic() > deadline:
+                    shown = _last_view(self.display_frames)
                     self.fail(
                         f"{phone.seat}'s phone was sent view {mine[1]} of game {mine[0]}, "
-                        f"the display only {shown[1]}"
+                        f"which the display never was (its last: {shown})"
                     )
                 self.display.wait_for_timeout(100)
 
@@ -445,6 +455,24 @@ def _last_view(frames: list[dict[str, Any]]) -> tuple[Any, int] | None:
         if f.get("type") == "view":
             return ((f.get("game") or {}).get("id"), int(f.get("seq") or 0))
     return None
+
+
+def _step_of(frame: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """Which step of which game a frame shows."""
+    return (
+        (frame.get("game") or {}).get("id"),
+        frame.get("seq"),
+        (frame.get("show") or {}).get("step"),
+    )
+
+
+def _views(frames: list[dict[str, Any]]) -> set[tuple[Any, int]]:
+    """(game id, seq) of every view frame in ``frames``."""
+    return {
+        ((f.get("game") or {}).get("id"), int(f.get("seq") or 0))
+        for f in list(frames)
+        if f.get("type") == "view"
+    }
 
 
 def _json(payload: Any) -> dict[str, Any]:

@@ -349,11 +349,23 @@ function me() {
 function myPending() {
   // While the display shows the step's results (the show's beats), every question waits:
   // the table reads the result together, then answers.
-  return beat.active() ? [] : frame?.you?.pending || [];
+  return moment.held ? [] : frame?.you?.pending || [];
+}
+
+/** One look at the show's clock per render: whether the beats hold the questions and which
+ * the pad asks. What the page shows and what it tells the server come from this one look, so
+ * they cannot differ (a beat that ends between two looks once left a pad showing nothing
+ * while it told the server it showed the question). */
+let moment = { held: false, kinds: [] };
+
+function look() {
+  const held = beat.active();
+  moment = { held, kinds: asks(asking, held) };
 }
 
 function render() {
   if (!frame) return;
+  look();
   cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat); the
   // game is over on this phone once the final scoring starts, not while the last stations show.
@@ -387,8 +399,8 @@ function render() {
  * waits for whose pad shows no question gets the whole view again (the safety net behind
  * padstate.js; the host page names the phone the table waits for). */
 function tellShown() {
-  const held = beat.active();
-  const message = report(asking, asks(asking, held), held);
+  const { held, kinds } = moment;
+  const message = report(asking, kinds, held);
   const key = JSON.stringify(message);
   if (key !== reported && conn?.send(message)) reported = key;
   // While the beats hold the questions, look again when they end (never wait on a timer
@@ -590,12 +602,13 @@ function renderTask(view) {
   const pend = myPending();
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
-  const kinds = new Set(asks(asking, beat.active()));
+  const kinds = new Set(moment.kinds);
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
   const news = [noticeBox(view), companionMovesBox(view)];
   // Skipped by the host: say so plainly, the companion answers for this seat.
   if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
+    moment = { ...moment, kinds: [] }; // the companion answers: the pad asks nothing
     return fill(
       task,
       h("div", { class: "auto-note", dataset: { testid: "auto-note" } }, t("pad.auto_title"), h("p", {}, t("pad.auto_help"))),
@@ -1309,7 +1322,13 @@ function standingsTable(standings) {
 // ---------- start ----------
 
 async function main() {
-  window.__pad = { frame: () => frame, conn: null, sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }) };
+  window.__pad = {
+    frame: () => frame,
+    conn: null,
+    sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }),
+    // What the last render saw of the show (a test that finds a pad asking nothing says why).
+    moment: () => ({ ...moment, step: beat.step, left: beat.left(), active: beat.active(), timer: heldTimer !== null }),
+  };
   await setLanguage(pickLanguage());
   languageSwitch(document.getElementById("lang"), { remember: true });
   onLanguageChange(() => {
