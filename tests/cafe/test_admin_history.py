@@ -20,7 +20,7 @@ from live_server import Host, LiveServer, Peer, play, seat_phones
 from companion.cafe.history import History, leaderboard_csv
 from companion.cafe.outbox import Outbox
 from companion.engine import replay_document
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 
 from .browser_check import with_chromium
