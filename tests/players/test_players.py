@@ -1,8 +1,9 @@
 """Companion players (companion/players/): legal commands from the seat's view only.
 
-Random mid-game states come from random legal games (companion.players.random_games). The information
-test changes what a seat cannot see (other seats' sacrifices, unrevealed bids, undecided dice;
-DESIGN.md "Engine", R1.2, R2.4-R2.6, R3.2) and checks that no kind changes its command.
+Random mid-game states come from random legal games (companion.players.random_games). The
+information test changes what a seat cannot see (other seats' sacrifices, unrevealed bids,
+undecided dice; DESIGN.md "Engine", R1.2, R2.4-R2.6, R3.2) and checks that no kind changes its
+command.
 """
 
 from __future__ import annotations
