@@ -24,7 +24,7 @@ from companion.board import protocol as p  # noqa: E402
 from companion.board.service import BoardService  # noqa: E402
 from companion.engine import apply, new_game, view  # noqa: E402
 from companion.leds import animations_from_events, assign_colours, load_layout, render  # noqa: E402
-from companion.players.randomplay import random_command, random_players  # noqa: E402
+from companion.players.random_games import random_command, random_players  # noqa: E402
 
 
 def pictures(count: int, seed: int) -> list[bytes]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from companion.cafe.history import History, games_csv
 from companion.cafe.outbox import Outbox
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 from companion.web.admin import replay_frames
 

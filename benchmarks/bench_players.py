@@ -24,7 +24,7 @@ import types
 from companion.commands import arena
 from companion.engine import apply_in_place, new_game, view
 from companion.players import strong
-from companion.players.randomplay import random_command
+from companion.players.random_games import random_command
 
 ROLLOUTS = strong.ROLLOUTS  # the speed is always measured at the default budget
 MATCHES = ("strong,random,random,random", "good,random,random,random", "strong,good,good,good")

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from companion.commands import replay
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 
 
 def main() -> None:

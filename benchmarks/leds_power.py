@@ -13,7 +13,7 @@ from companion.engine import apply, new_game, view
 from companion.leds.layout import load_layout
 from companion.leds.picture import WINNER_ANIMATION_S, animations_from_events, render
 from companion.leds.power import LIMITER_BUDGET_MA, frame_current_ma, worst_case_ma
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 
 def main(games: int = 20) -> None:

@@ -11,7 +11,7 @@ import time
 from companion.engine import apply, new_game, view
 from companion.leds.layout import load_layout
 from companion.leds.picture import Animation, render
-from companion.players.randomplay import random_command
+from companion.players.random_games import random_command
 
 
 def main() -> None:

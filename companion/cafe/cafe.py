@@ -10,7 +10,7 @@ from companion.board.follow import TableBoard
 from companion.cafe.reviews import Reviewer
 from companion.store import Store
 from companion.table import DICE_MODES, TABLE_NAME, Table
-from companion.table.companions import BotDriver
+from companion.table.bot_driver import BotDriver
 from companion.table.show import DEFAULT_PACE
 from companion.table.stage import Stage
 
@@ -68,7 +68,6 @@ class Cafe:
             if with_boards:
                 table.stage.start()
             if self.bots is not None:
-                table.bots = self.bots
                 # A restarted server's companions pick up where they were (catch_up).
                 table.subscribe(self.bots.observe, catch_up=True)
             if self.reviewer is not None:

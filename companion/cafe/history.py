@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -50,17 +50,10 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
 class History:
     """The café's history over the recorded results, asked of the store."""
 
-    def __init__(
-        self, store: Store | Callable[..., Any], hidden: Collection[int] = frozenset()
-    ) -> None:
+    def __init__(self, store: Store, hidden: Collection[int] = frozenset()) -> None:
         # Games left out (a table's game whose end its screens have not shown yet).
         self.hidden = frozenset(hidden)
-        # A store; or, while web/admin.py still hands over ``Outbox.read``, the outbox's store.
-        self._store: Store | None = (
-            store
-            if isinstance(store, Store)
-            else getattr(getattr(store, "__self__", None), "store", None)
-        )
+        self.store = store
         # Damaged results the last query left out (the store logs each and the admin
         # page names them); the rest is served.
         self.skipped: list[DamagedRow] = []
@@ -83,11 +76,7 @@ class History:
         limit: int = 1000,
     ) -> tuple[list[dict[str, Any]], list[DamagedRow]]:
         """:meth:`games`, and the damaged results left out (also in :attr:`skipped`)."""
-        if self._store is None:
-            raise TypeError("History needs the café's Store")
-        found, self.skipped = self._store.history_read(
-            since, until, table, limit + len(self.hidden)
-        )
+        found, self.skipped = self.store.history_read(since, until, table, limit + len(self.hidden))
         return [g for g in found if g["game_id"] not in self.hidden][:limit], self.skipped
 
     def leaderboard(

@@ -276,11 +276,6 @@ class Outbox:
         if urls:
             self._wake_couriers()
 
-    def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        """A read-only query on this outbox's store. Kept only while web/admin.py still calls
-        it; the store's own methods (``Store.last_command_at``, ``History``) replace it."""
-        return self.store._read(sql, params)
-
     def prune(self, days: int, delete_games: Callable[[list[int]], list[int]]) -> int:
         """Retention: forget games that ended more than ``days`` days ago — their results,
         deliveries, and (through ``delete_games``, the store's) the games and their logs."""

@@ -35,7 +35,7 @@ from companion.store import DamagedRow, Store
 from companion.store.migrations import REVIEWS_SINCE
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import Table
-from companion.table.companions import BotDriver
+from companion.table.bot_driver import BotDriver
 from companion.table.model import Outcome
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ import orjson
 
 from companion.engine import apply_in_place, final_total, new_game, view
 from companion.players import KINDS, chooser
-from companion.players.randomplay import random_players
+from companion.players.random_games import random_players
 from companion.table import dealer
 
 

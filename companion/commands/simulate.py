@@ -13,7 +13,7 @@ import time
 from collections import Counter
 
 from companion.engine import State, apply_in_place, final_total, new_game
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

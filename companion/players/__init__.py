@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 KINDS: dict[str, str] = {
-    "random": "companion.players.randomly",
+    "random": "companion.players.random_player",
     "plain": "companion.players.plain",
     "good": "companion.players.good",
     "strong": "companion.players.strong",

@@ -155,7 +155,6 @@ def review_game(
         for index, _seat, v, command in found
         if only is None or index in only
     ]
-    players = {p: _summary(p, _kind(document, p), rated) for p in document["players"]}
     return {
         "seed": seed,
         "budget": budget,
@@ -163,9 +162,15 @@ def review_game(
         "lang": lang,
         "thresholds": dict(THRESHOLDS),
         "noise_ses": NOISE_SES,
-        "players": players,
+        "players": summaries(document, rated),
         "decisions": rated,
     }
+
+
+def summaries(document: Any, rated: list[DecisionReview]) -> dict[str, PlayerReview]:
+    """Each player's figures over the ``rated`` decisions, with the seat's companion kind from
+    the log (a review rated in parts, players/reviewing.py, sums up the same way)."""
+    return {p: _summary(p, _kind(document, p), rated) for p in document["players"]}
 
 
 def rate(

@@ -66,8 +66,6 @@ def assemble(
 ) -> ReviewDocument:
     """The review document from every part's ratings (the same as one ``review_game``)."""
     rated = sorted(rated, key=lambda d: d["index"])
-    kinds = (document.get("meta") or {}).get("seats") or {}
-    players = {p: review._summary(p, kinds.get(p), rated) for p in document["players"]}
     return {
         "seed": seed,
         "budget": budget,
@@ -75,7 +73,7 @@ def assemble(
         "lang": "en",
         "thresholds": dict(review.THRESHOLDS),
         "noise_ses": review.NOISE_SES,
-        "players": players,
+        "players": review.summaries(document, rated),
         "decisions": rated,
     }
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from companion.engine import IllegalCommand, State, apply_in_place, apply_made
-from companion.players import good, randomly
+from companion.players import good, random_player
 from companion.players.common import (
     STATIONS,
     Command,
@@ -350,7 +350,7 @@ def _model(
     if kind is None:
         kind = awaited(sim, p)
     if p in wild:
-        return randomly.decide(sim, p, rng, kind)
+        return random_player.decide(sim, p, rng, kind)
     noise = SELF_NOISE if p == me else OPPONENT_NOISE
     if plans is not None:
         step = sim["step"]

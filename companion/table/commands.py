@@ -1,10 +1,11 @@
 """Commands at a table: a phone's or the host's command, the dealer's and the autopilot's
 follow-ups answered in the same step and the same transaction, and undo.
 
-The engine validates every command (``_plan`` works on a copy: nothing changes until the
-commit); the dealer (digital dice and cards) and the autopilot (skipped seats) follow up until
-nothing is pending from them. Undo takes back the last command while it has revealed or scored
-nothing (DESIGN.md).
+The engine validates every command (:meth:`Commands.plan` works on a copy: nothing changes
+until the commit); the dealer (digital dice and cards) and the autopilot (skipped seats)
+follow up until nothing is pending from them. Undo takes back the last command while it has
+revealed or scored nothing (DESIGN.md). The games, the seats and the companion players' seats
+plan, record and commit their changes of a running game through this part.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from companion.players import autopilot
 from companion.store import Statements
 from companion.store.results import TRACK_COLORS
 from companion.table import dealer, policy
-from companion.table.core import Reply, TableCore
+from companion.table.core import Context, Reply
 from companion.table.frames import undo_check, undone_notice
 from companion.table.model import Game, Outcome, Seat, TableError
 
@@ -57,8 +58,11 @@ def _asked_on_screen(shown: Game, source: str, command: dict[str, Any]) -> None:
     raise TableError("illegal", "the screens do not ask this now; answer what they show")
 
 
-class Commands(TableCore):
+class Commands:
     """Submitting commands, their follow-ups, and undo."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     def submit(self, source: str, cmd_id: Any, command: Any, reply: Reply | None = None) -> Outcome:
         """Apply one command from ``source`` (``seat:<id>`` or ``host``), commit, then
@@ -68,11 +72,12 @@ class Commands(TableCore):
             raise TableError("bad_message", "a command needs an id of 1 to 64 characters")
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
             raise TableError("bad_message", "command must be an object with a type")
-        with self.lock:
-            g = self.game
+        ctx = self.ctx
+        with ctx.lock:
+            g = ctx.game
             # The game as the screens show it: a game over in the store is still running on
             # them until its end is shown (DESIGN.md "The show").
-            shown = self.stage.shown_game(g) if g is not None and self.stage is not None else g
+            shown = ctx.stage.shown_game(g) if g is not None and ctx.stage is not None else g
             if g is None or shown is None or shown.status != "playing":
                 raise TableError("no_game", "no game is running at this table")
             done = g.cmd_ids.get((source, cmd_id), -1)
@@ -84,14 +89,14 @@ class Commands(TableCore):
                     reply(outcome)
                 return outcome
             command = policy.command_for(
-                source, command, g.dice, frozenset(s.seat for s in self.seats if s.state == "bot")
+                source, command, g.dice, frozenset(s.seat for s in ctx.seats if s.state == "bot")
             )
             if shown is not g:
                 _asked_on_screen(shown, source, command)
-            state, applied = self._plan(g, g.state, [(command, source, cmd_id)], self.seats)
-            return self._commit_commands(g, state, applied, reply=reply)
+            state, applied = self.plan(g, g.state, [(command, source, cmd_id)], ctx.seats)
+            return self.commit_commands(g, state, applied, reply=reply)
 
-    def _plan(
+    def plan(
         self,
         g: Game,
         state: State,
@@ -118,7 +123,7 @@ class Commands(TableCore):
             try:
                 state, events = apply(state, command)
             except IllegalCommand:  # a bug in dealer/autopilot: stop, never loop
-                log.exception("table %s: follow-up %r refused", self.name, command)
+                log.exception("table %s: follow-up %r refused", self.ctx.name, command)
                 break
             if command["type"] == "improvements":
                 draws += 1
@@ -132,7 +137,7 @@ class Commands(TableCore):
             cmd = dealer.deal(state, g.decks, draws)
             if cmd is not None:
                 return cmd, "dealer"
-        elif self.settings.get("companion_dice", "digital") == "digital":
+        elif self.ctx.settings.get("companion_dice", "digital") == "digital":
             # Real dice at the table: companion players still roll their own black dice.
             cmd = dealer.roll_for(state, {s.seat for s in seats if s.companion})
             if cmd is not None:
@@ -147,15 +152,16 @@ class Commands(TableCore):
                     return cmd, "auto"
         return None
 
-    def _append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:
+    def append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:
+        """The statements that log ``applied`` (and the game's end, if it came)."""
         if not applied:
             return []
         status = "finished" if state["finished"] else None
-        return self.store.append_stmts(
+        return self.ctx.store.append_stmts(
             g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
         )
 
-    def _apply(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
+    def record(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
         """Committed: record ``applied`` in memory. Returns their events in order."""
         first_n = g.next_n
         all_events: list[dict[str, Any]] = []
@@ -171,7 +177,7 @@ class Commands(TableCore):
             g.status = "finished"
         return all_events
 
-    def _commit_commands(
+    def commit_commands(
         self,
         g: Game,
         state: State,
@@ -179,17 +185,14 @@ class Commands(TableCore):
         extra: Statements | None = None,
         reply: Reply | None = None,
     ) -> Outcome:
+        """Commit ``applied`` (with ``extra`` statements), record it, then tell everybody."""
         seq = g.seq + 1  # the place of the first applied command (Game.seq)
-        self._commit([*(extra or []), *self._append_stmts(g, state, applied)])
-        events = self._apply(g, state, applied)
+        self.ctx.commit([*(extra or []), *self.append_stmts(g, state, applied)])
+        events = self.record(g, state, applied)
         ack = applied[0][2] if applied else None
-        return self._publish(
+        return self.ctx.publish(
             Outcome("command", events, ack_id=ack, seq=seq, state=g.state), reply=reply
         )
-
-    def _undo_check(self) -> tuple[bool, str]:
-        check = undo_check(self.game)  # the rule and its words: frames.undo_check
-        return check.possible, check.text
 
     def undo(self, game_id: Any = None, n: Any = None) -> Outcome:
         """Take back the last command while it has revealed nothing (DESIGN.md). The host
@@ -200,8 +203,9 @@ class Commands(TableCore):
                 "bad_message",
                 "undo names the move it takes back: game and n from the host frame's undo",
             )
-        with self.lock:
-            g = self.game
+        ctx = self.ctx
+        with ctx.lock:
+            g = ctx.game
             if (
                 g is not None
                 and g.status == "playing"
@@ -212,9 +216,9 @@ class Commands(TableCore):
                     f"move {n} of game {game_id} is no longer the last move (another came "
                     "after it, or it was undone): nothing was undone",
                 )
-            possible, why = self._undo_check()
-            if not possible:
-                raise TableError("cannot_undo", why)
+            check = undo_check(g)  # the rule and its words: frames.undo_check
+            if not check.possible:
+                raise TableError("cannot_undo", check.text)
             assert g is not None
             n, undone, source, cid = g.commands[-1]
             earlier = [c for _, c, _, _ in g.commands[:-1]]
@@ -227,12 +231,12 @@ class Commands(TableCore):
                 )
                 for command in earlier:
                     state, _ = apply(state, command)
-            self._commit(self.store.undone_stmts(g.id, n))
+            ctx.commit(ctx.store.undone_stmts(g.id, n))
             g.commands.pop()
             g.events.pop()
             if cid is not None:
                 g.cmd_ids[(source, cid)] = None
             g.state = state
-            return self._publish(
+            return ctx.publish(
                 Outcome("undo", history=True, state=state, notices=undone_notice(undone, state))
             )

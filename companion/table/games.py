@@ -1,5 +1,7 @@
 """A table's games: loading a stored game back, starting one, the dice mode and the track
 colours of the running game, ending it, going back to the lobby, and a finished game's log.
+A running game's changes are planned, recorded and logged through the table's
+:class:`~companion.table.commands.Commands`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from companion.engine import IllegalCommand, apply, make_profile, new_game
 from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
+from companion.table.core import Context
 from companion.table.model import (
     COMPANION_DICE,
     DICE_MODES,
@@ -23,19 +26,24 @@ from companion.table.model import (
 )
 
 
-class Games(Commands):
+class Games:
     """A game's life at a table, from start to log."""
 
-    def _load_game(self, game_id: int) -> Game:
+    def __init__(self, ctx: Context, commands: Commands) -> None:
+        self.ctx = ctx
+        self.commands = commands
+
+    def load(self, game_id: int) -> Game:
         """Replay a stored game to exactly the state it had acknowledged (every stored
         command was acknowledged only after its commit)."""
-        stored = self.store.game(game_id)
+        ctx = self.ctx
+        stored = ctx.store.game(game_id)
         if stored is None:
-            raise TableError("no_game", f"table {self.name}: game {game_id} is missing")
+            raise TableError("no_game", f"table {ctx.name}: game {game_id} is missing")
         doc = stored.document
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
         game = Game(stored.id, game_status(stored.status), doc, stored.decks, stored.dice, state)
-        for c in self.store.commands(game_id, include_undone=True):
+        for c in ctx.store.commands(game_id, include_undone=True):
             game.next_n = c.n + 1
             if c.cmd_id is not None:
                 game.cmd_ids[(c.source, c.cmd_id)] = None if c.undone else c.n
@@ -52,7 +60,7 @@ class Games(Commands):
             except (IllegalCommand, ValueError, KeyError) as exc:
                 raise TableError(
                     "bad_log",
-                    f"table {self.name}: game {game_id} command {c.n} no longer applies: {exc}",
+                    f"table {ctx.name}: game {game_id} command {c.n} no longer applies: {exc}",
                 ) from None
             game.commands.append((c.n, c.command, c.source, c.cmd_id))
             game.events.append(events)
@@ -60,16 +68,17 @@ class Games(Commands):
 
     def start(self, dice: Any = None) -> Outcome:
         """Start a game with the seated players (R1.1) in a random stack order (R1.3)."""
-        with self.lock:
-            if self.playing():
+        ctx = self.ctx
+        with ctx.lock:
+            if ctx.playing():
                 raise TableError("bad_state", "a game is already running")
-            if self.game is not None:
+            if ctx.game is not None:
                 raise TableError("bad_state", "choose a new game first")
-            dice = self.settings["dice"] if dice is None else dice
+            dice = ctx.settings["dice"] if dice is None else dice
             if dice not in DICE_MODES:
                 raise TableError("bad_message", "dice must be 'digital' or 'table'")
-            seats = [s for s in self.seats if s.state != "vacant"]
-            if not SEATS_MIN <= len(seats) <= SEATS_MAX or len(seats) != len(self.seats):
+            seats = [s for s in ctx.seats if s.state != "vacant"]
+            if not SEATS_MIN <= len(seats) <= SEATS_MAX or len(seats) != len(ctx.seats):
                 raise TableError(
                     "bad_state",
                     f"a game needs {SEATS_MIN} to {SEATS_MAX} "
@@ -77,8 +86,8 @@ class Games(Commands):
                 )
             players = [s.seat for s in seats]
             overrides = (
-                {"track_colors": self.settings["track_colors"]}
-                if self.settings.get("track_colors")
+                {"track_colors": ctx.settings["track_colors"]}
+                if ctx.settings.get("track_colors")
                 else None
             )
             state = new_game(players, dealer.initial_stack(players), overrides)
@@ -90,82 +99,85 @@ class Games(Commands):
             }
             decks = dealer.shuffle_decks(state["profile"])
             game = Game(0, "playing", document, decks, dice, state)
-            state, applied = self._plan(game, state, [], self.seats)
-            settings = {**self.settings, "dice": dice}
+            state, applied = self.commands.plan(game, state, [], ctx.seats)
+            settings = {**ctx.settings, "dice": dice}
             status = "finished" if state["finished"] else None
-            self._commit(
+            ctx.commit(
                 [
-                    *self.store.settings_stmts(self.name, settings),
-                    *self.store.new_game_stmts(
-                        self.name,
+                    *ctx.store.settings_stmts(ctx.name, settings),
+                    *ctx.store.new_game_stmts(
+                        ctx.name,
                         document,
                         [{"seat": s.seat, "name": s.name, "colour": s.colour} for s in seats],
                         decks,
                         dice,
                     ),
-                    *self.store.append_stmts(
-                        None, 0, [(c, s, i) for c, s, i, _ in applied], status, table_name=self.name
+                    *ctx.store.append_stmts(
+                        None, 0, [(c, s, i) for c, s, i, _ in applied], status, table_name=ctx.name
                     ),
                 ]
             )
-            game.id = self.store.current_game(self.name)
-            events = self._apply(game, state, applied)
-            self.settings, self.game = settings, game
+            game.id = ctx.store.current_game(ctx.name)
+            events = self.commands.record(game, state, applied)
+            ctx.settings, ctx.game = settings, game
             # The board and the companion players follow the game from the first outcome.
             outcomes = [Outcome("command", events, state=state)] if applied else []
-            return self._publish(
+            return ctx.publish(
                 *outcomes, Outcome("game", history=True, state=None if applied else state)
             )
 
     def set_dice(self, dice: Any) -> Outcome:
-        with self.lock:
+        ctx = self.ctx
+        with ctx.lock:
             if dice not in DICE_MODES:
                 raise TableError("bad_message", "dice must be 'digital' or 'table'")
-            settings = {**self.settings, "dice": dice}
-            stmts = self.store.settings_stmts(self.name, settings)
-            g = self.game
+            settings = {**ctx.settings, "dice": dice}
+            stmts = ctx.store.settings_stmts(ctx.name, settings)
+            g = ctx.game
             if g is not None and g.status == "playing":
                 # The dealer answers what is pending at once, in the same transaction.
-                state, applied = self._plan(g, g.state, [], self.seats, dice=dice)
-                stmts += self.store.game_dice_stmts(g.id, dice)
-                stmts += self._append_stmts(g, state, applied)
-                self._commit(stmts)
-                self.settings, g.dice = settings, dice
-                events = self._apply(g, state, applied)
+                state, applied = self.commands.plan(g, g.state, [], ctx.seats, dice=dice)
+                stmts += ctx.store.game_dice_stmts(g.id, dice)
+                stmts += self.commands.append_stmts(g, state, applied)
+                ctx.commit(stmts)
+                ctx.settings, g.dice = settings, dice
+                events = self.commands.record(g, state, applied)
                 outcomes = [Outcome("command", events, state=state)] if applied else []
-                return self._publish(*outcomes, Outcome("settings"))
-            self._commit(stmts)
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+                return ctx.publish(*outcomes, Outcome("settings"))
+            ctx.commit(stmts)
+            ctx.settings = settings
+            return ctx.publish(Outcome("settings"))
 
     def set_companion_dice(self, who: Any) -> Outcome:
         """With real dice (``dice`` = ``table``): ``digital`` (default) lets companion players
         roll their own black dice on the server, ``host`` has the host type them in too."""
+        ctx = self.ctx
         if who not in COMPANION_DICE:
             raise TableError("bad_message", "companion dice must be 'digital' or 'host'")
-        with self.lock:
-            settings = {**self.settings, "companion_dice": who}
-            stmts = self.store.settings_stmts(self.name, settings)
-            g = self.game
+        with ctx.lock:
+            settings = {**ctx.settings, "companion_dice": who}
+            stmts = ctx.store.settings_stmts(ctx.name, settings)
+            g = ctx.game
             if g is not None and g.status == "playing":
-                old, self.settings = self.settings, settings  # _plan reads the new choice
+                old, ctx.settings = ctx.settings, settings  # plan reads the new choice
                 try:
-                    state, applied = self._plan(g, g.state, [], self.seats)
-                    self._commit([*stmts, *self._append_stmts(g, state, applied)])
+                    state, applied = self.commands.plan(g, g.state, [], ctx.seats)
+                    ctx.commit([*stmts, *self.commands.append_stmts(g, state, applied)])
                 except TableError:
-                    self.settings = old
+                    ctx.settings = old
                     raise
-                events = self._apply(g, state, applied)
+                events = self.commands.record(g, state, applied)
                 outcomes = [Outcome("command", events, state=state)] if applied else []
-                return self._publish(*outcomes, Outcome("settings"))
-            self._commit(stmts)
-            self.settings = settings
-            return self._publish(Outcome("settings"))
+                return ctx.publish(*outcomes, Outcome("settings"))
+            ctx.commit(stmts)
+            ctx.settings = settings
+            return ctx.publish(Outcome("settings"))
 
     def set_track_colors(self, colors: Any) -> Outcome:
         """Correct the board profile's track colours (R2.3): saved for every later game, and
         while the running game is before round 1 logged as its command (the stored setup is
         never rewritten; replay applies the correction in order)."""
+        ctx = self.ctx
         if not isinstance(colors, list) or not 1 <= len(colors) <= 60:
             raise TableError("bad_message", "colors must be a list of 1 to 60 entries")
         try:
@@ -173,63 +185,66 @@ class Games(Commands):
         except ValueError as exc:
             raise TableError("bad_message", str(exc)) from None
         colors = list(colors)
-        with self.lock:
-            settings = {**self.settings, "track_colors": colors}
-            stmts = self.store.settings_stmts(self.name, settings)
-            g = self.game
+        with ctx.lock:
+            settings = {**ctx.settings, "track_colors": colors}
+            stmts = ctx.store.settings_stmts(ctx.name, settings)
+            g = ctx.game
             if g is not None and g.status == "playing" and g.state["round"] == 0:
                 command = {"type": TRACK_COLORS, "colors": colors}
                 state = recoloured(g.document, [c for _, c, _, _ in g.commands], colors)
                 applied: Applied = [(command, "host", None, [])]
-                self._commit([*stmts, *self._append_stmts(g, state, applied)])
-                self.settings = settings
-                self._apply(g, state, applied)
-                return self._publish(Outcome("settings", history=True, state=state))
-            self._commit(stmts)
-            self.settings = settings
-            return self._publish(Outcome("settings", history=True))
+                ctx.commit([*stmts, *self.commands.append_stmts(g, state, applied)])
+                ctx.settings = settings
+                self.commands.record(g, state, applied)
+                return ctx.publish(Outcome("settings", history=True, state=state))
+            ctx.commit(stmts)
+            ctx.settings = settings
+            return ctx.publish(Outcome("settings", history=True))
 
     def end_game(self, by: str = "host") -> Outcome:
         """End the running game; ``by`` says who, so the phones name them ("host", "cafe")."""
-        with self.lock:
-            g = self.game
+        ctx = self.ctx
+        with ctx.lock:
+            g = ctx.game
             if g is None or g.status != "playing":
                 raise TableError("no_game", "no game is running")
-            self._commit(self.store.game_status_stmts(g.id, "ended"))
+            ctx.commit(ctx.store.game_status_stmts(g.id, "ended"))
             g.status = "ended"
             g.ended_by = by
-            return self._publish(Outcome("game"))
+            return ctx.publish(Outcome("game"))
 
     def new_game(self) -> Outcome:
         """Back to the lobby with the same seats (released seats are dropped, skipped ones go
         back to their phones: the host skips again whoever has really left)."""
-        with self.lock:
-            if self.playing():
+        ctx = self.ctx
+        with ctx.lock:
+            if ctx.playing():
                 raise TableError("bad_state", "end the running game first")
             # Companion players seated in the lobby stay; seats handed over go back.
             seats = [
                 replace(s, state="phone", level=None)
                 if s.companion and s.token_hash is not None
                 else s
-                for s in self.seats
+                for s in ctx.seats
                 if s.state != "vacant"
             ]
-            self._commit(
+            ctx.commit(
                 [
-                    *self.store.current_game_stmts(self.name, None),
-                    *self.store.seats_stmts(self.name, [s.row() for s in seats]),
+                    *ctx.store.current_game_stmts(ctx.name, None),
+                    *ctx.store.seats_stmts(ctx.name, [s.row() for s in seats]),
                 ]
             )
-            self.game, self.seats = None, seats
-            return self._publish(Outcome("game", history=True))
+            ctx.game, ctx.seats = None, seats
+            return ctx.publish(Outcome("game", history=True))
 
     def log_document(self, game_id: int) -> dict[str, Any]:
         """The SCENARIO.md document of a game that is over (an unfinished game's log would
         give away unrevealed bids and sacrifices). Track-colour corrections are folded into
         the profile: they came before round 1, so the engine commands replay the same."""
-        with self.lock:
-            stored = self.store.game(game_id)  # None too for ids past SQLite's integers
-            if stored is None or stored.table_name != self.name:
+        ctx = self.ctx
+        with ctx.lock:
+            stored = ctx.store.game(game_id)  # None too for ids past SQLite's integers
+            if stored is None or stored.table_name != ctx.name:
                 raise TableError("no_game", f"no game {game_id} at this table")
             if stored.status == "playing":
                 raise TableError(
@@ -237,7 +252,7 @@ class Games(Commands):
                     "the game is still running: its log holds "
                     "unrevealed bids and sacrifices; end it first",
                 )
-            if self.stage is not None and not self.stage.end_shown(game_id):
+            if ctx.stage is not None and not ctx.stage.end_shown(game_id):
                 # The store has its end, the screens not yet (DESIGN.md "The show").
                 raise TableError(
                     "bad_state",
@@ -245,8 +260,8 @@ class Games(Commands):
                     "what they have not shown yet; wait for the end to be shown",
                 )
 
-            stored_commands = self.store.commands(game_id)
+            stored_commands = ctx.store.commands(game_id)
             document, commands = engine_log(stored.document, [c.command for c in stored_commands])
             levels = companion_levels((c.command, c.source) for c in stored_commands)
-            about = meta(self.name, stored.created, stored.seats, levels)
+            about = meta(ctx.name, stored.created, stored.seats, levels)
             return {**document, "meta": about, "commands": commands}

@@ -106,7 +106,8 @@ def _damaged(exc: DamagedRow) -> tuple[Response, int]:
 def _history() -> History:
     """The café's history without the games whose end their table's screens have not shown
     yet (they are still being played there)."""
-    return History(outbox_of().read, hidden=ahead_of_screens(cafe_of().tables.values()))
+    # The outbox's own store (connection): history reads never wait on the tables'.
+    return History(outbox_of().store, hidden=ahead_of_screens(cafe_of().tables.values()))
 
 
 def _period() -> tuple[float | None, float | None]:

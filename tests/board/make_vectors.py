@@ -30,7 +30,7 @@ def largest_game_picture() -> bytes:
 
     from companion.engine import apply, new_game, view
     from companion.leds import animations_from_events, assign_colours, load_layout, render
-    from companion.players.randomplay import random_command, random_players
+    from companion.players.random_games import random_command, random_players
 
     layout = load_layout()
     rng = random.Random(GAME_SEED)

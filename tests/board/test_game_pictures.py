@@ -8,7 +8,7 @@ import random
 from companion.board import protocol as p
 from companion.engine import apply, new_game, view
 from companion.leds import animations_from_events, assign_colours, load_layout, render
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 from .conftest import DEADLINE_S
 

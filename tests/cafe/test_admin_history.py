@@ -20,7 +20,7 @@ from live_server import Host, LiveServer, Peer, play, seat_phones
 from companion.cafe.history import History, leaderboard_csv
 from companion.cafe.outbox import Outbox
 from companion.engine import replay_document
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 
 from .browser_check import with_chromium
@@ -269,13 +269,13 @@ def test_retention_deletes_old_games_only(tmp_path: Path) -> None:
     assert outbox.prune(30, store.delete_games) == 1
     assert store.game(ids[0]) is None and store.commands(ids[0]) == []
     assert store.game(ids[1]) is not None
-    assert [g["game_id"] for g in History(outbox.read).games()] == [ids[1]]
+    assert [g["game_id"] for g in History(outbox.store).games()] == [ids[1]]
     assert outbox.prune(30, store.delete_games) == 0
     outbox.close()
     store.close()
 
 
-def test_leaderboard_groups_names_and_csv_never_starts_a_formula() -> None:
+def test_leaderboard_groups_names_and_csv_never_starts_a_formula(tmp_path: Path) -> None:
     def result(names_scores: list[tuple[str, int]], winner: str) -> dict:
         return {
             "status": "finished",
@@ -286,13 +286,15 @@ def test_leaderboard_groups_names_and_csv_never_starts_a_formula() -> None:
         result([("Ana", 30), ("ben", 20), ("=cmd", 5)], "Ana"),
         result([("ana ", 10), ("Ben", 25), ("=cmd", 1)], "Ben"),
     ]
-    rows = History(lambda sql, params: [])
+    store = Store(tmp_path / "cafe.sqlite3")
+    rows = History(store)
     rows.games = lambda *a, **k: list(reversed(results))  # type: ignore[method-assign]
     board = {r["name"]: r for r in rows.leaderboard()}
     assert board["ana "]["games"] == 2 and board["ana "]["wins"] == 1
     assert board["ana "]["mean_score"] == 20.0 and board["ana "]["best_score"] == 30
     assert board["Ben"]["win_share"] == 0.5
     assert "'=cmd" in leaderboard_csv(list(board.values()))
+    store.close()
 
 
 def wait_for(pred: Any, what: str, timeout: float = 30.0) -> Any:

@@ -8,6 +8,7 @@ import csv
 import io
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ import requests
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 
 from companion.cafe.history import History, games_csv, leaderboard_csv
+from companion.store import Store
 from companion.store.results import build_result
 
 
@@ -47,19 +49,27 @@ def _result(players: list[tuple[str, int, str | None]], winner: str) -> dict[str
     }
 
 
-def _history(results: list[dict[str, Any]]) -> History:
-    history = History(lambda sql, params: [])
+@pytest.fixture
+def store(tmp_path: Any) -> Iterator[Store]:
+    """A café's store (the leaderboard's results are handed in by the tests)."""
+    store = Store(tmp_path / "cafe.sqlite3")
+    yield store
+    store.close()
+
+
+def _history(results: list[dict[str, Any]], store: Store) -> History:
+    history = History(store)
     history.games = lambda *a, **k: list(reversed(results))  # type: ignore[method-assign]
     return history
 
 
-def test_leaderboard_marks_companions_apart_and_can_leave_them_out() -> None:
+def test_leaderboard_marks_companions_apart_and_can_leave_them_out(store: Store) -> None:
     results = [
         _result([("Jürgen", 30, None), ("Ana", 20, "strong"), ("Ben", 5, None)], "Jürgen"),
         # A person called Ana is not merged with the companion player of that name.
         _result([("Ana", 40, None), ("Ben", 25, "good"), ("Jürgen", 1, None)], "Ana"),
     ]
-    board = _history(results).leaderboard()
+    board = _history(results, store).leaderboard()
     marks = {(r["name"], r["companion"]) for r in board}
     assert marks == {
         ("Jürgen", False),
@@ -70,7 +80,7 @@ def test_leaderboard_marks_companions_apart_and_can_leave_them_out() -> None:
     }
     companion_ana = next(r for r in board if r["name"] == "Ana" and r["companion"])
     assert companion_ana["games"] == 1 and companion_ana["wins"] == 0
-    people = _history(results).leaderboard(people_only=True)
+    people = _history(results, store).leaderboard(people_only=True)
     assert people and not any(r["companion"] for r in people)
     assert {r["name"] for r in people} == {"Jürgen", "Ana", "Ben"}
     # The CSV says so too.
@@ -80,9 +90,9 @@ def test_leaderboard_marks_companions_apart_and_can_leave_them_out() -> None:
     }
 
 
-def test_csv_files_start_with_a_byte_order_mark_and_keep_umlauts() -> None:
+def test_csv_files_start_with_a_byte_order_mark_and_keep_umlauts(store: Store) -> None:
     results = [_result([("Jürgen", 30, None), ("Zoë", 20, "plain")], "Jürgen")]
-    for text in (games_csv(results), leaderboard_csv(_history(results).leaderboard())):
+    for text in (games_csv(results), leaderboard_csv(_history(results, store).leaderboard())):
         raw = text.encode("utf-8")
         assert raw.startswith(b"\xef\xbb\xbf"), "spreadsheets need the BOM to read UTF-8"
         assert raw.count(b"\xef\xbb\xbf") == 1

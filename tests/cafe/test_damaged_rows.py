@@ -15,7 +15,7 @@ import requests
 from live_server import LiveServer
 
 from companion.cafe.outbox import Outbox
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 
 from .test_reviews_live import admin_token, wait_for

@@ -17,7 +17,7 @@ import responses
 
 from companion.cafe.outbox import Outbox, backoff, body_of
 from companion.engine import apply_in_place, new_game
-from companion.players.randomplay import random_command, random_document
+from companion.players.random_games import random_command, random_document
 from companion.store import Store
 
 URL = "https://cafe.example/chocolatl"

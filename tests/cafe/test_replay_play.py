@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.engine import visible_events
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.table import show
 from companion.table.frames import replay_steps
 from companion.web.admin import replay_frames

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.engine import visible_events
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.web.admin import Replay, replay_frames
 
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]

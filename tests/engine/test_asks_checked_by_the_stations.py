@@ -1,7 +1,7 @@
 """ "No dice" only where no roll can matter, checked against the stations' own code (R3.2,
 R3.4, R5, R6.1).
 
-Random legal games (companion.players.randomplay) are played to every bonus dice window.
+Random legal games (companion.players.random_games) are played to every bonus dice window.
 Wherever the table would answer "no dice" for a holder (bonusdice.nothing_to_decide), the
 station is resolved by ``companion.engine.stations`` itself for every total the holder could
 reach with dice against many totals of the others (each from its base to base + 6 a die):
@@ -23,7 +23,7 @@ from companion.engine import apply_in_place, new_game
 from companion.engine import stations as st
 from companion.engine.bonusdice import bid_parts, nothing_to_decide
 from companion.engine.ranking import tie_key
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 SAMPLES = 40  # others' totals tried a window (all of them when fewer)
 

@@ -21,7 +21,7 @@ from companion.engine import (
 )
 from companion.engine.asks import bid_shape, free_cards
 from companion.engine.types import COMMAND_FIELDS
-from companion.players.randomplay import random_command, random_document
+from companion.players.random_games import random_command, random_document
 
 PLAYERS = ["ana", "ben", "cleo"]
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import IllegalCommand, InvalidSetup, apply, game_from_document, new_game
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 TYPES = ["sacrifice", "harvest", "improvements", "bid", "dice", "roll", "city", "pyramid"]
 PLAYERS = random_players(5)

@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine import NotAwaited, State, apply_in_place, apply_made, copy_state, new_game
 from companion.engine.ranking import rank_station, station_order
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 
 def random_games(seeds: range) -> list[tuple[State, random.Random]]:

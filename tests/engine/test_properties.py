@@ -1,4 +1,4 @@
-"""Properties of random legal games (companion.players.randomplay), checked after every command.
+"""Properties of random legal games (companion.players.random_games), checked after every command.
 
 hypothesis draws the seed and the number of players; the random players answer whatever the
 engine awaits. Invariants: R1.2/R5.6 deck size, R6.4/R5.3/R5.4 cube accounting, R6.1 no
@@ -26,7 +26,7 @@ from companion.engine import (
     view,
     visible_events,
 )
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 MAX_COMMANDS = 2_000
 PRIVATE = {"sacrificed": "card", "bid_placed": "bids", "dice_decided": "count"}

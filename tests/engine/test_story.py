@@ -14,7 +14,7 @@ import companion.engine.flow as flow
 from companion.engine import ReplayError, replay_document
 from companion.engine.errors import InvalidSetup
 from companion.engine.story import TOP_GAINS, Story, game_story
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*.json"))
 

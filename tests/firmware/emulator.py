@@ -412,7 +412,7 @@ def game_pictures(seed: int, players: int, limit: int) -> list[bytes]:
 
     from companion.engine import apply, new_game, view
     from companion.leds import animations_from_events, assign_colours, load_layout, render
-    from companion.players.randomplay import random_command, random_players
+    from companion.players.random_games import random_command, random_players
 
     layout = load_layout()
     rng = random.Random(seed)

@@ -21,7 +21,7 @@ from companion.leds.picture import (
     animations_from_events,
     render,
 )
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 from .builders import led_rgb, pixel, small_dict
 

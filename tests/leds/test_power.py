@@ -16,7 +16,7 @@ from companion.leds.power import (
     frame_current_ma,
     worst_case_ma,
 )
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 
 def test_full_white_led_draws_about_60_ma():

@@ -1,8 +1,9 @@
 """Companion players (companion/players/): legal commands from the seat's view only.
 
-Random mid-game states come from random legal games (companion.players.randomplay). The information
-test changes what a seat cannot see (other seats' sacrifices, unrevealed bids, undecided dice;
-DESIGN.md "Engine", R1.2, R2.4-R2.6, R3.2) and checks that no kind changes its command.
+Random mid-game states come from random legal games (companion.players.random_games). The
+information test changes what a seat cannot see (other seats' sacrifices, unrevealed bids,
+undecided dice; DESIGN.md "Engine", R1.2, R2.4-R2.6, R3.2) and checks that no kind changes its
+command.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from companion.engine import apply, apply_in_place, copy_state, new_game, view
 from companion.players import KINDS, chooser, strong
 from companion.players.common import awaited, free_cards
-from companion.players.randomplay import random_command, random_players
+from companion.players.random_games import random_command, random_players
 
 FAST_STRONG = partial(strong.choose, rollouts=24, time_limit=None)
 

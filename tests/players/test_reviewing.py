@@ -38,3 +38,29 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.setenv(reviewing.BUDGET_ENV, bad)
         with pytest.raises(review.ReviewError, match=reviewing.BUDGET_ENV):
             reviewing.cafe_budget()
+
+
+def test_a_tables_log_assembles_with_each_seats_kind_as_the_whole_review_says() -> None:
+    """A table's log names its seats as objects (``meta.seats``: name, colour, and the
+    ``companion`` level of a seat a companion player played, store/results.meta); the café's
+    review in parts gives each player the same ``kind`` as one ``review_game``: the level or
+    nothing, never the seat's object."""
+    document = json.loads((LOGS / "arena-3p-1.json").read_text(encoding="utf-8"))
+    first, second, third = document["players"]
+    document["meta"] = {
+        "table": "t1",
+        "date": "2026-11-26T08:00:00Z",
+        "seats": {
+            first: {"name": "Ana", "colour": "red"},
+            second: {"name": "Xochi", "colour": "blue", "companion": "good"},
+            third: {"name": "Cem", "colour": "green"},
+        },
+    }
+    whole = review.review_game(document, seed=3, budget=0.5, playouts=2)
+    parted = reviewing.assemble(document, 3, 0.5, 2, list(reversed(whole["decisions"])))
+    assert {p: r["kind"] for p, r in parted["players"].items()} == {
+        first: None,
+        second: "good",
+        third: None,
+    }
+    assert parted == whole

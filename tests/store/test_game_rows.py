@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from companion.cafe.outbox import Outbox
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 from companion.store.results import iso
 from companion.table import Table

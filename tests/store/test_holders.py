@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion.engine import apply, new_game
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store.results import by_round, credited, seat_holders
 
 

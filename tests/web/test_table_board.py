@@ -14,7 +14,7 @@ from companion.board.follow import TableBoard, idle_view
 from companion.engine import DEFAULT_PROFILE, view
 from companion.leds import assign_colours, load_layout, render
 from companion.leds.vision import screen_hex
-from companion.players.randomplay import random_command
+from companion.players.random_games import random_command
 from companion.store import Store
 from companion.table import Table
 

@@ -12,7 +12,7 @@ import pytest
 
 import companion.table.model as model
 from companion.engine.story import game_story
-from companion.players.randomplay import random_command
+from companion.players.random_games import random_command
 from companion.store import Store
 from companion.table import Table
 from companion.table.frames import Links, render

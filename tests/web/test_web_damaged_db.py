@@ -13,7 +13,7 @@ import pytest
 from live_server import free_port, serve_once
 
 from companion.cafe.outbox import Outbox
-from companion.players.randomplay import random_document
+from companion.players.random_games import random_document
 from companion.store import Store
 
 

@@ -1,5 +1,6 @@
 """Random legal commands for any state: the random players of ``simulate`` and the property
-tests, and a host's random dice. Randomness lives here, never in the engine."""
+tests, and a host's random dice, from the full state (the random player kind, from one seat's
+view, is companion.players.random_player). Randomness lives here, never in the engine."""
 
 from __future__ import annotations
 

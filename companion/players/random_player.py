@@ -1,4 +1,5 @@
-"""The random player: a uniformly random legal command (the baseline every kind must beat)."""
+"""The random player kind: a uniformly random legal command from a seat's view (the baseline
+every kind must beat; random whole games are companion.players.random_games)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ class BotDriver:
         g = table.game
         if state is None or g is None or g.status != "playing" or self._closed:
             return
-        for seat, level in table.bot_seats():
+        for seat, level in table.bot_seats.thinking():
             key = decision_key(state, seat)
             if key is None:
                 continue
