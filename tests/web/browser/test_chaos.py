@@ -35,7 +35,7 @@ from test_web_secrecy import check_frame
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import check as layout_check
 from tests.web.browser.layout import settle as layout_settle
-from tests.web.browser.pads import describe, record
+from tests.web.browser.pads import LOG_KEY, describe, record
 from tests.web.browser.tapping import HostPage, Player, join_by_taps, tid
 
 SEEDS = [int(s) for s in os.environ.get("CHAOS_SEEDS", "11,13").split(",") if s.strip()]
@@ -358,20 +358,32 @@ class Chaos:
     def check_no_screen_ahead(self) -> None:
         """No phone was sent a view the display was not sent: each phone's last view (recorded
         as it arrived, whatever the page's script is busy with) must be one the display's
-        socket received too. Frames go to every screen at once, so the display gets 3 s to
-        receive one that is on its way; the phone's last view is read again meanwhile (after an
-        undo a phone still on the view before it is behind, not ahead)."""
+        socket received too, or older than the display's last view of that game. Frames go to
+        every screen at once; the display gets 10 s to receive one that is on its way (a
+        display that stopped reading on a loaded machine is dropped after 10 s and gets the
+        whole view back when it reconnects). The phone's last view is read again meanwhile
+        (after an undo a phone still on the view before it is behind, not ahead)."""
         for phone in self.phones:
-            deadline = time.monotonic() + 3.0
+            deadline = time.monotonic() + 10.0
             while True:
                 mine = _last_view(phone.frames)
-                if mine is None or mine in _views(self.display_frames):
+                shown = _last_view(self.display_frames)
+                if (
+                    mine is None
+                    or mine in _views(self.display_frames)
+                    or (shown is not None and shown[0] == mine[0] and shown[1] >= mine[1])
+                ):
                     break
                 if time.monotonic() > deadline:
-                    shown = _last_view(self.display_frames)
+                    sockets = [
+                        line
+                        for line in getattr(self.display, LOG_KEY, [])
+                        if line.startswith("ws ")
+                    ]
                     self.fail(
                         f"{phone.seat}'s phone was sent view {mine[1]} of game {mine[0]}, "
-                        f"which the display never was (its last: {shown})"
+                        f"which the display never was (its last: {shown}; its sockets: "
+                        f"{sockets[-6:]})"
                     )
                 self.display.wait_for_timeout(100)
 
