@@ -35,7 +35,7 @@ SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 740}}
 # Characters of a name that moved to a new line although the one before is no break point.
 MID_WORD = """() => {
   const bad = [];
-  for (const el of document.querySelectorAll('#task table.mini .chip-name')) {
+  for (const el of document.querySelectorAll('#task table.mini .chip-name, #who .chip-name')) {
     const text = el.firstChild;
     if (!text) continue;
     const s = text.textContent;

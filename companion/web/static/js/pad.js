@@ -479,6 +479,25 @@ function renderHeader(view) {
       ]
     : [];
   fill("round", status);
+  fitName();
+}
+
+/** The player's name in the header: it wraps between words (and after a hyphen), and a word
+ * too long for the header makes the name smaller, step by step, down to 14 px (the pad's
+ * smallest text); only a word too long even then may break. */
+function fitName() {
+  const who = document.getElementById("who");
+  const name = who?.querySelector(".chip-name");
+  if (!who || !name) return;
+  who.style.fontSize = "";
+  who.classList.remove("squeezed");
+  const base = parseFloat(getComputedStyle(who).fontSize);
+  let size = base;
+  while (name.scrollWidth > name.clientWidth + 0.5 && size > 14) {
+    size = Math.max(14, size - 1);
+    who.style.fontSize = `${size}px`;
+  }
+  if (name.scrollWidth > name.clientWidth + 0.5) who.classList.add("squeezed");
 }
 
 function renderLobby() {
