@@ -15,11 +15,11 @@ let colourHex = {};
 
 function periodQuery() {
   const q = new URLSearchParams();
-  const from = document.getElementById("period-from").value;
-  const to = document.getElementById("period-to").value;
+  const from = /** @type {HTMLInputElement} */ (document.getElementById("period-from")).value;
+  const to = /** @type {HTMLInputElement} */ (document.getElementById("period-to")).value;
   if (from) q.set("from", from);
   if (to) q.set("to", to);
-  if (document.getElementById("people-only")?.checked) q.set("people_only", "1");
+  if (/** @type {HTMLInputElement} */ (document.getElementById("people-only"))?.checked) q.set("people_only", "1");
   return q;
 }
 
@@ -208,7 +208,7 @@ async function loadTables() {
     retentionDays = body.retention_days;
     renderTables();
   } catch (err) {
-    message(String(err.message || err));
+    message(String(err instanceof Error ? err.message : err));
   }
 }
 
@@ -217,10 +217,10 @@ async function loadPeriod() {
   for (const kind of ["games", "leaderboard"]) {
     const link = new URLSearchParams(q);
     link.set("token", token);
-    document.getElementById(`export-${kind}`).href = `/admin/export/${kind}.csv?${link}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById(`export-${kind}`)).href = `/admin/export/${kind}.csv?${link}`;
     // Spreadsheets with a decimal comma (German Excel) split on semicolons.
     link.set("sep", "semicolon");
-    document.getElementById(`export-${kind}-semicolon`).href = `/admin/export/${kind}.csv?${link}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById(`export-${kind}-semicolon`)).href = `/admin/export/${kind}.csv?${link}`;
   }
   try {
     const body = await getJson(`/admin/api/history?${q}`);
@@ -232,12 +232,12 @@ async function loadPeriod() {
     renderHistory();
     renderLeaderboard();
   } catch (err) {
-    message(String(err.message || err));
+    message(String(err instanceof Error ? err.message : err));
   }
 }
 
 await setLanguage(pickLanguage());
-languageSwitch(document.getElementById("lang"), { remember: true });
+languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
 onLanguageChange(() => {
   renderTables();
   renderHistory();

@@ -46,7 +46,7 @@ const serverTitle = document.getElementById("table-title")?.textContent || "";
 function onFrame(f) {
   if (f.type === "error" && f.code === "rate_limited") {
     // A language change the table refused (too many at once): the picker says what is shown.
-    const select = document.getElementById("display-lang");
+    const select = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
     if (select) select.value = document.documentElement.lang;
     return;
   }
@@ -229,7 +229,7 @@ function renderJoin(inGame) {
     note.hidden = !inGame || !vacant.length;
     note.textContent = vacant.length ? t("display.join_vacant", { names: vacant.map((s) => s.name).join(", ") }) : "";
   }
-  const img = document.getElementById("qr");
+  const img = /** @type {HTMLImageElement} */ (document.getElementById("qr"));
   const qr = frame?.table?.urls?.qr;
   // A rotated join secret changes the QR: reload the image when the join URL changes.
   if (img && qr && img.dataset.forUrl !== url) {
@@ -538,7 +538,7 @@ function revealedBlock(view, rankedStations) {
   const revealed = view.revealed || {};
   const stations = Object.keys(revealed)
     .filter((s) => !rankedStations.has(String(s)))
-    .sort((a, b) => a - b);
+    .sort((a, b) => Number(a) - Number(b));
   if (!stations.length) return null;
   const players = view.seats || Object.keys(view.players || {});
   return h(
@@ -916,7 +916,7 @@ function tickShow() {
 
 function renderSound() {
   const button = document.getElementById("sound-toggle");
-  const volume = document.getElementById("sound-volume");
+  const volume = /** @type {HTMLInputElement} */ (document.getElementById("sound-volume"));
   if (!button || !volume) return;
   button.textContent = sound.on ? t("show.sound_is_on") : t("show.sound_is_off");
   // Its accessible name is the visible "Sound: on" (WCAG 2.5.3); what a tap does is the title.
@@ -943,7 +943,7 @@ function renderTitle() {
 /** The display's own language picker: the choice is the table's display setting (the host
  * page shows the same one; phones keep their own). On a replay it stays on this page. */
 function bindLanguagePicker(conn) {
-  const select = document.getElementById("display-lang");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   if (!select) return;
   fill(
     select,
@@ -1128,7 +1128,7 @@ async function main() {
     renderSound();
   });
   document.getElementById("sound-volume")?.addEventListener("input", (e) => {
-    sound.volume = Number(e.target.value) / 100;
+    sound.volume = Number(/** @type {HTMLInputElement} */ (e.target).value) / 100;
     sound.unlock();
     sound.save();
   });

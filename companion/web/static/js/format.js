@@ -11,7 +11,7 @@ let seatsById = new Map();
  * by base.html); frames carry the LED values. */
 const SCREEN_HEX = (() => {
   try {
-    return JSON.parse(document.querySelector('meta[name="screen-colours"]')?.content || "{}");
+    return JSON.parse(/** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="screen-colours"]'))?.content || "{}");
   } catch {
     return {};
   }

@@ -274,7 +274,7 @@ function renderShowLeft() {
   // The last step holds on to the story's moment (show.story_at): "next" brings it sooner.
   const hold = Math.max(show?.hold || 0, show?.story_at || 0);
   const left = Math.max(0, hold - (performance.now() - showStart) / 1000);
-  const next = document.getElementById("show-next");
+  const next = /** @type {HTMLButtonElement} */ (document.getElementById("show-next"));
   if (next) next.disabled = !(left > 0);
   fill("show-left", left > 0 ? t(show.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
 }
@@ -284,14 +284,14 @@ function renderStart() {
   box.hidden = Boolean(frame.game && frame.game.status === "playing");
   const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
   const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
-  for (const input of document.querySelectorAll('input[name="dice"]')) input.checked = input.value === dice;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) input.checked = input.value === dice;
   // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
   const tableDice = dice === "table";
   const who = frame.table?.companion_dice || "digital";
   document.getElementById("companion-dice").hidden = !tableDice;
-  for (const input of document.querySelectorAll('input[name="companion-dice"]')) input.checked = input.value === who;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) input.checked = input.value === who;
   fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
-  const button = document.getElementById("start");
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("start"));
   const can = !frame.game && n >= 3 && n <= 5;
   button.disabled = !can;
   fill("start-need", can ? "" : frame.game ? "" : t("host.start_need", { n }));
@@ -388,8 +388,8 @@ function deckRange() {
 function renderTrack(view) {
   const current = frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
   if (!trackDraft) trackDraft = [...current];
-  const length = document.getElementById("track-length");
-  if (document.activeElement !== length) length.value = trackDraft.length;
+  const length = /** @type {HTMLInputElement} */ (document.getElementById("track-length"));
+  if (document.activeElement !== length) length.value = String(trackDraft.length);
   fill(
     "track-boxes",
     trackDraft.map((c, b) =>
@@ -415,13 +415,13 @@ function renderTrack(view) {
 
 function renderGame(playing) {
   const undo = frame.host?.undo;
-  const button = document.getElementById("undo");
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("undo"));
   button.disabled = !playing || !undo?.possible;
   // The button says what it takes back ("Undo Ana's sacrifice"), its dialog asks the same.
   button.textContent = playing && undo?.possible && undoWhat(undo) ? t("host.undo_this", { what: undoWhat(undo) }) : t("host.undo");
   fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
-  document.getElementById("end-game").disabled = !playing;
-  document.getElementById("new-game").disabled = !frame.game;
+  /** @type {HTMLButtonElement} */ (document.getElementById("end-game")).disabled = !playing;
+  /** @type {HTMLButtonElement} */ (document.getElementById("new-game")).disabled = !frame.game;
 }
 
 function renderGames() {
@@ -441,21 +441,21 @@ function renderGames() {
 
 function bind() {
   document.getElementById("start").addEventListener("click", () => {
-    const dice = document.querySelector('input[name="dice"]:checked')?.value || "digital";
+    const dice = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="dice"]:checked'))?.value || "digital";
     send("start", { dice });
   });
-  for (const input of document.querySelectorAll('input[name="dice"]')) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) {
     input.addEventListener("change", () => send("set_dice", { dice: input.value }));
   }
-  for (const input of document.querySelectorAll('input[name="companion-dice"]')) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) {
     input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
   document.getElementById("undo").addEventListener(
     "click",
     confirmThen(() => t("host.confirm_undo", { what: undoWhat(frame?.host?.undo) || t("host.undo_last") }), () => send("undo", { game: frame?.host?.undo?.game, n: frame?.host?.undo?.n })),
   );
-  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
-  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
+  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: /** @type {HTMLSelectElement} */ (e.target).value || null }));
+  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: /** @type {HTMLSelectElement} */ (e.target).value }));
   document.getElementById("show-next").addEventListener("click", () => send("show_next"));
   setInterval(() => {
     if (!frame) return;
@@ -471,32 +471,32 @@ function bind() {
   });
   document.getElementById("rotate-join").addEventListener("click", confirmThen(() => t("host.confirm_rotate_join"), () => send("rotate_join")));
   document.getElementById("track-length").addEventListener("change", (e) => {
-    const n = Math.max(1, Math.min(60, Number(e.target.value) || 1));
+    const n = Math.max(1, Math.min(60, Number(/** @type {HTMLInputElement} */ (e.target).value) || 1));
     const old = trackDraft || [];
     trackDraft = Array.from({ length: n }, (_, b) => old[b] ?? boxColour({ track_colors: old }, b));
     render();
   });
   document.getElementById("track-save").addEventListener("click", () => send("set_track_colors", { colors: trackDraft }));
-  const displayLang = document.getElementById("display-lang");
+  const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   for (const code of LANGUAGES) displayLang.appendChild(h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`)));
   displayLang.value = frame?.table?.lang || "en";
   displayLang.addEventListener("change", () => send("set_language", { lang: displayLang.value }));
-  const drawing = document.getElementById("board-drawing");
+  const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
   drawing.addEventListener("change", () => send("set_board_drawing", { shown: drawing.checked }));
 }
 
 /** The display's settings as the table keeps them: the LED board's drawing (shown unless the
  * host hid it) and the language (the display's own picker may have changed it). */
 function renderBoardDrawing() {
-  const drawing = document.getElementById("board-drawing");
+  const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
   if (drawing && frame?.table) drawing.checked = frame.table.board_drawing !== false;
-  const displayLang = document.getElementById("display-lang");
+  const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   if (displayLang && frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = frame.table.lang;
 }
 
 async function main() {
   await setLanguage(pickLanguage());
-  languageSwitch(document.getElementById("lang"), { remember: true });
+  languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
   onLanguageChange(() => render());
   bind();
   conn = new Connection({

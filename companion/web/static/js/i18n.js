@@ -31,7 +31,7 @@ function safeStorage() {
 
 /** Where a catalogue is fetched from; the page may override it with <meta name="i18n-url">. */
 function catalogueUrl(code) {
-  const meta = document.querySelector('meta[name="i18n-url"]');
+  const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="i18n-url"]'));
   const pattern = meta ? meta.content : "/i18n/{lang}.json";
   return pattern.replace("{lang}", code);
 }
@@ -118,7 +118,11 @@ export function translateDom(root) {
   }
 }
 
-/** A <select> that switches the language; `remember` keeps the phone's choice. */
+/**
+ * A <select> that switches the language; `remember` keeps the phone's choice.
+ * @param {HTMLSelectElement} select
+ * @param {{remember?: boolean, onChange?: (code: string) => void}} [options]
+ */
 export function languageSwitch(select, { remember = true, onChange } = {}) {
   select.replaceChildren();
   for (const code of LANGUAGES) {

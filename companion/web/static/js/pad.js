@@ -75,14 +75,14 @@ async function loadTakenColours() {
     const data = await response.json();
     showJoinState(data);
     const taken = new Set((data.seats || []).filter((s) => s.state !== "vacant").map((s) => s.colour));
-    for (const input of document.querySelectorAll('input[name="colour"]')) {
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="colour"]'))) {
       const label = input.closest("label");
       input.disabled = taken.has(input.value);
       label?.classList.toggle("taken", input.disabled);
       if (input.disabled && input.checked) input.checked = false;
     }
     if (!document.querySelector('input[name="colour"]:checked')) {
-      document.querySelector('input[name="colour"]:not(:disabled)')?.click();
+      /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="colour"]:not(:disabled)'))?.click();
     }
   } catch {
     /* offline: the server refuses a taken colour anyway */
@@ -403,7 +403,7 @@ let heldTimer = null;
  * until it fits: names are never broken inside a word (pad.css). Not below 80 % (14 px, the
  * smallest text the pad shows). */
 function fitTables() {
-  for (const table of document.querySelectorAll("#task table.mini")) {
+  for (const table of /** @type {NodeListOf<HTMLTableElement>} */ (document.querySelectorAll("#task table.mini"))) {
     const box = table.parentElement;
     const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
@@ -420,7 +420,7 @@ let rankingShown = null; // the ranking keepRankingInView last scrolled to
 /** When a new station's result comes up while the phone only watches, its ranking's top is
  * scrolled into view below the header (the page kept the scroll of the bidding). */
 function keepRankingInView() {
-  const ranking = document.querySelector("#task [data-testid=ranking]");
+  const ranking = /** @type {HTMLElement | null} */ (document.querySelector("#task [data-testid=ranking]"));
   const watching = ["none", "auto"].includes(document.body.dataset.task);
   if (!ranking || !watching) return;
   const key = `${frame?.game?.id}:${frame?.game?.view?.round}:${ranking.dataset.station}`;
@@ -443,7 +443,7 @@ function keepInView() {
   const key = slot ? `slot:${draft?.key}:${draft?.active}` : `choices:${document.body.dataset.task}:${frame?.game?.view?.station}`;
   if (key === keptKey) return;
   keptKey = key;
-  const covers = [...document.querySelectorAll("#deck, #task .lockbar")].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
+  const covers = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#deck, #task .lockbar"))].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
   const bottom = Math.min(window.innerHeight, ...covers.map((el) => el.getBoundingClientRect().top));
   const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
   const r = target.getBoundingClientRect();
@@ -592,7 +592,7 @@ function renderTask(view) {
   // An answer already sent for this very question is not asked again while its view is due.
   const kinds = new Set(asks(asking, beat.active()));
   const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
-  const news = [noticeBox(view), companionMovesBox(view)];
+  const news = [noticeBox(), companionMovesBox()];
   // Skipped by the host: say so plainly, the companion answers for this seat.
   if ((frame.seats || []).find((s) => s.id === me())?.companion) {
     document.body.dataset.task = "auto";
@@ -1311,7 +1311,7 @@ function standingsTable(standings) {
 async function main() {
   window.__pad = { frame: () => frame, conn: null, sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }) };
   await setLanguage(pickLanguage());
-  languageSwitch(document.getElementById("lang"), { remember: true });
+  languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
   onLanguageChange(() => {
     if (frame) render();
     else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);

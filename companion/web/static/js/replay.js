@@ -21,6 +21,7 @@ const asked = new URLSearchParams(location.search).get("pace");
 const customPace = asked && /^test:\d+(\.\d+)?$/.test(asked) ? asked : null;
 let pace = customPace || (PACES.includes(asked) ? asked : "normal");
 const QUICK = 0.6; // seconds a step that holds nothing stays while playing
+/** @type {"playing" | "paused" | "stopped"} */
 let mode = "stopped"; // "playing", "paused" (by the button or the space bar) or "stopped"
 let timer = null;
 let hold = 0; // seconds the playing step's beats hold
@@ -39,7 +40,7 @@ function label() {
   document.getElementById("replay-step").textContent = t("replay.step", { step, last: steps - 1 });
   const round = roundOf(step);
   const rounds = chapters.filter((c) => c.station === null);
-  const roundSelect = document.getElementById("replay-round");
+  const roundSelect = /** @type {HTMLSelectElement} */ (document.getElementById("replay-round"));
   fill(
     roundSelect,
     h("option", { value: "0" }, t("replay.setup")),
@@ -48,7 +49,7 @@ function label() {
   const current = rounds.find((c) => c.round === round);
   roundSelect.value = current ? String(current.step) : "0";
   const stations = chapters.filter((c) => c.round === round && c.station !== null);
-  const stationSelect = document.getElementById("replay-station");
+  const stationSelect = /** @type {HTMLSelectElement} */ (document.getElementById("replay-station"));
   let shownStation = null;
   for (const c of stations) if (c.step <= step) shownStation = c;
   fill(
@@ -67,7 +68,7 @@ function renderPlay() {
   button.setAttribute("aria-label", button.title);
   button.setAttribute("aria-pressed", String(mode === "playing"));
   document.body.dataset.replayPlaying = mode === "playing" ? "1" : "0";
-  const select = document.getElementById("replay-pace");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("replay-pace"));
   if (document.activeElement === select) return; // not while it is being chosen from
   const custom = customPace ? [h("option", { value: customPace }, t("host.pace.custom", { s: customPace.slice(5) }))] : [];
   fill(
@@ -116,6 +117,14 @@ function stop() {
   renderPlay();
 }
 
+/**
+ * The mode as it is now (not as it was before an await).
+ * @returns {"playing" | "paused" | "stopped"}
+ */
+function modeNow() {
+  return mode;
+}
+
 /** The next command, as the live show put it up; then wait out its hold. */
 async function advance() {
   if (mode !== "playing") return;
@@ -126,12 +135,14 @@ async function advance() {
   const answer = await post({ to: step + 1, pace });
   if (!answer) return stop();
   step = answer.step;
-  if (mode === "stopped") return; // a step by hand follows and says where to
+  // Read again: a tap or the space bar may have changed it while the step was on its way.
+  const now = modeNow();
+  if (now === "stopped") return; // a step by hand follows and says where to
   target = step;
   document.body.dataset.replayStep = String(step);
   label();
   started(answer.show);
-  if (mode === "paused") {
+  if (now === "paused") {
     // Paused while the step was on its way: hold it at its start.
     pausedAt = answer.show.elapsed;
     await post({ to: step, pace, elapsed: pausedAt, paused: true });
@@ -204,7 +215,7 @@ function toggle() {
 
 document.getElementById("replay-play").addEventListener("click", toggle);
 document.getElementById("replay-pace").addEventListener("change", (event) => {
-  pace = event.target.value; // from the next step on
+  pace = /** @type {HTMLSelectElement} */ (event.target).value; // from the next step on
 });
 document.getElementById("replay-first").addEventListener("click", () => go(0));
 document.getElementById("replay-back").addEventListener("click", () => go(target - 1));
@@ -212,7 +223,8 @@ document.getElementById("replay-forward").addEventListener("click", () => go(tar
 document.getElementById("replay-last").addEventListener("click", () => go(steps - 1));
 for (const id of ["replay-round", "replay-station"]) {
   document.getElementById(id).addEventListener("change", (event) => {
-    if (event.target.value !== "") go(Number(event.target.value));
+    const value = /** @type {HTMLSelectElement} */ (event.target).value;
+    if (value !== "") go(Number(value));
   });
 }
 document.addEventListener("keydown", (event) => {

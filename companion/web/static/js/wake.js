@@ -51,7 +51,7 @@ async function acquire() {
     }
   } catch (err) {
     // Refused until the next tap (no user activation yet) or by policy; retried on tap.
-    console.info("keep-awake not active yet:", err && err.name);
+    console.info("keep-awake not active yet:", err instanceof Error ? err.name : err);
   }
 }
 
