@@ -23,6 +23,7 @@ lint: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/ruff format --check companion tests benchmarks firmware
 	$(BIN)/mypy
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.pure.json
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py

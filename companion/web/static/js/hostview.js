@@ -57,6 +57,7 @@ export function waitingText(view, waiting) {
     const w = waiting.find((x) => x.seat === seat);
     return w && !w.connected && !w.companion ? t("host.phone_offline", { name: nameOf(seat) }) : nameOf(seat);
   };
+  /** @type {string[]} */
   const parts = [];
   for (const p of view.pending || []) {
     const text = p.type === "roll" && p.player ? t("need.roll", { name: nameOf(p.player) }) : p.player ? phoneOf(p.player) : t(`need.${p.type}`);

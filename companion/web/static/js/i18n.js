@@ -33,16 +33,24 @@ function safeStorage() {
   }
 }
 
-/** Where a catalogue is fetched from; the page may override it with <meta name="i18n-url">. */
+/**
+ * Where a catalogue is fetched from; the page may override it with <meta name="i18n-url">.
+ * @param {string} code
+ */
 function catalogueUrl(code) {
   const meta = /** @type {HTMLMetaElement | null} */ (document.querySelector('meta[name="i18n-url"]'));
   const pattern = meta ? meta.content : "/i18n/{lang}.json";
   return pattern.replace("{lang}", code);
 }
 
+/**
+ * A catalogue: inlined in the page (a test page) or fetched.
+ * @param {string} code
+ * @returns {Promise<import("./catalogue.js").Strings>}
+ */
 async function fetchCatalogue(code) {
   const inline = document.getElementById(`i18n-${code}`);
-  if (inline) return JSON.parse(inline.textContent);
+  if (inline) return JSON.parse(inline.textContent || "{}");
   const response = await fetch(catalogueUrl(code), { cache: "no-cache" });
   if (!response.ok) throw new Error(`catalogue ${code}: HTTP ${response.status}`);
   return response.json();
@@ -128,14 +136,17 @@ export function list(items) {
   return state.words.list(items);
 }
 
-/** Fill every [data-i18n] / [data-i18n-attr] element below `root`. */
+/**
+ * Fill every [data-i18n] / [data-i18n-attr] element below `root`.
+ * @param {ParentNode} root
+ */
 export function translateDom(root) {
-  for (const el of root.querySelectorAll("[data-i18n]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) {
     // data-i18n-args: the placeholders' values as JSON (e.g. the longest name allowed).
-    el.textContent = t(el.dataset.i18n, el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined);
+    el.textContent = t(el.dataset.i18n || "", el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined);
   }
-  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
-    for (const pair of el.dataset.i18nAttr.split(";")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attr]"))) {
+    for (const pair of (el.dataset.i18nAttr || "").split(";")) {
       const [attr, key] = pair.split(":").map((s) => s.trim());
       if (attr && key) el.setAttribute(attr, t(key));
     }

@@ -59,7 +59,8 @@ export function followNews(news, f, before) {
   if (f.notice) notice = f.notice;
   else if (notice && f.game?.id !== before?.game?.id) notice = null;
   // Answered since (by this phone or a companion player): the notice has done its job.
-  if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
+  const told = notice;
+  if (told && !(f.you?.pending || []).some((p) => p.type === told.type)) notice = null;
   const pending = JSON.stringify((f.you?.pending || []).map((p) => p.type));
   let seatBack = news.seatBack;
   if (f.notice?.kind === "resumed") seatBack = { pending, game: f.game?.id ?? null };
@@ -99,7 +100,8 @@ export function taskOf(kinds, frame, me) {
  */
 export function slotsFor(shape) {
   const slots = [];
-  for (const s of shape?.stations || []) for (let i = 0; i < shape.cards; i += 1) slots.push({ station: Number(s), index: i });
+  const cards = shape?.cards ?? 0;
+  for (const s of shape?.stations || []) for (let i = 0; i < cards; i += 1) slots.push({ station: Number(s), index: i });
   return slots;
 }
 
@@ -146,7 +148,7 @@ export function draftFits(saved, view, me) {
   const seen = new Set();
   return (saved.slots || []).every((s) => {
     if (s.card === null) return true;
-    if (seen.has(s.idx) || free[s.idx] !== s.card) return false;
+    if (seen.has(s.idx) || free[/** @type {number} */ (s.idx)] !== s.card) return false;
     seen.add(s.idx);
     return true;
   });
@@ -158,7 +160,7 @@ export function draftFits(saved, view, me) {
  * @returns {Set<number>}
  */
 export function draftIndices(draft) {
-  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => s.idx));
+  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => /** @type {number} */ (s.idx)));
 }
 
 /**
@@ -196,7 +198,7 @@ export function clearSlot(draft, i) {
 export function bidsFromDraft(draft) {
   /** @type {Record<string, number[]>} */
   const bids = {};
-  for (const s of draft.slots) (bids[String(s.station)] ||= []).push(s.card);
+  for (const s of draft.slots) (bids[String(s.station)] ||= []).push(/** @type {number} */ (s.card));
   return bids;
 }
 
@@ -212,7 +214,8 @@ export function placeOf(player, order, lines) {
   if (!mine || mine.total === undefined) return null;
   const ahead = order.filter((p) => {
     const l = lines[p];
-    return l.total > mine.total || (l.total === mine.total && (l.sacrifice ?? 0) > (mine.sacrifice ?? 0));
+    // A missing total compares as 0, as JavaScript's > does with null.
+    return (l.total ?? 0) > (mine.total ?? 0) || (l.total === mine.total && (l.sacrifice ?? 0) > (mine.sacrifice ?? 0));
   });
   return ahead.length + 1;
 }

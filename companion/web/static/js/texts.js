@@ -9,7 +9,12 @@ import { has, list, plural, t } from "./i18n.js";
 /** @typedef {import("./frames.js").Seat} Seat */
 /** @typedef {import("./frames.js").GameView} GameView */
 /** @typedef {import("./frames.js").GameEvent} GameEvent */
-/** @typedef {Seat & {hex: string}} ShownSeat a seat with the colour screens draw it in */
+/** @typedef {Seat & {hex?: string}} ShownSeat a seat with the colour screens draw it in */
+/**
+ * A tie of a ranking (R3.4): who is ahead of whom and by which rule.
+ * @typedef {{players?: string[], rule?: string, value?: number | null}} Tie
+ */
+/** @typedef {{player: string, place: number, total: number} & Record<string, any>} RankingEntry */
 
 /** The seats of the latest view frame and the screen colours, shared by every text. */
 const state = {
@@ -53,35 +58,53 @@ export function nameOf(id) {
   return id == null ? t("common.nobody") : seat(id).name;
 }
 
+/**
+ * A number with its sign, a real minus for a loss.
+ * @param {number} n
+ */
 export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
 }
 
+/** @param {number | string} n a station (1-6) */
 export function stationName(n) {
   return t(`station.${n}`);
 }
 
+/** @param {number | string} n a station (1-6) */
 export function stationLabel(n) {
   return t("station.label", { n, name: stationName(n) });
 }
 
+/** @param {string | null | undefined} mode the round's mode (its colour, R2.3) */
 export function modeName(mode) {
   return mode ? t(`mode.${mode}`) : "";
 }
 
-/** Box colour of box `b` from the profile's repeating pattern (R2.3). */
+/**
+ * Box colour of box `b` from the profile's repeating pattern (R2.3).
+ * @param {{track_colors?: string[]} | null | undefined} profile
+ * @param {number} b
+ */
 export function boxColour(profile, b) {
   const colours = profile?.track_colors || ["red"];
   return colours[((b % colours.length) + colours.length) % colours.length];
 }
 
-/** The leading box (highest score) of a view. */
+/**
+ * The leading box (highest score) of a view.
+ * @param {GameView | null | undefined} view
+ */
 export function leaderBox(view) {
   const scores = Object.values(view?.players || {}).map((p) => p.score || 0);
   return scores.length ? Math.max(...scores) : 0;
 }
 
-/** What a station gives this round, in words (R5). */
+/**
+ * What a station gives this round, in words (R5).
+ * @param {number | string} station
+ * @param {GameView | null | undefined} view
+ */
 export function stakeText(station, view) {
   const prof = view?.profile || {};
   const round = Math.max(1, view?.round || 1);
@@ -120,13 +143,20 @@ export function stakeText(station, view) {
   }
 }
 
-/** A scored event's reason code (chocolatl, harvest, pyramid_row, drink, drink_penalty, tachli). */
+/**
+ * A scored event's reason code (chocolatl, harvest, pyramid_row, drink, drink_penalty, tachli).
+ * @param {GameEvent} ev
+ */
 export function scoreReason(ev) {
   const code = String(ev.reason || "");
   return has(`reason.${code}`) ? t(`reason.${code}`) : t("reason.other", { text: code });
 }
 
-/** The last-round reason code (R6.3: end_score, pyramid_full, cubes, max_rounds) in words. */
+/**
+ * The last-round reason code (R6.3: end_score, pyramid_full, cubes, max_rounds) in words.
+ * @param {string | null | undefined} code
+ * @param {GameView | null | undefined} view
+ */
 export function lastRoundReason(code, view) {
   const prof = view?.profile || {};
   switch (code) {
@@ -143,40 +173,58 @@ export function lastRoundReason(code, view) {
   }
 }
 
-/** One tie of a ranking (R3.4) in plain words. `value` is the shared bid, if known. */
+/**
+ * One tie of a ranking (R3.4) in plain words. `value` is the shared bid, if known.
+ * @param {Tie} tie
+ * @param {number | null} [value]
+ */
 export function tieText(tie, value = tie.value) {
   const [a, b] = (tie.players || []).map(nameOf);
-  const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
+  const rule = tie.rule && ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
   if (value === undefined || value === null) return t(`tie.${rule}_plain`, { a, b });
   return t(`tie.${rule}`, { a, b, value });
 }
 
-/** Ties of a ranking event with the tied value looked up from its entries. */
+/**
+ * Ties of a ranking event with the tied value looked up from its entries.
+ * @param {GameEvent} ev
+ */
 export function rankingTies(ev) {
-  const totals = new Map((ev.entries || []).map((e) => [e.player, e.total]));
-  return (ev.ties || []).map((tie) => tieText(tie, tie.value ?? totals.get(tie.players?.[0])));
+  const totals = new Map((ev.entries || []).map((/** @type {RankingEntry} */ e) => [e.player, e.total]));
+  return (ev.ties || []).map((/** @type {Tie} */ tie) => tieText(tie, tie.value ?? totals.get(tie.players?.[0])));
 }
 
 /** Ties of a ranking in a few words each ("Ana before Ben: Chocolatl figure"), where the
- * whole sentences do not fit. */
+ * whole sentences do not fit.
+ * @param {GameEvent} ev
+ */
 export function shortTies(ev) {
-  return (ev.ties || []).map((tie) => {
+  return (ev.ties || []).map((/** @type {Tie} */ tie) => {
     const [a, b] = (tie.players || []).map(nameOf);
-    const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
+    const rule = tie.rule && ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
     return t(`tie.short.${rule}`, { a, b });
   });
 }
 
 /** The decision first makes next (`entry`: the pending city or pyramid entry, R5.3, R5.4), as
  * the display announces it: a tie is named only when first and second bid the same (their
- * order then came from R3.4); first's choice itself is no tie. */
+ * order then came from R3.4); first's choice itself is no tie.
+ * @param {{type: string, player?: string}} entry
+ * @param {{entries?: RankingEntry[]} | null | undefined} ranking
+ */
 export function decidingText(entry, ranking) {
   const [a, b] = ranking?.entries || [];
   const tied = Boolean(a && b && a.total === b.total);
   return t(`show.deciding${tied ? "_tie" : ""}.${entry.type}`, { name: nameOf(entry.player) });
 }
 
-/** One event as a sentence in the current language; null for events not worth a log line. */
+/**
+ * One event as a sentence in the current language.
+ * @param {GameEvent} ev
+ * @param {GameView | null | undefined} [view]
+ * @param {{short?: boolean}} [options] short: a ranking without its ties' reasons
+ * @returns {string}
+ */
 export function eventText(ev, view, { short = false } = {}) {
   const name = nameOf(ev.player);
   switch (ev.type) {
@@ -204,7 +252,7 @@ export function eventText(ev, view, { short = false } = {}) {
       const cards = Object.entries(ev.cards || {})
         .map(([p, c]) => `${nameOf(p)} ${c.join("+")}`)
         .join(", ");
-      return t("ev.revealed", { station: ev.station, name: stationName(ev.station), cards });
+      return t("ev.revealed", { station: ev.station, name: stationName(/** @type {number} */ (ev.station)), cards });
     }
     case "dice_decided":
       return ev.count === undefined
@@ -220,7 +268,7 @@ export function eventText(ev, view, { short = false } = {}) {
       return t("ev.rolled", { name, values: (ev.values || []).join(" + ") });
     case "ranking": {
       const order = (ev.entries || [])
-        .map((e) => t("ev.ranking_entry", { place: e.place, name: nameOf(e.player), total: e.total }))
+        .map((/** @type {RankingEntry} */ e) => t("ev.ranking_entry", { place: e.place, name: nameOf(e.player), total: e.total }))
         .join(", ");
       // The display's narrow log leaves the ties' reasons to the station's own panel.
       return [t("ev.ranking", { station: ev.station, order }), ...(short ? [] : rankingTies(ev))].join(" ");
@@ -255,7 +303,7 @@ export function eventText(ev, view, { short = false } = {}) {
       return t("ev.cube", { name, row: ev.row + 1 });
     case "row_completed": {
       const text = t("ev.row_completed", { row: ev.row + 1, name, bonus: ev.bonus });
-      const ties = (ev.ties || []).map((tie) => tieText(tie, tie.value ?? ev.counts?.[tie.players?.[0]]));
+      const ties = (ev.ties || []).map((/** @type {Tie} */ tie) => tieText(tie, tie.value ?? ev.counts?.[tie.players?.[0] ?? ""]));
       return [text, ...ties].join(" ");
     }
     case "card_discarded":
