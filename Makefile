@@ -18,10 +18,12 @@ test: $(VENV)/.installed-test node_modules/.installed
 	node --test tests/js/
 	$(BIN)/python -m pytest $(ARGS)
 
-lint: $(VENV)/.installed-test
+lint: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/ruff check companion tests benchmarks firmware
 	$(BIN)/ruff format --check companion tests benchmarks firmware
 	$(BIN)/mypy
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.pure.json
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_replay.py

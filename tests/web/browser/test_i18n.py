@@ -195,12 +195,12 @@ def test_every_dynamic_key_family_is_complete():
 
 
 def test_every_engine_event_type_has_a_translated_rendering():
-    """format.js renders each engine event from its fields (never from the English text)."""
-    source = (WEB / "static" / "js" / "format.js").read_text(encoding="utf-8")
+    """texts.js renders each engine event from its fields (never from the English text)."""
+    source = (WEB / "static" / "js" / "texts.js").read_text(encoding="utf-8")
     cases = set(re.findall(r'case "(\w+)":', source))
     missing = sorted(set(explain._TEXT) - cases)
     assert not missing, f"event types without a translated rendering: {missing}"
-    assert ".text" not in re.sub(r"//.*", "", source), "format.js must not show the English text"
+    assert ".text" not in re.sub(r"//.*", "", source), "texts.js must not show the English text"
 
 
 class _TextFinder(HTMLParser):

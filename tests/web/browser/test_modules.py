@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,4 +34,25 @@ def test_all_modules_are_checked():
         "format.js",
         "wake.js",
         "dom.js",
+        "catalogue.js",
+        "texts.js",
+        "padstate.js",
+        "padview.js",
+        "displayview.js",
+        "hostview.js",
     }
+
+
+PURE = ["catalogue.js", "texts.js", "padstate.js", "padview.js", "displayview.js", "hostview.js"]
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_pure_modules_touch_no_browser(name):
+    """What a page decides lives in modules `node --test` loads (tests/js/): they name no
+    browser global, and import only each other and i18n.js (which reads none at import)."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    used = set(re.findall(r"\b(document|window|navigator|localStorage|location|fetch)\b", code))
+    assert not used, f"{name} uses {sorted(used)}"
+    imports = set(re.findall(r'from "\./([\w.-]+)"', code))
+    assert imports <= {*PURE, "i18n.js"}, f"{name} imports {sorted(imports - {*PURE, 'i18n.js'})}"

@@ -6,20 +6,29 @@ import { languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "
 
 const token = document.body.dataset.adminToken;
 const headers = { "X-Admin-Token": token };
-let tables = null;
-let history = null;
-let skipped = [];
-let leaderboard = null;
-let retentionDays = null;
-let colourHex = {};
+/** Everything the admin page holds that changes, in one object. */
+const admin = {
+  /** @type {any[] | null} the tables' summaries */
+  tables: null,
+  /** @type {any[] | null} the games that are over */
+  history: null,
+  /** @type {any[]} the rows the history skipped (damaged) */
+  skipped: [],
+  /** @type {any[] | null} */
+  leaderboard: null,
+  /** @type {number | null} */
+  retentionDays: null,
+  /** @type {Record<string, string>} the players' screen colours */
+  colourHex: {},
+};
 
 function periodQuery() {
   const q = new URLSearchParams();
-  const from = document.getElementById("period-from").value;
-  const to = document.getElementById("period-to").value;
+  const from = /** @type {HTMLInputElement} */ (document.getElementById("period-from")).value;
+  const to = /** @type {HTMLInputElement} */ (document.getElementById("period-to")).value;
   if (from) q.set("from", from);
   if (to) q.set("to", to);
-  if (document.getElementById("people-only")?.checked) q.set("people_only", "1");
+  if (/** @type {HTMLInputElement} */ (document.getElementById("people-only"))?.checked) q.set("people_only", "1");
   return q;
 }
 
@@ -56,10 +65,10 @@ async function act(table, action) {
 }
 
 function renderTables() {
-  if (!tables) return;
+  if (!admin.tables) return;
   fill(
     "admin-tables",
-    tables.map((tb) =>
+    admin.tables.map((tb) =>
       h(
         "tr",
         { dataset: { table: tb.name } },
@@ -87,23 +96,23 @@ function renderTables() {
 /** Results that cannot be read (a damaged row): left out of the lists, named here. */
 function renderSkipped() {
   const box = document.getElementById("admin-damaged");
-  box.hidden = !skipped.length;
-  box.textContent = skipped.length
-    ? t("admin.damaged", { n: skipped.length, rows: skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
+  box.hidden = !admin.skipped.length;
+  box.textContent = admin.skipped.length
+    ? t("admin.damaged", { n: admin.skipped.length, rows: admin.skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
     : "";
 }
 
 function renderHistory() {
-  if (!history) return;
+  if (!admin.history) return;
   renderSkipped();
-  document.getElementById("retention").textContent = retentionDays ? t("admin.retention", { days: retentionDays }) : t("admin.retention_off");
-  if (!history.length) {
+  document.getElementById("retention").textContent = admin.retentionDays ? t("admin.retention", { days: admin.retentionDays }) : t("admin.retention_off");
+  if (!admin.history.length) {
     fill("admin-history", h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("admin.no_games"))));
     return;
   }
   fill(
     "admin-history",
-    history.map((g) =>
+    admin.history.map((g) =>
       h(
         "tr",
         { dataset: { game: g.game_id, status: g.status } },
@@ -138,7 +147,7 @@ function renderHistory() {
 
 /** A dot in a player's colour (the colour a seat's holder played in). */
 function swatch(colour) {
-  const hex = colourHex[colour];
+  const hex = admin.colourHex[colour];
   return hex ? h("span", { class: "swatch", title: colour, style: { background: hex, marginRight: "0.3em", verticalAlign: "-0.1em" } }) : null;
 }
 
@@ -182,10 +191,10 @@ function companionMark(p) {
 }
 
 function renderLeaderboard() {
-  if (!leaderboard) return;
+  if (!admin.leaderboard) return;
   fill(
     "admin-leaderboard",
-    leaderboard.map((p) =>
+    admin.leaderboard.map((p) =>
       h(
         "tr",
         { dataset: { name: p.name, companion: p.companion ? "1" : "0" } },
@@ -204,11 +213,11 @@ function renderLeaderboard() {
 async function loadTables() {
   try {
     const body = await getJson("/admin/api/tables");
-    tables = body.tables;
-    retentionDays = body.retention_days;
+    admin.tables = body.tables;
+    admin.retentionDays = body.retention_days;
     renderTables();
   } catch (err) {
-    message(String(err.message || err));
+    message(String(err instanceof Error ? err.message : err));
   }
 }
 
@@ -217,27 +226,27 @@ async function loadPeriod() {
   for (const kind of ["games", "leaderboard"]) {
     const link = new URLSearchParams(q);
     link.set("token", token);
-    document.getElementById(`export-${kind}`).href = `/admin/export/${kind}.csv?${link}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById(`export-${kind}`)).href = `/admin/export/${kind}.csv?${link}`;
     // Spreadsheets with a decimal comma (German Excel) split on semicolons.
     link.set("sep", "semicolon");
-    document.getElementById(`export-${kind}-semicolon`).href = `/admin/export/${kind}.csv?${link}`;
+    /** @type {HTMLAnchorElement} */ (document.getElementById(`export-${kind}-semicolon`)).href = `/admin/export/${kind}.csv?${link}`;
   }
   try {
     const body = await getJson(`/admin/api/history?${q}`);
-    history = body.games;
-    colourHex = body.colours || {};
-    skipped = body.skipped || [];
-    leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
+    admin.history = body.games;
+    admin.colourHex = body.colours || {};
+    admin.skipped = body.skipped || [];
+    admin.leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
     renderLeaderboard();
   } catch (err) {
-    message(String(err.message || err));
+    message(String(err instanceof Error ? err.message : err));
   }
 }
 
 await setLanguage(pickLanguage());
-languageSwitch(document.getElementById("lang"), { remember: true });
+languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
 onLanguageChange(() => {
   renderTables();
   renderHistory();

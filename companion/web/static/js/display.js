@@ -26,19 +26,38 @@ import { LANGUAGES, onLanguageChange, plural, setLanguage, t } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
 import { renderStory } from "./story.js";
+import {
+  boxPlace,
+  connectionText,
+  followTold,
+  initials,
+  initialTold,
+  ledColour,
+  pendingByType,
+  roundStartLeaderBox,
+} from "./displayview.js";
 
-const LOG_MAX = 60;
 const page = document.body.dataset;
-let frame = null; // latest view frame
-let roundEvents = []; // events of the current round, oldest first
-let previousRound = []; // the round before (its rankings stay in view until new ones come)
-let log = []; // [{text, type}] newest last
-let connStatus = "connecting";
+/** Everything the display holds that changes: one object, so what the page's state is can
+ * be read in one place (the pure decisions are displayview.js and show.js). */
+const display = {
+  /** @type {import("./frames.js").ViewFrame | null} the latest view frame */
+  frame: null,
+  told: initialTold(), // this round's events, the round before, the log (displayview.js)
+  connStatus: "connecting",
+  /** @type {string | null} "step:index" last rendered, to render once per beat */
+  beatShown: null,
+  /** @type {string | null} "step:index" whose sound was played (whatever rendered it first) */
+  beatSounded: null,
+  /** @type {string | null} chosen on a display whose socket cannot keep it (a replay) */
+  ownLanguage: null,
+  /** @type {{key: string, at: number} | null} the open dice window and when this screen first saw it */
+  windowSeen: null,
+  /** @type {{step: number, index: number, kind: string | null, station: number | null, at: number}[]} when each beat went up (window.__display.beatLog) */
+  beatLog: [],
+};
 const beat = new Beat(); // the show's current step and which of its beats is up
 const sound = new Sound("chocolatl.display.sound", true);
-let beatShown = null; // "step:index" last rendered, to render once per beat
-let beatSounded = null; // "step:index" whose sound was played (whatever rendered it first)
-let ownLanguage = null; // chosen on a display whose socket cannot keep it (a replay)
 const serverTitle = document.getElementById("table-title")?.textContent || "";
 
 // ---------- frames ----------
@@ -46,26 +65,20 @@ const serverTitle = document.getElementById("table-title")?.textContent || "";
 function onFrame(f) {
   if (f.type === "error" && f.code === "rate_limited") {
     // A language change the table refused (too many at once): the picker says what is shown.
-    const select = document.getElementById("display-lang");
+    const select = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
     if (select) select.value = document.documentElement.lang;
     return;
   }
   if (f.type !== "view") return;
-  const before = frame?.game?.view || null;
+  const before = display.frame?.game?.view || null;
   setSeats(f.seats);
-  if (f.history) {
-    roundEvents = [];
-    previousRound = [];
-    log = [];
-    absorb(f.history);
-  }
-  absorb(f.events || []);
-  frame = f;
+  display.told = followTold(display.told, f);
+  display.frame = f;
   if (beat.update(f, before)) {
     sound.play(stepSound(f));
-    beatSounded = beatKey(); // the step's first beat has its "bids in" (or nothing)
+    display.beatSounded = beatKey(); // the step's first beat has its "bids in" (or nothing)
   }
-  const wanted = ownLanguage || f.table?.lang;
+  const wanted = display.ownLanguage || f.table?.lang;
   if (wanted && LANGUAGES.includes(wanted) && wanted !== document.documentElement.lang) {
     setLanguage(wanted); // re-renders through onLanguageChange
     return;
@@ -73,40 +86,28 @@ function onFrame(f) {
   render();
 }
 
-function absorb(events) {
-  for (const ev of events) {
-    if (ev.type === "round_started") {
-      if (roundEvents.some((e) => e.type === "ranking")) previousRound = roundEvents;
-      roundEvents = [];
-    }
-    roundEvents.push(ev);
-    log.push(ev);
-  }
-  if (log.length > LOG_MAX) log = log.slice(-LOG_MAX);
-}
-
 // ---------- rendering ----------
 
 function render() {
   renderStatusBar();
   renderTitle();
-  if (!frame) return;
-  const game = frame.game;
+  if (!display.frame) return;
+  const game = display.frame.game;
   // The view on the show's beat; the game is over on screen once its final scoring starts.
   const view = beat.beforeFinale(beat.staged(game?.view || null));
-  if (beatKey() !== beatShown) noteBeat();
-  beatShown = beatKey();
-  if (beatKey() !== beatSounded) {
+  if (beatKey() !== display.beatShown) noteBeat();
+  display.beatShown = beatKey();
+  if (beatKey() !== display.beatSounded) {
     // Any render may be the first to see a new beat (a frame, a resize): its sound plays once.
-    beatSounded = beatKey();
+    display.beatSounded = beatKey();
     const cur = beat.current();
     sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
   }
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
   body.toggle("lobby", !view);
-  body.toggle("seat-free", (frame.seats || []).some((s) => s.state === "vacant"));
-  document.body.style.setProperty("--n", String(Math.max(3, (frame.seats || []).length)));
+  body.toggle("seat-free", (display.frame.seats || []).some((s) => s.state === "vacant"));
+  document.body.style.setProperty("--n", String(Math.max(3, (display.frame.seats || []).length)));
   renderJoin(Boolean(view));
   renderSeats(view);
   renderPhase(view);
@@ -117,7 +118,7 @@ function render() {
   renderPyramid(view);
   renderLog(view);
   renderFinal(view);
-  renderStory(frame, render, beat); // once the winner's moment has been, as the server says
+  renderStory(display.frame, render, beat); // once the winner's moment has been, as the server says
   renderBoard();
   fitHeader(); // the board's status is in the top bar too
   fitOptional();
@@ -127,9 +128,9 @@ function render() {
  * the oldest log lines, then the earliest rankings of the round. */
 function fitOptional() {
   const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
-  const log = document.getElementById("log-panel");
+  const logPanel = document.getElementById("log-panel");
   const items = document.querySelectorAll("#log li");
-  for (let i = items.length - 1; i >= 0 && over(log); i -= 1) items[i].remove();
+  for (let i = items.length - 1; i >= 0 && over(logPanel); i -= 1) items[i].remove();
   const reveal = document.getElementById("reveal-panel");
   // First the ties in a few words each, then the earliest stations of the matrix (the log and
   // the round's summary beat have them all).
@@ -151,15 +152,15 @@ function fitOptional() {
 function renderStatusBar() {
   const conn = document.getElementById("conn-status");
   if (conn) {
-    conn.dataset.status = connStatus;
-    const text = connStatus === "open" ? t("conn.online") : t(`conn.${connStatus}`);
+    conn.dataset.status = display.connStatus;
+    const text = display.connStatus === "open" ? t("conn.online") : t(`conn.${display.connStatus}`);
     // A squeezed top bar shows a connected display as its dot alone (the label says it).
     conn.setAttribute("aria-label", text);
     conn.title = text;
     fill(conn, h("span", { class: "conn-text" }, text));
   }
-  const view = beat.beforeFinale(beat.staged(frame?.game?.view || null)); // the round the show is on
-  const over = Boolean(view && (view.finished || frame.game.status === "ended"));
+  const view = beat.beforeFinale(beat.staged(display.frame?.game?.view || null)); // the round the show is on
+  const over = Boolean(view && (view.finished || display.frame.game.status === "ended"));
   fill(
     "round",
     !view
@@ -180,13 +181,13 @@ function renderStatusBar() {
           t("round.last"),
         )
       : null,
-    over ? reviewStatus(frame) : null,
+    over ? reviewStatus(display.frame) : null,
   );
   renderCountdown();
   const hints = document.getElementById("hints-on");
   if (hints) {
     // Learning mode (host option): everybody at the table knows the pads may give hints.
-    hints.hidden = !frame?.table?.hints;
+    hints.hidden = !display.frame?.table?.hints;
     // The lobby's bar has room for the whole sentence; a game's keeps to a short badge.
     hints.textContent = view ? t("hint.on_badge") : t("hint.on_display");
     hints.title = t("hint.on_display");
@@ -220,17 +221,17 @@ function renderJoin(inGame) {
   const panel = document.getElementById("join-panel");
   if (!panel) return;
   panel.classList.toggle("small", inGame);
-  const url = frame?.table?.urls?.join;
+  const url = display.frame?.table?.urls?.join;
   const link = document.getElementById("join-url");
   if (link && url) link.textContent = url;
-  const vacant = (frame?.seats || []).filter((s) => s.state === "vacant");
+  const vacant = (display.frame?.seats || []).filter((s) => s.state === "vacant");
   const note = document.getElementById("join-vacant");
   if (note) {
     note.hidden = !inGame || !vacant.length;
     note.textContent = vacant.length ? t("display.join_vacant", { names: vacant.map((s) => s.name).join(", ") }) : "";
   }
-  const img = document.getElementById("qr");
-  const qr = frame?.table?.urls?.qr;
+  const img = /** @type {HTMLImageElement} */ (document.getElementById("qr"));
+  const qr = display.frame?.table?.urls?.qr;
   // A rotated join secret changes the QR: reload the image when the join URL changes.
   if (img && qr && img.dataset.forUrl !== url) {
     img.dataset.forUrl = url || "";
@@ -238,15 +239,8 @@ function renderJoin(inGame) {
   }
 }
 
-function connectionText(s) {
-  if (s.companion) return `${t("common.companion")} · ${t(`level.${s.level}`)}`;
-  if (s.state === "auto") return t("display.auto");
-  if (s.state === "vacant") return t("display.vacant");
-  return s.connected ? t("display.connected") : t("display.not_connected");
-}
-
 function renderSeats(view) {
-  const seats = frame.seats || [];
+  const seats = display.frame.seats || [];
   const items = seats.map((s) => {
     const p = view?.players?.[s.id];
     const auto = s.state === "auto";
@@ -261,7 +255,7 @@ function renderSeats(view) {
       waiting = (view.pending || []).some((e) => e.type === "sacrifice" && e.player === s.id);
       doneKey = "display.has_sacrificed";
     }
-    if (view?.finished || (frame.game && frame.game.status !== "playing")) waiting = undefined;
+    if (view?.finished || (display.frame.game && display.frame.game.status !== "playing")) waiting = undefined;
     const badges = [];
     if (view?.chocolatl === s.id) badges.push(h("span", { class: "badge figure" }, t("display.figure")));
     if (view?.old_man === s.id) badges.push(h("span", { class: "badge oldman" }, t("display.old_man")));
@@ -291,7 +285,7 @@ function renderSeats(view) {
       ),
     );
   });
-  const max = frame.table?.seats_max ?? 5;
+  const max = display.frame.table?.seats_max ?? 5;
   if (!view) {
     for (let i = seats.length; i < max; i += 1) {
       items.push(h("li", { class: "seat free" }, t("display.free_seat")));
@@ -300,17 +294,11 @@ function renderSeats(view) {
   fill("seats", items);
 }
 
-function pendingByType(view) {
-  const by = {};
-  for (const p of view?.pending || []) (by[p.type] ||= []).push(p);
-  return by;
-}
-
 function renderPhase(view) {
   const box = document.getElementById("phase");
   if (!box) return;
   if (!view) {
-    const n = (frame.seats || []).length;
+    const n = (display.frame.seats || []).length;
     fill(
       box,
       h("p", { class: "phase-main" }, plural("display.waiting_players", n)),
@@ -322,7 +310,7 @@ function renderPhase(view) {
   if (view.mode && !view.finished) {
     const lb = leaderBox(view);
     // R2.3: the round's mode is the colour of the leader's box at the start of the round.
-    const startBox = roundStartLeaderBox() ?? lb;
+    const startBox = roundStartLeaderBox(display.told.roundEvents) ?? lb;
     parts.push(
       h(
         "div",
@@ -341,10 +329,10 @@ function renderPhase(view) {
       ),
     );
   }
-  const status = frame.game?.status;
+  const status = display.frame.game?.status;
   let main;
   const by = pendingByType(view);
-  if (status === "ended") main = t(frame?.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
+  if (status === "ended") main = t(display.frame?.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
   else if (view.finished) main = t("phase.finished");
   else if (by.harvest) main = t("wait.harvest");
   else if (by.improvements) main = t("wait.improvements");
@@ -383,13 +371,6 @@ function renderPhase(view) {
 
 function list(items) {
   return items.join(", ");
-}
-
-/** The box the leader stood on when this round started (from the round_started event). */
-function roundStartLeaderBox() {
-  const ev = roundEvents.find((e) => e.type === "round_started");
-  if (!ev) return null;
-  return ev.box ?? ev.leader_box ?? null;
 }
 
 function renderOffer(view) {
@@ -447,7 +428,7 @@ function bidCells(e) {
   ];
 }
 
-function rankingBlock(ev, current, view = frame.game.view) {
+function rankingBlock(ev, current, view = display.frame.game.view) {
   const head = h(
     "tr",
     {},
@@ -517,28 +498,27 @@ function windowBlock(view, bids) {
 // A bonus dice window is drawn once it has been open this long: one that companion players
 // close at once (opened and answered within a few frames) would only flash (R3.2).
 const WINDOW_SETTLE_MS = 300;
-let windowSeen = null; // {key, at}: the open window and when this screen first saw it
 
 /** Whether the open dice window has stayed open long enough to be drawn (a re-render is
  * scheduled for the moment it has). */
 function windowSettled(view) {
   const w = view.dice_window;
-  const key = `${frame?.game?.id}:${view.round}:${w.station}`;
-  if (windowSeen?.key !== key) {
-    windowSeen = { key, at: performance.now() };
+  const key = `${display.frame?.game?.id}:${view.round}:${w.station}`;
+  if (display.windowSeen?.key !== key) {
+    display.windowSeen = { key, at: performance.now() };
     setTimeout(render, WINDOW_SETTLE_MS + 20);
   }
-  return performance.now() - windowSeen.at >= WINDOW_SETTLE_MS;
+  return performance.now() - display.windowSeen.at >= WINDOW_SETTLE_MS;
 }
 
 /** Cards revealed but not yet ranked (green first cards, or a station whose dice are pending). */
 function revealedBlock(view, rankedStations) {
-  if (!view.dice_window?.bids) windowSeen = null;
+  if (!view.dice_window?.bids) display.windowSeen = null;
   else if (!rankedStations.has(String(view.dice_window.station)) && windowSettled(view)) return windowBlock(view, view.dice_window.bids);
   const revealed = view.revealed || {};
   const stations = Object.keys(revealed)
     .filter((s) => !rankedStations.has(String(s)))
-    .sort((a, b) => a - b);
+    .sort((a, b) => Number(a) - Number(b));
   if (!stations.length) return null;
   const players = view.seats || Object.keys(view.players || {});
   return h(
@@ -566,7 +546,7 @@ function revealedBlock(view, rankedStations) {
  * nothing is dropped to fit. */
 function pastList(rankings) {
   if (!rankings.length) return null;
-  const order = frame.game?.view?.seats || [];
+  const order = display.frame.game?.view?.seats || [];
   const cells = rankings.map((ev) => {
     const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, won: [] }]));
     for (const tie of ev.ties || []) {
@@ -630,7 +610,7 @@ function renderReveal(view) {
     if (panel) panel.hidden = true;
     return;
   }
-  const rankings = roundEvents.filter((e) => e.type === "ranking");
+  const rankings = display.told.roundEvents.filter((e) => e.type === "ranking");
   const ranked = new Set(rankings.map((e) => String(e.station)));
   const blocks = [];
   // The newest reveal in full (every bid's parts, the ranking, the ties), earlier ones short.
@@ -639,10 +619,10 @@ function renderReveal(view) {
   if (pendingReveal) blocks.push(pendingReveal);
   else if (newestFirst.length) blocks.push(rankingBlock(newestFirst.shift(), true));
   if (rankings.length || pendingReveal) blocks.push(pastList(newestFirst.slice().reverse()));
-  else if (previousRound.length) {
-    const started = previousRound.find((e) => e.type === "round_started");
+  else if (display.told.previousRound.length) {
+    const started = display.told.previousRound.find((e) => e.type === "round_started");
     if (started) blocks.push(h("h3", { class: "previous-round" }, t("display.previous_round", { round: started.round })));
-    blocks.push(pastList(previousRound.filter((e) => e.type === "ranking")));
+    blocks.push(pastList(display.told.previousRound.filter((e) => e.type === "ranking")));
   }
   const shown = blocks.filter(Boolean);
   // Once this round has revealed something the reveal takes the offer's place: the stakes are
@@ -698,10 +678,6 @@ function renderTrack(view) {
   fill(box, cells);
 }
 
-function initials(name) {
-  return String(name || "?").slice(0, 2);
-}
-
 function renderPyramid(view) {
   const box = document.getElementById("pyramid");
   const panel = document.getElementById("pyramid-panel");
@@ -738,7 +714,7 @@ function renderLog(view) {
   if (!box) return;
   const lines = [];
   const hidden = beat.hiddenTail();
-  for (const ev of log.slice(0, log.length - hidden).reverse()) {
+  for (const ev of display.told.log.slice(0, display.told.log.length - hidden).reverse()) {
     const text = eventText(ev, view, { short: true });
     if (!text) continue;
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
@@ -789,12 +765,11 @@ function renderFinal(view) {
 // ---------- the show: the step's beats on this screen ----------
 
 /** When each beat went up on this screen (for tests and for whoever debugs a table). */
-const beatLog = [];
 function noteBeat() {
   const cur = beat.current();
   const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-  beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now() });
-  if (beatLog.length > 500) beatLog.shift();
+  display.beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now() });
+  if (display.beatLog.length > 500) display.beatLog.shift();
 }
 
 function beatKey() {
@@ -898,15 +873,15 @@ function renderCountdown() {
 
 function tickShow() {
   const key = beatKey();
-  if (key !== beatShown) {
+  if (key !== display.beatShown) {
     render();
     return;
   }
   if (beat.active()) {
     const cur = beat.current();
-    if (cur.into < 2 && frame?.game?.view) {
+    if (cur.into < 2 && display.frame?.game?.view) {
       // Markers walk box by box: only the track and the scores change.
-      const view = beat.staged(frame.game.view);
+      const view = beat.staged(display.frame.game.view);
       renderSeats(view);
       renderTrack(view);
     }
@@ -916,7 +891,7 @@ function tickShow() {
 
 function renderSound() {
   const button = document.getElementById("sound-toggle");
-  const volume = document.getElementById("sound-volume");
+  const volume = /** @type {HTMLInputElement} */ (document.getElementById("sound-volume"));
   if (!button || !volume) return;
   button.textContent = sound.on ? t("show.sound_is_on") : t("show.sound_is_off");
   // Its accessible name is the visible "Sound: on" (WCAG 2.5.3); what a tap does is the title.
@@ -935,15 +910,15 @@ function renderSound() {
 function renderTitle() {
   const el = document.getElementById("table-title");
   if (!el) return;
-  const name = frame?.table?.name ?? page.table;
-  const title = frame?.table?.title ?? serverTitle;
+  const name = display.frame?.table?.name ?? page.table;
+  const title = display.frame?.table?.title ?? serverTitle;
   el.textContent = !title || title === `Table ${name}` ? t("display.table_title", { name }) : title;
 }
 
 /** The display's own language picker: the choice is the table's display setting (the host
  * page shows the same one; phones keep their own). On a replay it stays on this page. */
 function bindLanguagePicker(conn) {
-  const select = document.getElementById("display-lang");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   if (!select) return;
   fill(
     select,
@@ -953,7 +928,7 @@ function bindLanguagePicker(conn) {
   select.addEventListener("change", () => {
     const lang = select.value;
     if (page.stepUrl || !conn.send({ type: "set_language", lang })) {
-      ownLanguage = page.stepUrl ? lang : null;
+      display.ownLanguage = page.stepUrl ? lang : null;
       setLanguage(lang);
     }
   });
@@ -966,7 +941,7 @@ function bindLanguagePicker(conn) {
 
 function renderBoard() {
   const status = document.getElementById("board-status");
-  const board = frame?.board;
+  const board = display.frame?.board;
   if (status) {
     let key = "board.none";
     if (board) {
@@ -988,7 +963,7 @@ function renderBoard() {
   const pixels = board?.pixels;
   const simulated = board && (board.mode === "simulated" || board.simulated);
   // The host may hide the drawing (table setting board_drawing).
-  const wanted = frame?.table?.board_drawing !== false;
+  const wanted = display.frame?.table?.board_drawing !== false;
   leds.hidden = !(wanted && simulated && Array.isArray(pixels) && pixels.length);
   document.body.classList.toggle("leds-shown", !leds.hidden);
   if (leds.hidden) return;
@@ -998,26 +973,6 @@ function renderBoard() {
     return;
   }
   fill("leds", boardDrawing(board.layout, dot));
-}
-
-/** Where box ``b`` sits on a board of four sides of ``perSide`` boxes (hardware/ASSEMBLY.md:
- * four sides of 15), box 0 in the top left corner, clockwise in the direction of play; and the
- * cell just inside it for its number. */
-function boxPlace(b, perSide) {
-  const side = Math.floor(b / perSide);
-  const i = b % perSide;
-  const last = perSide + 1; // grid lines: 1 .. perSide + 1
-  const place = [
-    { row: 1, col: 1 + i, inward: [1, 0] },
-    { row: 1 + i, col: last, inward: [0, -1] },
-    { row: last, col: last - i, inward: [-1, 0] },
-    { row: last - i, col: 1, inward: [0, 1] },
-  ][side];
-  // A corner box's number goes diagonally inwards (the cells beside it are boxes): also
-  // inwards from the side that ends in that corner.
-  const before = [[0, 1], [1, 0], [0, -1], [-1, 0]][side];
-  const [dr, dc] = i === 0 ? [place.inward[0] + before[0], place.inward[1] + before[1]] : place.inward;
-  return { side, row: place.row, col: place.col, labelRow: place.row + dr, labelCol: place.col + dc };
 }
 
 /** The simulated board as the physical one: the score track around the edge (box numbers
@@ -1096,11 +1051,6 @@ function boardDrawing(layout, dot) {
   );
 }
 
-function ledColour(c) {
-  if (Array.isArray(c)) return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
-  return String(c);
-}
-
 // ---------- start ----------
 
 async function main() {
@@ -1112,14 +1062,14 @@ async function main() {
     path: page.ws,
     onFrame,
     onStatus: (status) => {
-      connStatus = status;
+      display.connStatus = status;
       renderStatusBar();
     },
   });
   conn.start();
   bindLanguagePicker(conn);
   // Tests and the host's preview feed frames through the same path as the socket.
-  window.__display = { frame: () => frame, conn, inject: (f) => onFrame(f) };
+  window.__display = { frame: () => display.frame, conn, inject: (f) => onFrame(f) };
   // Sound: off or on, and how loud, kept on this display; browsers start audio on a click.
   document.getElementById("sound-toggle")?.addEventListener("click", () => {
     sound.on = !sound.on;
@@ -1128,7 +1078,7 @@ async function main() {
     renderSound();
   });
   document.getElementById("sound-volume")?.addEventListener("input", (e) => {
-    sound.volume = Number(e.target.value) / 100;
+    sound.volume = Number(/** @type {HTMLInputElement} */ (e.target).value) / 100;
     sound.unlock();
     sound.save();
   });
@@ -1136,7 +1086,7 @@ async function main() {
   onLanguageChange(() => renderSound());
   renderSound();
   setInterval(tickShow, 100);
-  window.__display.beatLog = () => beatLog.map((x) => ({ ...x, now: performance.now() }));
+  window.__display.beatLog = () => display.beatLog.map((x) => ({ ...x, now: performance.now() }));
   window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());

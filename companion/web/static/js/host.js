@@ -5,21 +5,31 @@ import { Connection, commandIds } from "./connection.js";
 import { fill, h } from "./dom.js";
 import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
 import { Beat } from "./show.js";
+import { deckRange, followLog, initialLog, undoText, undoWhat, waitingText } from "./hostview.js";
 import { LANGUAGES, languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
 const page = document.body.dataset;
 const token = page.hostToken;
-let conn = null;
-let frame = null;
-let message = "";
-let trackDraft = null; // colours being edited
-let log = [];
-let logBase = 0; // how many older log lines were dropped (keeps the numbers stable)
-let showStart = 0; // performance.now() at which the shown step began (the show's countdown)
+/** Everything the host page holds that changes: one object, so what the page's state is
+ * can be read in one place (the pure decisions are hostview.js). */
+const host = {
+  /** @type {Connection | null} */
+  conn: null,
+  /** @type {import("./frames.js").ViewFrame | null} */
+  frame: null,
+  message: "",
+  /** @type {string[] | null} colours being edited */
+  trackDraft: null,
+  log: initialLog(), // the numbered game log (hostview.js)
+  showStart: 0, // performance.now() at which the shown step began (the show's countdown)
+  /** @type {string | null} */
+  beatShown: null,
+  /** @type {string | null} the seat whose action menu is open (kept open across re-renders) */
+  openMenu: null,
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  doneTimer: null,
+};
 const beat = new Beat(); // which beat of the shown step is up (the log follows it)
-let beatShown = null;
-let openMenu = null; // the seat whose action menu is open (kept open across re-renders)
-let doneTimer = null;
 const DONE_SHOWN_MS = 2500; // "Done." stays this long, then fades (host.css .fading)
 const PACES = ["quick", "normal", "relaxed"]; // "instant" (no pause) is for tests
 const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
@@ -27,40 +37,32 @@ const nextId = commandIds(`chocolatl:${page.table}:host-ids`);
 function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
-    if (f.history) {
-      log = [...f.history];
-      logBase = 0;
-    }
-    log.push(...(f.events || []));
-    if (log.length > 40) {
-      logBase += log.length - 40;
-      log = log.slice(-40);
-    }
-    const before = frame?.game?.view || null;
-    frame = f;
+    host.log = followLog(host.log, f);
+    const before = host.frame?.game?.view || null;
+    host.frame = f;
     beat.update(f, before);
-    beatShown = `${beat.step}:${beat.current().index}`;
-    showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
+    host.beatShown = `${beat.step}:${beat.current().index}`;
+    host.showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok" || f.type === "ack") {
     sayDone();
   } else if (f.type === "error") {
-    message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
+    host.message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(host.frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
     render();
   }
 }
 
 /** "Done." after a command went through: it fades after a moment (an error stays). */
 function sayDone() {
-  message = t("host.done");
-  clearTimeout(doneTimer);
+  host.message = t("host.done");
+  clearTimeout(host.doneTimer);
   render();
   const el = document.getElementById("host-message");
   el?.classList.remove("fading");
-  doneTimer = setTimeout(() => {
+  host.doneTimer = setTimeout(() => {
     el?.classList.add("fading"); // the opacity transition, then the line is emptied
-    doneTimer = setTimeout(() => {
-      if (message === t("host.done")) message = "";
+    host.doneTimer = setTimeout(() => {
+      if (host.message === t("host.done")) host.message = "";
       el?.classList.remove("fading");
       render();
     }, 600);
@@ -68,10 +70,10 @@ function sayDone() {
 }
 
 function send(type, extra = {}) {
-  message = "";
-  clearTimeout(doneTimer);
+  host.message = "";
+  clearTimeout(host.doneTimer);
   document.getElementById("host-message")?.classList.remove("fading");
-  conn.send({ type, ...extra });
+  host.conn.send({ type, ...extra });
 }
 
 /** Ask before a step that cannot be taken back, in words that say what will happen
@@ -84,17 +86,17 @@ function confirmThen(text, fn) {
 }
 
 function render() {
-  if (!frame) return;
+  if (!host.frame) return;
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
-  const view = beat.staged(frame.game?.view || null);
-  const playing = frame.game?.status === "playing";
-  fill("host-message", message);
+  const view = beat.staged(host.frame.game?.view || null);
+  const playing = host.frame.game?.status === "playing";
+  fill("host-message", host.message);
   fill(
     "host-status",
-    h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
+    h("p", {}, `${t("host.status")}: ${t(`cafe.status.${host.frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
-    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view)}`) : null,
-    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game.status !== "ended" ? "host.finished" : frame.game.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
+    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, host.frame.host?.waiting || [])}`) : null,
+    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(host.frame.game.status !== "ended" ? "host.finished" : host.frame.game.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
   );
   renderSeats(playing);
   renderBots(playing);
@@ -107,37 +109,19 @@ function render() {
   renderBoardDrawing();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   // The log runs as far as the show has told (a later station of the step is not told early).
-  const lines = log
-    .slice(0, log.length - beat.hiddenTail())
+  const lines = host.log.events
+    .slice(0, host.log.events.length - beat.hiddenTail())
     .map((ev) => eventText(ev, view))
     .filter(Boolean);
-  const base = logBase;
+  const base = host.log.base;
   fill(
     "host-log",
     lines.map((x, i) => h("li", {}, h("span", { class: "log-no" }, `${base + i + 1}.`), " ", x)).reverse(),
   );
 }
 
-/** "Ana, Ben, the harvest dice": players by name, host inputs as things (never "Waiting for:
- * Waiting for ..."). */
-function waitingText(view) {
-  const parts = [];
-  for (const p of view.pending || []) {
-    const text = p.type === "roll" && p.player ? t("need.roll", { name: nameOf(p.player) }) : p.player ? phoneOf(p.player) : t(`need.${p.type}`);
-    if (!parts.includes(text)) parts.push(text);
-  }
-  return parts.join(", ") || "—";
-}
-
-/** A player the table waits for, with a word when their phone is not connected (the host
- * knows whose phone to look at). */
-function phoneOf(seat) {
-  const w = (frame?.host?.waiting || []).find((x) => x.seat === seat);
-  return w && !w.connected && !w.companion ? t("host.phone_offline", { name: nameOf(seat) }) : nameOf(seat);
-}
-
 function renderSeats(playing) {
-  const seats = frame.seats || [];
+  const seats = host.frame.seats || [];
   if (!seats.length) return fill("host-seats", h("p", { class: "muted" }, t("host.no_seats")));
   fill(
     "host-seats",
@@ -180,7 +164,7 @@ function seatMenu(s, playing) {
       ),
     );
   }
-  if (!frame.game) {
+  if (!host.frame.game) {
     items.push(
       item(
         h("button", { "data-testid": "remove", onclick: confirmThen(() => t("host.confirm_remove", { name }), () => send("remove_seat", { seat: s.id })) }, t("host.remove")),
@@ -197,31 +181,16 @@ function seatMenu(s, playing) {
       {
         class: "seat-menu",
         dataset: { testid: "seat-menu" },
-        open: openMenu === s.id,
+        open: host.openMenu === s.id,
         ontoggle: (e) => {
-          if (e.target.open) openMenu = s.id;
-          else if (openMenu === s.id) openMenu = null;
+          if (e.target.open) host.openMenu = s.id;
+          else if (host.openMenu === s.id) host.openMenu = null;
         },
       },
       h("summary", { dataset: { testid: "seat-menu-open" }, "aria-label": t("host.seat_actions_for", { name }) }, t("host.seat_actions")),
       h("ul", { class: "seat-help", dataset: { testid: "seat-help" } }, items),
     ),
   ];
-}
-
-/** The undo answer in the host's language: a catalogue key with parameters (frames.undo_check). */
-function undoText(undo) {
-  if (!undo?.key) return undo?.reason || "";
-  const p = { ...(undo.params || {}) };
-  if (p.command) p.command = t(`undo.cmd.${p.command}`, { name: p.player ? nameOf(p.player) : "" });
-  if (p.what) p.what = p.what.map((w) => t(`undo.what.${w}`)).join(", ");
-  return t(undo.key, p);
-}
-
-/** What the undo would take back, e.g. "Ana's sacrifice" (the undo check's command). */
-function undoWhat(undo) {
-  const p = undo?.params || {};
-  return p.command ? t(`undo.cmd.${p.command}`, { name: p.player ? nameOf(p.player) : "" }) : "";
 }
 
 // A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
@@ -235,11 +204,11 @@ function botPicker(labelKey, onPick) {
 }
 
 function renderBots(playing) {
-  const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  fill("host-bots", !frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
+  const seats = (host.frame.seats || []).filter((s) => s.state !== "vacant").length;
+  fill("host-bots", !host.frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
   const hints = document.getElementById("hints-level");
   if (hints && document.activeElement !== hints) {
-    const level = frame.table?.hints || "";
+    const level = host.frame.table?.hints || "";
     fill(
       hints,
       [["", "host.hints_off"], ["good", "level.good"], ["strong", "level.strong"]].map(([value, key]) =>
@@ -252,7 +221,7 @@ function renderBots(playing) {
 /** The show's pace (the host's choice, kept in the table's settings) and its countdown. */
 function renderShow() {
   const pace = document.getElementById("pace");
-  const current = frame.show?.pace || "normal";
+  const current = host.frame.show?.pace || "normal";
   if (pace && document.activeElement !== pace) {
     const options = PACES.includes(current) ? PACES : [...PACES, current];
     fill(
@@ -261,7 +230,7 @@ function renderShow() {
         h(
           "option",
           { value, selected: value === current },
-          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: frame.show?.seconds ?? "" }),
+          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: host.frame.show?.seconds ?? "" }),
         ),
       ),
     );
@@ -270,31 +239,31 @@ function renderShow() {
 }
 
 function renderShowLeft() {
-  const show = frame?.show;
+  const show = host.frame?.show;
   // The last step holds on to the story's moment (show.story_at): "next" brings it sooner.
   const hold = Math.max(show?.hold || 0, show?.story_at || 0);
-  const left = Math.max(0, hold - (performance.now() - showStart) / 1000);
-  const next = document.getElementById("show-next");
+  const left = Math.max(0, hold - (performance.now() - host.showStart) / 1000);
+  const next = /** @type {HTMLButtonElement} */ (document.getElementById("show-next"));
   if (next) next.disabled = !(left > 0);
   fill("show-left", left > 0 ? t(show.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
 }
 
 function renderStart() {
   const box = document.getElementById("host-start");
-  box.hidden = Boolean(frame.game && frame.game.status === "playing");
-  const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
-  for (const input of document.querySelectorAll('input[name="dice"]')) input.checked = input.value === dice;
+  box.hidden = Boolean(host.frame.game && host.frame.game.status === "playing");
+  const n = (host.frame.seats || []).filter((s) => s.state !== "vacant").length;
+  const dice = (host.frame.game?.status === "playing" ? host.frame.game.dice : host.frame.table?.dice) || "digital";
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) input.checked = input.value === dice;
   // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
   const tableDice = dice === "table";
-  const who = frame.table?.companion_dice || "digital";
+  const who = host.frame.table?.companion_dice || "digital";
   document.getElementById("companion-dice").hidden = !tableDice;
-  for (const input of document.querySelectorAll('input[name="companion-dice"]')) input.checked = input.value === who;
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) input.checked = input.value === who;
   fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
-  const button = document.getElementById("start");
-  const can = !frame.game && n >= 3 && n <= 5;
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("start"));
+  const can = !host.frame.game && n >= 3 && n <= 5;
   button.disabled = !can;
-  fill("start-need", can ? "" : frame.game ? "" : t("host.start_need", { n }));
+  fill("start-need", can ? "" : host.frame.game ? "" : t("host.start_need", { n }));
 }
 
 /** A die face picker that starts empty: nothing can be sent by accident as 1-1-1. */
@@ -336,17 +305,17 @@ function inputForm(label, count, values, onSubmit, opts = {}) {
 }
 
 function renderInputs() {
-  const playing = frame.game?.status === "playing";
-  const inputs = playing ? frame.host?.inputs || [] : []; // an ended game asks for nothing
+  const playing = host.frame.game?.status === "playing";
+  const inputs = playing ? host.frame.host?.inputs || [] : []; // an ended game asks for nothing
   const box = document.getElementById("host-inputs");
-  box.hidden = inputs.length === 0 || frame.game?.dice === "digital";
+  box.hidden = inputs.length === 0 || host.frame.game?.dice === "digital";
   const command = (cmd) => {
-    message = "";
-    conn.command(cmd, nextId());
+    host.message = "";
+    host.conn.command(cmd, nextId());
   };
   // Keep the forms (and what the host is typing) while the same inputs are asked for: other
   // frames (a phone reconnecting, a bid) must not wipe half-typed dice.
-  const key = JSON.stringify([inputs, document.documentElement.lang, frame.game?.view?.dice_window?.choices || null]);
+  const key = JSON.stringify([inputs, document.documentElement.lang, host.frame.game?.view?.dice_window?.choices || null]);
   const holder = document.getElementById("inputs");
   if (holder.dataset.key === key) return;
   holder.dataset.key = key;
@@ -360,11 +329,11 @@ function renderInputs() {
           free: true,
           min: 0,
           max: 99,
-          hint: t("host.improvements_range", { min: 0, max: 99, decks: deckRange() }),
+          hint: t("host.improvements_range", { min: 0, max: 99, decks: deckRange(host.frame.game?.view?.profile) }),
         });
       }
       if (entry.type === "roll") {
-        const count = entry.count ?? frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
+        const count = entry.count ?? host.frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
         return inputForm(
           t("host.roll_input", { name: nameOf(entry.player) }),
           count,
@@ -378,21 +347,14 @@ function renderInputs() {
   );
 }
 
-/** The values of this board's improvement decks, e.g. "10–15" (R1.5, profile). */
-function deckRange() {
-  const decks = frame.game?.view?.profile?.improvement_decks || [];
-  const all = decks.flat();
-  return all.length ? `${Math.min(...all)}–${Math.max(...all)}` : "";
-}
-
 function renderTrack(view) {
-  const current = frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
-  if (!trackDraft) trackDraft = [...current];
-  const length = document.getElementById("track-length");
-  if (document.activeElement !== length) length.value = trackDraft.length;
+  const current = host.frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
+  if (!host.trackDraft) host.trackDraft = [...current];
+  const length = /** @type {HTMLInputElement} */ (document.getElementById("track-length"));
+  if (document.activeElement !== length) length.value = String(host.trackDraft.length);
   fill(
     "track-boxes",
-    trackDraft.map((c, b) =>
+    host.trackDraft.map((c, b) =>
       h(
         "label",
         { class: `track-box box-${c}` },
@@ -402,7 +364,7 @@ function renderTrack(view) {
           {
             dataset: { box: b },
             onchange: (e) => {
-              trackDraft[b] = e.target.value;
+              host.trackDraft[b] = e.target.value;
               render();
             },
           },
@@ -414,18 +376,18 @@ function renderTrack(view) {
 }
 
 function renderGame(playing) {
-  const undo = frame.host?.undo;
-  const button = document.getElementById("undo");
+  const undo = host.frame.host?.undo;
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("undo"));
   button.disabled = !playing || !undo?.possible;
   // The button says what it takes back ("Undo Ana's sacrifice"), its dialog asks the same.
   button.textContent = playing && undo?.possible && undoWhat(undo) ? t("host.undo_this", { what: undoWhat(undo) }) : t("host.undo");
   fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
-  document.getElementById("end-game").disabled = !playing;
-  document.getElementById("new-game").disabled = !frame.game;
+  /** @type {HTMLButtonElement} */ (document.getElementById("end-game")).disabled = !playing;
+  /** @type {HTMLButtonElement} */ (document.getElementById("new-game")).disabled = !host.frame.game;
 }
 
 function renderGames() {
-  const games = frame.host?.games || [];
+  const games = host.frame.host?.games || [];
   fill(
     "games",
     games.map((g) =>
@@ -441,27 +403,27 @@ function renderGames() {
 
 function bind() {
   document.getElementById("start").addEventListener("click", () => {
-    const dice = document.querySelector('input[name="dice"]:checked')?.value || "digital";
+    const dice = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="dice"]:checked'))?.value || "digital";
     send("start", { dice });
   });
-  for (const input of document.querySelectorAll('input[name="dice"]')) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) {
     input.addEventListener("change", () => send("set_dice", { dice: input.value }));
   }
-  for (const input of document.querySelectorAll('input[name="companion-dice"]')) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) {
     input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
   document.getElementById("undo").addEventListener(
     "click",
-    confirmThen(() => t("host.confirm_undo", { what: undoWhat(frame?.host?.undo) || t("host.undo_last") }), () => send("undo", { game: frame?.host?.undo?.game, n: frame?.host?.undo?.n })),
+    confirmThen(() => t("host.confirm_undo", { what: undoWhat(host.frame?.host?.undo) || t("host.undo_last") }), () => send("undo", { game: host.frame?.host?.undo?.game, n: host.frame?.host?.undo?.n })),
   );
-  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: e.target.value || null }));
-  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: e.target.value }));
+  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: /** @type {HTMLSelectElement} */ (e.target).value || null }));
+  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: /** @type {HTMLSelectElement} */ (e.target).value }));
   document.getElementById("show-next").addEventListener("click", () => send("show_next"));
   setInterval(() => {
-    if (!frame) return;
+    if (!host.frame) return;
     const key = `${beat.step}:${beat.current().index}`;
-    if (key !== beatShown) {
-      beatShown = key;
+    if (key !== host.beatShown) {
+      host.beatShown = key;
       render();
     } else renderShowLeft();
   }, 250);
@@ -471,35 +433,35 @@ function bind() {
   });
   document.getElementById("rotate-join").addEventListener("click", confirmThen(() => t("host.confirm_rotate_join"), () => send("rotate_join")));
   document.getElementById("track-length").addEventListener("change", (e) => {
-    const n = Math.max(1, Math.min(60, Number(e.target.value) || 1));
-    const old = trackDraft || [];
-    trackDraft = Array.from({ length: n }, (_, b) => old[b] ?? boxColour({ track_colors: old }, b));
+    const n = Math.max(1, Math.min(60, Number(/** @type {HTMLInputElement} */ (e.target).value) || 1));
+    const old = host.trackDraft || [];
+    host.trackDraft = Array.from({ length: n }, (_, b) => old[b] ?? boxColour({ track_colors: old }, b));
     render();
   });
-  document.getElementById("track-save").addEventListener("click", () => send("set_track_colors", { colors: trackDraft }));
-  const displayLang = document.getElementById("display-lang");
+  document.getElementById("track-save").addEventListener("click", () => send("set_track_colors", { colors: host.trackDraft }));
+  const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   for (const code of LANGUAGES) displayLang.appendChild(h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`)));
-  displayLang.value = frame?.table?.lang || "en";
+  displayLang.value = host.frame?.table?.lang || "en";
   displayLang.addEventListener("change", () => send("set_language", { lang: displayLang.value }));
-  const drawing = document.getElementById("board-drawing");
+  const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
   drawing.addEventListener("change", () => send("set_board_drawing", { shown: drawing.checked }));
 }
 
 /** The display's settings as the table keeps them: the LED board's drawing (shown unless the
  * host hid it) and the language (the display's own picker may have changed it). */
 function renderBoardDrawing() {
-  const drawing = document.getElementById("board-drawing");
-  if (drawing && frame?.table) drawing.checked = frame.table.board_drawing !== false;
-  const displayLang = document.getElementById("display-lang");
-  if (displayLang && frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = frame.table.lang;
+  const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
+  if (drawing && host.frame?.table) drawing.checked = host.frame.table.board_drawing !== false;
+  const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
+  if (displayLang && host.frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = host.frame.table.lang;
 }
 
 async function main() {
   await setLanguage(pickLanguage());
-  languageSwitch(document.getElementById("lang"), { remember: true });
+  languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
   onLanguageChange(() => render());
   bind();
-  conn = new Connection({
+  host.conn = new Connection({
     path: page.ws,
     hello: () => ({ type: "hello", token }),
     auth: () => ({ token }),
@@ -510,8 +472,8 @@ async function main() {
       el.textContent = status === "open" ? t("conn.online") : status === "reconnecting" ? t("conn.reconnecting") : t(`conn.${status}`);
     },
   });
-  conn.start();
-  window.__host = { frame: () => frame, conn };
+  host.conn.start();
+  window.__host = { frame: () => host.frame, conn: host.conn };
 }
 
 main();

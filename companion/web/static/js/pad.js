@@ -20,6 +20,27 @@ import {
 } from "./format.js";
 import { languageSwitch, list, onLanguageChange, pickLanguage, plural, setLanguage, t, translateDom } from "./i18n.js";
 import { asks, initial, reduce, report } from "./padstate.js";
+import {
+  bidsFromDraft,
+  clearSlot as emptied,
+  companionMoveLines,
+  diceOutlook as outlookLines,
+  draftFits,
+  draftIndices,
+  followNews,
+  freeCards,
+  hintCommandText,
+  hintKey,
+  initialNews,
+  newDraft,
+  placeCard,
+  placeOf,
+  screenOf,
+  stepTitle,
+  taskOf,
+  undoneText,
+  waitingFor,
+} from "./padview.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
@@ -29,20 +50,47 @@ const tableName = page.table;
 const storageKey = `chocolatl:${tableName}`;
 const SCREENS = ["screen-join", "screen-lobby", "screen-game", "screen-final", "screen-status"];
 
-let credentials = loadCredentials();
-let conn = null;
-let frame = null; // the last view (= asking.frame)
-let asking = initial(); // what the pad asks: the frames and sent commands, folded (padstate.js)
-let events = []; // this round's events (for the pyramid partner, the last ranking)
-let draft = null; // {key, slots: [{station, index, card}], active}
-let reviewing = false;
-let lastError = "";
-let choice = null; // a decision picked but not yet locked in: {type, value}
-let nextId = null;
-let reported = ""; // the last "showing" report sent (sent again only when it changes)
-let trayActions = null; // the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray
-let notice = null; // what the host did to this seat's own move (an undo), until the next move
-let seatBack = null; // the host gave this seat back from a companion player: {pending, game}
+/** Everything the pad holds that changes: one object, so what the page's state is can be
+ * read in one place (the pure decisions are padstate.js and padview.js). */
+const pad = {
+  credentials: loadCredentials(),
+  /** @type {Connection | null} */
+  conn: null,
+  /** @type {import("./frames.js").ViewFrame | null} the last view (= asking.frame) */
+  frame: null,
+  asking: initial(), // what the pad asks: the frames and sent commands, folded (padstate.js)
+  news: initialNews(), // this round's events, the host's notice, a seat given back (padview.js)
+  /** @type {import("./padview.js").Draft | null} the bid being built */
+  draft: null,
+  reviewing: false,
+  lastError: "",
+  /** @type {{type: string, value: any, index?: number} | null} a decision picked but not yet locked in */
+  choice: null,
+  /** @type {(() => string) | null} */
+  nextId: null,
+  reported: "", // the last "showing" report sent (sent again only when it changes)
+  /** @type {HTMLElement | null} the bid's Clear/Review/Lock-in buttons: shown in the sticky card tray */
+  trayActions: null,
+  /** @type {{step: string, data: {command: Record<string, any>, reason: {key: string, params?: Record<string, any>}}} | null} learning mode's hint */
+  hint: null,
+  /** @type {{id: string, step: string} | null} the hint asked for */
+  hintAsked: null,
+  /** @type {ReturnType<typeof setTimeout> | null} looks again when the beats stop holding the questions */
+  heldTimer: null,
+  /** @type {{held: boolean, kinds: string[]}} the last render's one look at the show (look) */
+  moment: { held: false, kinds: [] },
+  /** @type {string | null} the ranking keepRankingInView last scrolled to */
+  rankingShown: null,
+  /** @type {string | null} what keepInView last brought into view (a slot, a decision) */
+  keptKey: null,
+  /** @type {string | null} the beat whose sound was played */
+  beatShown: null,
+  /** @type {Set<string> | null} what the pad asked at the last render (null: nothing rendered yet) */
+  asked: null,
+  /** @type {ReturnType<typeof setTimeout> | null} hides the sound note */
+  noteTimer: null,
+};
+
 
 // ---------- storage ----------
 
@@ -57,7 +105,7 @@ function loadCredentials() {
 }
 
 function saveCredentials(c) {
-  credentials = c;
+  pad.credentials = c;
   try {
     if (c) localStorage.setItem(storageKey, JSON.stringify(c));
     else localStorage.removeItem(storageKey);
@@ -75,14 +123,14 @@ async function loadTakenColours() {
     const data = await response.json();
     showJoinState(data);
     const taken = new Set((data.seats || []).filter((s) => s.state !== "vacant").map((s) => s.colour));
-    for (const input of document.querySelectorAll('input[name="colour"]')) {
+    for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="colour"]'))) {
       const label = input.closest("label");
       input.disabled = taken.has(input.value);
       label?.classList.toggle("taken", input.disabled);
       if (input.disabled && input.checked) input.checked = false;
     }
     if (!document.querySelector('input[name="colour"]:checked')) {
-      document.querySelector('input[name="colour"]:not(:disabled)')?.click();
+      /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="colour"]:not(:disabled)'))?.click();
     }
   } catch {
     /* offline: the server refuses a taken colour anyway */
@@ -151,27 +199,24 @@ async function join(event) {
 // ---------- connection ----------
 
 function connect() {
-  if (conn) conn.stop("idle");
-  nextId = commandIds(`${storageKey}:ids:${credentials.seat}`);
-  conn = new Connection({
-    path: credentials.ws || page.ws,
-    hello: () => ({ type: "hello", seat: credentials.seat, token: credentials.token }),
-    auth: () => ({ token: credentials.token }),
-    onFrame: (f) => {
-      noteSeatBack(f);
-      onFrame(f);
-    },
+  if (pad.conn) pad.conn.stop("idle");
+  pad.nextId = commandIds(`${storageKey}:ids:${pad.credentials.seat}`);
+  pad.conn = new Connection({
+    path: pad.credentials.ws || page.ws,
+    hello: () => ({ type: "hello", seat: pad.credentials.seat, token: pad.credentials.token }),
+    auth: () => ({ token: pad.credentials.token }),
+    onFrame,
     onStatus,
   });
-  window.__pad.conn = conn;
-  conn.start();
+  window.__pad.conn = pad.conn;
+  pad.conn.start();
 }
 
 function onStatus(status) {
   document.body.dataset.conn = status;
   const banner = document.getElementById("conn-banner");
   if (banner) {
-    banner.hidden = !(status === "reconnecting" || status === "connecting") || !frame;
+    banner.hidden = !(status === "reconnecting" || status === "connecting") || !pad.frame;
     banner.textContent = status === "connecting" ? t("conn.connecting") : t("conn.reconnecting");
   }
   if (status === "taken_over") showStatus("replaced");
@@ -185,7 +230,7 @@ function onStatus(status) {
       loadTakenColours();
     } else showStatus("released");
   } else if (status === "closed") showStatus("closed");
-  else if (status === "reconnecting" && !frame) showStatus("reconnecting");
+  else if (status === "reconnecting" && !pad.frame) showStatus("reconnecting");
   else if (status === "open" && document.getElementById("screen-status").dataset.kind === "closed") {
     render();
   }
@@ -207,7 +252,7 @@ function showStatus(kind) {
     kind === "replaced"
       ? h("button", { class: "big primary", id: "take-back", onclick: () => connect() }, t("conn.take_back"))
       : kind === "reconnecting" || kind === "closed"
-        ? h("button", { class: "big", onclick: () => conn?.retryNow() }, t("conn.retry_now"))
+        ? h("button", { class: "big", onclick: () => pad.conn?.retryNow() }, t("conn.retry_now"))
         : null;
   fill(
     box,
@@ -220,50 +265,40 @@ function showStatus(kind) {
 function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
-    if (f.history) {
-      events = [...f.history];
-      reported = ""; // a new connection (or a resent view): tell it what we show
-    }
-    for (const ev of f.events || []) {
-      if (ev.type === "round_started") events = [];
-      events.push(ev);
-    }
-    const before = frame?.game?.view || null;
-    if (f.notice) notice = f.notice;
-    else if (notice && f.game?.id !== frame?.game?.id) notice = null;
-    // Answered since (by this phone or a companion player): the notice has done its job.
-    if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
-    asking = reduce(asking, f);
-    frame = f;
+    if (f.history) pad.reported = ""; // a new connection (or a resent view): tell it what we show
+    const before = pad.frame?.game?.view || null;
+    pad.news = followNews(pad.news, f, pad.frame);
+    pad.asking = reduce(pad.asking, f);
+    pad.frame = f;
     if (beat.update(f, before)) {
       cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
-      beatShown = beatKey();
+      pad.beatShown = beatKey();
     } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
     render();
   } else if (f.type === "ack") {
-    if (f.id === asking.sending) {
-      asking = reduce(asking, f); // the question stays answered until the view that shows it
-      reviewing = false;
-      draft = null;
-      choice = null;
-      lastError = "";
+    if (f.id === pad.asking.sending) {
+      pad.asking = reduce(pad.asking, f); // the question stays answered until the view that shows it
+      pad.reviewing = false;
+      pad.draft = null;
+      pad.choice = null;
+      pad.lastError = "";
       render();
     }
   } else if (f.type === "error") {
-    if (hintAsked && f.id === hintAsked.id) {
-      hintAsked = null;
-      lastError = t("pad.err.generic", { code: f.code });
+    if (pad.hintAsked && f.id === pad.hintAsked.id) {
+      pad.hintAsked = null;
+      pad.lastError = t("pad.err.generic", { code: f.code });
       render();
-    } else if (f.id === asking.sending || !f.id) {
-      asking = reduce(asking, f);
+    } else if (f.id === pad.asking.sending || !f.id) {
+      pad.asking = reduce(pad.asking, f);
       const key = `pad.err.${f.code}`;
-      lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
+      pad.lastError = f.code === "illegal" ? t("pad.err.illegal", { reason: f.reason }) : t(key) !== key ? t(key) : t("pad.err.generic", { code: f.code });
       render();
     }
   } else if (f.type === "hint") {
-    if (f.id === hintAsked?.id) {
-      hint = f.hint ? { step: hintAsked.step, data: f.hint } : null;
-      hintAsked = null;
+    if (f.id === pad.hintAsked?.id) {
+      pad.hint = f.hint ? { step: pad.hintAsked.step, data: f.hint } : null;
+      pad.hintAsked = null;
       render();
     }
   } else if (f.type === "table_closed") {
@@ -273,38 +308,18 @@ function onFrame(f) {
 
 // ---------- learning mode: hints (host option) ----------
 
-let hint = null; // { step, data: { command, reason: { key, params } } }
-let hintAsked = null; // { id, step }
 
 function askHint(view, kind) {
-  const id = nextId();
-  hintAsked = { id, step: hintKey(view, kind) };
-  conn.send({ type: "hint", id });
+  const id = pad.nextId();
+  pad.hintAsked = { id, step: hintKey(pad.frame?.game?.id, view, kind) };
+  pad.conn.send({ type: "hint", id });
   render();
 }
 
-/** The question a hint answers (other players' moves in between do not change it). */
-function hintKey(view, kind) {
-  return `${frame?.game?.id}:${view?.round}:${view?.phase}:${view?.step}:${view?.station}:${kind}`;
-}
-
-function hintCommandText(command) {
-  if (command.type === "bid") {
-    return Object.entries(command.bids)
-      .map(([s, cards]) => `${stationName(s)} ${cards.join("+")}`)
-      .join(" · ");
-  }
-  if (command.type === "sacrifice") return String(command.card);
-  if (command.type === "dice") return t("pad.stat.dice", { n: command.count });
-  if (command.type === "city") return command.choice === "hut" ? t("pad.city_hut") : t("pad.city_die");
-  if (command.type === "pyramid") return nameOf(command.first);
-  return "";
-}
-
 function hintBox(view, kind) {
-  if (!frame?.table?.hints || !kind || kind === "roll") return null;
-  const step = hintKey(view, kind);
-  const shown = hint && hint.step === step ? hint.data : null;
+  if (!pad.frame?.table?.hints || !kind || kind === "roll") return null;
+  const step = hintKey(pad.frame?.game?.id, view, kind);
+  const shown = pad.hint && pad.hint.step === step ? pad.hint.data : null;
   const params = { ...(shown?.reason?.params || {}) };
   for (const k of ["a", "b", "station"]) if (k in params) params[k] = stationName(params[k]);
   return h(
@@ -312,22 +327,22 @@ function hintBox(view, kind) {
     { class: "hint-box" },
     shown
       ? [h("p", { class: "hint-move" }, h("strong", {}, `${t("hint.title")}: `), hintCommandText(shown.command)), h("p", { class: "hint-reason" }, t(shown.reason.key, params))]
-      : h("button", { class: "hint-button", disabled: Boolean(hintAsked), onclick: () => askHint(view, kind) }, hintAsked ? t("hint.thinking") : t("hint.button")),
+      : h("button", { class: "hint-button", disabled: Boolean(pad.hintAsked), onclick: () => askHint(view, kind) }, pad.hintAsked ? t("hint.thinking") : t("hint.button")),
   );
 }
 
 function send(command) {
-  lastError = "";
-  notice = null; // the undone move is being answered again
+  pad.lastError = "";
+  pad.news = { ...pad.news, notice: null }; // the undone move is being answered again
   if (command.type === "bid") clearSavedDraft();
-  const id = conn.command(command, nextId());
-  asking = reduce(asking, { type: "sent", id, kind: command.type });
+  const id = pad.conn.command(command, pad.nextId());
+  pad.asking = reduce(pad.asking, { type: "sent", id, kind: command.type });
   render();
 }
 
 /** Where this seat's unlocked bid is kept: localStorage, so a closed tab keeps it too. */
 function draftStorageKey() {
-  return `${storageKey}:draft:${credentials?.seat || ""}`;
+  return `${storageKey}:draft:${pad.credentials?.seat || ""}`;
 }
 
 function clearSavedDraft() {
@@ -341,7 +356,7 @@ function clearSavedDraft() {
 // ---------- rendering ----------
 
 function me() {
-  return frame?.you?.seat || credentials?.seat;
+  return pad.frame?.you?.seat || pad.credentials?.seat;
 }
 
 // Asked only once the display has shown the step's results: the next bid, a tie's decision
@@ -349,35 +364,33 @@ function me() {
 function myPending() {
   // While the display shows the step's results (the show's beats), every question waits:
   // the table reads the result together, then answers.
-  return moment.held ? [] : frame?.you?.pending || [];
+  return pad.moment.held ? [] : pad.frame?.you?.pending || [];
 }
 
 /** One look at the show's clock per render: whether the beats hold the questions and which
  * the pad asks. What the page shows and what it tells the server come from this one look, so
  * they cannot differ (a beat that ends between two looks once left a pad showing nothing
  * while it told the server it showed the question). */
-let moment = { held: false, kinds: [] };
-
 function look() {
   const held = beat.active();
-  moment = { held, kinds: asks(asking, held) };
+  pad.moment = { held, kinds: asks(pad.asking, held) };
 }
 
 function render() {
-  if (!frame) return;
+  if (!pad.frame) return;
   look();
   cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat); the
   // game is over on this phone once the final scoring starts, not while the last stations show.
-  const view = beat.beforeFinale(beat.staged(frame.game?.view));
+  const view = beat.beforeFinale(beat.staged(pad.frame.game?.view));
   renderHeader(view);
-  if (!frame.game) {
+  if (!pad.frame.game) {
     renderLobby();
     showOnly(SCREENS, "screen-lobby");
     keepAwake(false);
     return;
   }
-  if (view.finished || frame.game.status === "ended") {
+  if (screenOf(pad.frame, view) === "final") {
     renderFinal(view);
     if (document.getElementById("screen-final")?.hidden) window.scrollTo(0, 0); // from its top
     showOnly(SCREENS, "screen-final");
@@ -385,7 +398,7 @@ function render() {
     return;
   }
   renderTask(view);
-  renderDeck(view, trayActions);
+  renderDeck(view, pad.trayActions);
   renderScores(view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
@@ -399,23 +412,22 @@ function render() {
  * waits for whose pad shows no question gets the whole view again (the safety net behind
  * padstate.js; the host page names the phone the table waits for). */
 function tellShown() {
-  const { held, kinds } = moment;
-  const message = report(asking, kinds, held);
+  const { held, kinds } = pad.moment;
+  const message = report(pad.asking, kinds, held);
   const key = JSON.stringify(message);
-  if (key !== reported && conn?.send(message)) reported = key;
+  if (key !== pad.reported && pad.conn?.send(message)) pad.reported = key;
   // While the beats hold the questions, look again when they end (never wait on a timer
   // that only plays sounds to notice it).
-  clearTimeout(heldTimer);
-  heldTimer = held ? setTimeout(() => frame && render(), Math.max(100, beat.left() * 1000 + 100)) : null;
+  clearTimeout(pad.heldTimer);
+  pad.heldTimer = held ? setTimeout(() => pad.frame && render(), Math.max(100, beat.left() * 1000 + 100)) : null;
 }
 
-let heldTimer = null;
 
 /** A table too wide for the phone (a long one-word name) gets a smaller font, step by step,
  * until it fits: names are never broken inside a word (pad.css). Not below 80 % (14 px, the
  * smallest text the pad shows). */
 function fitTables() {
-  for (const table of document.querySelectorAll("#task table.mini")) {
+  for (const table of /** @type {NodeListOf<HTMLTableElement>} */ (document.querySelectorAll("#task table.mini"))) {
     const box = table.parentElement;
     const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
@@ -427,23 +439,21 @@ function fitTables() {
   }
 }
 
-let rankingShown = null; // the ranking keepRankingInView last scrolled to
 
 /** When a new station's result comes up while the phone only watches, its ranking's top is
  * scrolled into view below the header (the page kept the scroll of the bidding). */
 function keepRankingInView() {
-  const ranking = document.querySelector("#task [data-testid=ranking]");
+  const ranking = /** @type {HTMLElement | null} */ (document.querySelector("#task [data-testid=ranking]"));
   const watching = ["none", "auto"].includes(document.body.dataset.task);
   if (!ranking || !watching) return;
-  const key = `${frame?.game?.id}:${frame?.game?.view?.round}:${ranking.dataset.station}`;
-  if (key === rankingShown) return;
-  rankingShown = key;
+  const key = `${pad.frame?.game?.id}:${pad.frame?.game?.view?.round}:${ranking.dataset.station}`;
+  if (key === pad.rankingShown) return;
+  pad.rankingShown = key;
   const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
   const r = ranking.getBoundingClientRect();
   if (r.top < header || r.top > window.innerHeight * 0.5) window.scrollBy(0, r.top - header - 8);
 }
 
-let keptKey = null; // what keepInView last brought into view (a slot, a decision)
 
 /** The slot being filled and a decision's options stay above the sticky card tray and lock-in
  * bar: scrolled into view when they change (never fighting the player's own scrolling). */
@@ -451,11 +461,11 @@ function keepInView() {
   const slot = document.querySelector("#task .slot.active");
   const choices = document.querySelector("#task .choices");
   const target = slot || choices;
-  if (!target) return void (keptKey = null);
-  const key = slot ? `slot:${draft?.key}:${draft?.active}` : `choices:${document.body.dataset.task}:${frame?.game?.view?.station}`;
-  if (key === keptKey) return;
-  keptKey = key;
-  const covers = [...document.querySelectorAll("#deck, #task .lockbar")].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
+  if (!target) return void (pad.keptKey = null);
+  const key = slot ? `slot:${pad.draft?.key}:${pad.draft?.active}` : `choices:${document.body.dataset.task}:${pad.frame?.game?.view?.station}`;
+  if (key === pad.keptKey) return;
+  pad.keptKey = key;
+  const covers = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#deck, #task .lockbar"))].filter((el) => el.offsetParent && getComputedStyle(el).position === "sticky");
   const bottom = Math.min(window.innerHeight, ...covers.map((el) => el.getBoundingClientRect().top));
   const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
   const r = target.getBoundingClientRect();
@@ -464,11 +474,11 @@ function keepInView() {
 }
 
 function renderHeader(view) {
-  const you = frame.you;
+  const you = pad.frame.you;
   fill("who", you ? chip(you.seat) : "");
-  const over = view && (view.finished || frame.game?.status !== "playing");
+  const over = view && (view.finished || pad.frame.game?.status !== "playing");
   const status = over
-    ? [t(frame.game?.status === "ended" && !view.finished ? "phase.ended_short" : "phase.finished")]
+    ? [t(pad.frame.game?.status === "ended" && !view.finished ? "phase.ended_short" : "phase.finished")]
     : view
     ? [
         view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
@@ -501,21 +511,21 @@ function fitName() {
 }
 
 function renderLobby() {
-  const you = frame.you;
+  const you = pad.frame.you;
   fill(
     "lobby",
     h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
-    h("p", {}, plural("pad.wait_start", (frame.seats || []).length)),
-    h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
+    h("p", {}, plural("pad.wait_start", (pad.frame.seats || []).length)),
+    h("ul", { class: "lobby-seats" }, (pad.frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
     h(
       "button",
       {
         class: "link",
         onclick: () => {
           if (!confirm(t("pad.confirm_leave"))) return;
-          conn.send({ type: "leave" });
+          pad.conn.send({ type: "leave" });
           saveCredentials(null);
-          conn.stop("idle");
+          pad.conn.stop("idle");
           location.reload();
         },
       },
@@ -524,110 +534,57 @@ function renderLobby() {
   );
 }
 
-/** Slots the bid asked now gives: [{station, index}], from the view's bid_shape (R2.4–R2.6). */
-function slotsFor(shape) {
-  const slots = [];
-  for (const s of shape?.stations || []) for (let i = 0; i < shape.cards; i += 1) slots.push({ station: Number(s), index: i });
-  return slots;
-}
-
 function ensureDraft(view) {
-  const key = `${frame.game.id}:${view.round}:${view.step}`;
-  if (draft?.key === key) return draft;
+  const key = `${pad.frame.game.id}:${view.round}:${view.step}`;
+  if (pad.draft?.key === key) return pad.draft;
   let saved = null;
   try {
     saved = JSON.parse(localStorage.getItem(draftStorageKey()) || "null");
   } catch {
     saved = null;
   }
-  if (saved?.key === key && draftFits(saved, view)) draft = saved;
-  else draft = { key, slots: slotsFor(view.bid_shape).map((s) => ({ ...s, card: null, idx: null })), active: 0 };
-  reviewing = false;
-  return draft;
-}
-
-/** A saved draft still fits the deck: every placed card is a free copy of that value. */
-function draftFits(saved, view) {
-  const free = freeCards(view);
-  const seen = new Set();
-  return (saved.slots || []).every((s) => {
-    if (s.card === null) return true;
-    if (seen.has(s.idx) || free[s.idx] !== s.card) return false;
-    seen.add(s.idx);
-    return true;
-  });
+  if (saved?.key === key && draftFits(saved, view, me())) pad.draft = saved;
+  else pad.draft = newDraft(key, view);
+  pad.reviewing = false;
+  return pad.draft;
 }
 
 function saveDraft() {
   try {
-    localStorage.setItem(draftStorageKey(), JSON.stringify(draft));
+    localStorage.setItem(draftStorageKey(), JSON.stringify(pad.draft));
   } catch {
     /* ignore */
   }
 }
 
-/** Deck positions placed in the draft. Cards are tracked by position, never by value: after
- * Tachli a deck may hold the same value twice (R5.6), and each copy is its own card. */
-function draftIndices() {
-  return new Set((draft?.slots || []).filter((s) => s.card !== null).map((s) => s.idx));
-}
-
-/** The deck by position: the value, or null for a card already used this round. `used` is a
- * multiset, so with two 11s and one 11 used exactly one copy is marked. */
-function freeCards(view) {
-  const mine = view?.players?.[me()] || {};
-  const usedLeft = new Map();
-  for (const c of mine.used || []) usedLeft.set(c, (usedLeft.get(c) || 0) + 1);
-  return (mine.deck || []).map((c) => {
-    const n = usedLeft.get(c) || 0;
-    if (n > 0) {
-      usedLeft.set(c, n - 1);
-      return null;
-    }
-    return c;
-  });
-}
-
 function pickCard(idx, card) {
-  if (!draft || reviewing || asking.sending) return;
-  let i = draft.active;
-  if (i === null || i === undefined || draft.slots[i]?.card !== null) i = draft.slots.findIndex((s) => s.card === null);
-  if (i < 0 || draftIndices().has(idx)) return;
-  draft.slots[i].card = card;
-  draft.slots[i].idx = idx;
-  const next = draft.slots.findIndex((s) => s.card === null);
-  draft.active = next < 0 ? null : next;
+  if (!pad.draft || pad.reviewing || pad.asking.sending) return;
+  const placed = placeCard(pad.draft, idx, card);
+  if (placed === pad.draft) return;
+  pad.draft = placed;
   saveDraft();
   render();
 }
 
 function clearSlot(i) {
-  if (!draft || reviewing || asking.sending) return;
-  draft.slots[i].card = null;
-  draft.slots[i].idx = null;
-  draft.active = i;
+  if (!pad.draft || pad.reviewing || pad.asking.sending) return;
+  pad.draft = emptied(pad.draft, i);
   saveDraft();
   render();
 }
 
-function bidsFromDraft() {
-  const bids = {};
-  for (const s of draft.slots) (bids[String(s.station)] ||= []).push(s.card);
-  return bids;
-}
-
 function renderTask(view) {
-  trayActions = null;
+  pad.trayActions = null;
   const pend = myPending();
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
-  const kinds = new Set(moment.kinds);
-  const error = lastError ? h("p", { class: "error", role: "alert" }, lastError) : null;
-  const news = [noticeBox(view), companionMovesBox(view)];
+  const kinds = new Set(pad.moment.kinds);
+  const error = pad.lastError ? h("p", { class: "error", role: "alert" }, pad.lastError) : null;
+  const news = [noticeBox(), companionMovesBox()];
   // Skipped by the host: say so plainly, the companion answers for this seat.
-  if ((frame.seats || []).find((s) => s.id === me())?.companion) {
-    document.body.dataset.task = "auto";
-    moment = { ...moment, kinds: [] }; // the companion answers: the pad asks nothing
+  document.body.dataset.task = taskOf([...kinds], pad.frame, me());
+  if (document.body.dataset.task === "auto") {
+    pad.moment = { ...pad.moment, kinds: [] }; // the companion answers: the pad asks nothing
     return fill(
       task,
       h("div", { class: "auto-note", dataset: { testid: "auto-note" } }, t("pad.auto_title"), h("p", {}, t("pad.auto_help"))),
@@ -635,7 +592,6 @@ function renderTask(view) {
       waitTask(view),
     );
   }
-  document.body.dataset.task = [...kinds][0] || "none";
   const help = hintBox(view, [...kinds][0]);
   if (kinds.has("sacrifice")) return fill(task, news, help, sacrificeTask(view), error);
   if (kinds.has("bid")) return fill(task, news, help, bidTask(view), error);
@@ -646,44 +602,21 @@ function renderTask(view) {
   return fill(task, news, waitTask(view), error);
 }
 
-/** The host gave the seat back (notice "resumed", PROTOCOL.md 3.4): said until what this
- * phone is asked changes (it answered, or the game moved on) or another game starts. */
-function noteSeatBack(f) {
-  if (f.type !== "view") return;
-  const pending = JSON.stringify((f.you?.pending || []).map((p) => p.type));
-  if (f.notice?.kind === "resumed") seatBack = { pending, game: f.game?.id ?? null };
-  else if (seatBack && (pending !== seatBack.pending || (f.game?.id ?? null) !== seatBack.game)) seatBack = null;
-}
-
 /** "The host undid your bid for station 3": the seat's own move only (PROTOCOL.md 3.4); "you
  * have your seat back" after a companion player had it. */
 function noticeBox() {
-  const back = seatBack ? h("div", { class: "notice", role: "status", dataset: { testid: "seat-back" } }, t("pad.notice.resumed")) : null;
-  if (!notice || notice.kind !== "undone") return back;
-  const station = notice.station ?? (notice.stations?.length === 1 ? notice.stations[0] : null);
-  let text;
-  if (notice.type === "bid") text = station !== null ? t("pad.notice.undone.bid_one", { station: stationLabel(station) }) : t("pad.notice.undone.bid_all");
-  else if (notice.type === "dice") text = t("pad.notice.undone.dice", { station: stationLabel(station ?? "?") });
-  else if (notice.type === "sacrifice" || notice.type === "roll") text = t(`pad.notice.undone.${notice.type}`);
-  else text = t("pad.notice.undone.other");
+  const back = pad.news.seatBack ? h("div", { class: "notice", role: "status", dataset: { testid: "seat-back" } }, t("pad.notice.resumed")) : null;
+  const text = undoneText(pad.news.notice);
+  if (text === null) return back;
   return [back, h("div", { class: "notice", role: "status", dataset: { testid: "notice" } }, text)];
 }
 
 /** What a companion player did for this seat this round while it had the seat: "a companion
  * player bid 7+5 for you at station 2" (the seat's own moves only, sent to this seat only). */
 function companionMovesBox() {
-  const moves = frame.you?.companion_moves || [];
+  const moves = pad.frame.you?.companion_moves || [];
   if (!moves.length) return null;
-  const lines = [];
-  for (const m of moves) {
-    if (m.type === "bid") {
-      for (const [station, cards] of Object.entries(m.bids || {})) lines.push(t("pad.companion.bid", { cards: cards.join("+"), station: stationLabel(station) }));
-    } else if (m.type === "sacrifice") lines.push(t("pad.companion.sacrifice", { card: m.card }));
-    else if (m.type === "dice") lines.push(plural("pad.companion.dice", m.count, { station: stationLabel(m.station ?? "?") }));
-    else if (m.type === "city") lines.push(t("pad.companion.city", { choice: m.choice === "hut" ? t("pad.city_hut") : t("pad.city_die") }));
-    else if (m.type === "pyramid") lines.push(t("pad.companion.pyramid", { name: nameOf(m.first) }));
-    else if (m.type === "roll") lines.push(t("pad.companion.roll", { values: (m.values || []).join("+") }));
-  }
+  const lines = companionMoveLines(moves);
   return h(
     "div",
     { class: "notice companion-moves", dataset: { testid: "companion-moves" } },
@@ -692,14 +625,9 @@ function companionMovesBox() {
   );
 }
 
-function stepTitle(view) {
-  if (view.step === "all" || view.step === "first" || view.step === "second") return t(`pad.bid_title.${view.step}`);
-  return t("pad.bid_title.station", { n: view.step });
-}
-
 function sacrificeTask(view) {
   const deck = view.players?.[me()]?.deck || [];
-  const picked = choice?.type === "sacrifice" ? choice.value : null;
+  const picked = pad.choice?.type === "sacrifice" ? pad.choice.value : null;
   const cards = h(
     "div",
     { class: "hand" },
@@ -707,11 +635,11 @@ function sacrificeTask(view) {
       h(
         "button",
         {
-          class: `card-btn ${picked === c && choice.index === i ? "picked" : ""}`,
+          class: `card-btn ${picked === c && pad.choice.index === i ? "picked" : ""}`,
           dataset: { card: c, value: c, testid: "choice", kind: "sacrifice" },
-          "aria-pressed": picked === c && choice.index === i ? "true" : "false",
+          "aria-pressed": picked === c && pad.choice.index === i ? "true" : "false",
           onclick: () => {
-            choice = { type: "sacrifice", value: c, index: i };
+            pad.choice = { type: "sacrifice", value: c, index: i };
             render();
           },
         },
@@ -729,7 +657,7 @@ function sacrificeTask(view) {
 
 /** The review / lock-in bar shared by every decision. */
 function lockBar(ready, summary, onLock) {
-  if (asking.sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  if (pad.asking.sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
   return h(
     "div",
     { class: "lockbar" },
@@ -742,10 +670,10 @@ function bidTask(view) {
   ensureDraft(view);
   const mine = view.players?.[me()] || {};
   const firstCards = view.step === "second" ? view.revealed || {} : {};
-  const full = draft.slots.every((s) => s.card !== null);
-  const stations = [...new Set(draft.slots.map((s) => s.station))];
+  const full = pad.draft.slots.every((s) => s.card !== null);
+  const stations = [...new Set(pad.draft.slots.map((s) => s.station))];
   const rows = stations.map((station) => {
-    const slotIdx = draft.slots.map((s, i) => [s, i]).filter(([s]) => s.station === station);
+    const slotIdx = pad.draft.slots.map((s, i) => /** @type {[import("./padview.js").Slot, number]} */ ([s, i])).filter(([s]) => s.station === station);
     const earlier = firstCards[String(station)]?.[me()] || mine.bids?.[String(station)] || [];
     const sum = earlier.reduce((a, b) => a + b, 0) + slotIdx.reduce((a, [s]) => a + (s.card ?? 0), 0);
     return h(
@@ -761,10 +689,10 @@ function bidTask(view) {
           h(
             "button",
             {
-              class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !reviewing ? "active" : ""}`,
+              class: `slot ${s.card === null ? "empty" : "filled"} ${pad.draft.active === i && !pad.reviewing ? "active" : ""}`,
               dataset: { slot: i, testid: "slot" },
-              disabled: reviewing || Boolean(asking.sending),
-              onclick: () => (s.card === null ? ((draft.active = i), render()) : clearSlot(i)),
+              disabled: pad.reviewing || Boolean(pad.asking.sending),
+              onclick: () => (s.card === null ? ((pad.draft.active = i), render()) : clearSlot(i)),
               "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
             },
             s.card === null ? "" : String(s.card),
@@ -774,18 +702,18 @@ function bidTask(view) {
     );
   });
   const head = [
-    h("h2", {}, reviewing ? t("pad.review_title") : stepTitle(view)),
-    h("p", { class: "help" }, reviewing ? t("pad.review_help") : t("pad.bid_help")),
+    h("h2", {}, pad.reviewing ? t("pad.review_title") : stepTitle(view)),
+    h("p", { class: "help" }, pad.reviewing ? t("pad.review_help") : t("pad.bid_help")),
   ];
   const offer = bidOffer(view);
   let actions;
-  if (asking.sending) actions = h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
-  else if (reviewing) {
+  if (pad.asking.sending) actions = h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
+  else if (pad.reviewing) {
     actions = h(
       "div",
       { class: "lockbar two" },
-      h("button", { class: "big", id: "change", "data-testid": "change", onclick: () => ((reviewing = false), render()) }, t("pad.change")),
-      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft() }) }, t("pad.lock_in")),
+      h("button", { class: "big", id: "change", "data-testid": "change", onclick: () => ((pad.reviewing = false), render()) }, t("pad.change")),
+      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft(pad.draft) }) }, t("pad.lock_in")),
     );
   } else {
     actions = h(
@@ -798,22 +726,22 @@ function bidTask(view) {
           id: "clear",
           "data-testid": "clear",
           onclick: () => {
-            draft.slots.forEach((s) => {
+            pad.draft.slots.forEach((s) => {
               s.card = null;
               s.idx = null;
             });
-            draft.active = 0;
+            pad.draft.active = 0;
             saveDraft();
             render();
           },
         },
         t("pad.clear"),
       ),
-      h("button", { class: "big primary", id: "review", "data-testid": "review", disabled: !full, onclick: () => ((reviewing = true), render()) }, t("pad.review")),
+      h("button", { class: "big primary", id: "review", "data-testid": "review", disabled: !full, onclick: () => ((pad.reviewing = true), render()) }, t("pad.review")),
     );
   }
-  trayActions = actions; // in the sticky tray under the cards: always on screen, never covered
-  return [head, offer, h("div", { class: `stations ${reviewing ? "reviewing" : ""}` }, rows)];
+  pad.trayActions = actions; // in the sticky tray under the cards: always on screen, never covered
+  return [head, offer, h("div", { class: `stations ${pad.reviewing ? "reviewing" : ""}` }, rows)];
 }
 
 function bidOffer(view) {
@@ -881,18 +809,8 @@ function windowTable(bids, station, view) {
 /** What dice could change for this seat: "two dice could lift you to 2nd" (all sixes, nobody
  * else rolling) and how far others' dice could push it down. */
 function diceOutlook(view) {
-  const mine = view.dice_window?.bids?.[me()];
-  if (!mine) return null;
-  const lines = [t("pad.dice_now", { place: t(`place.${mine.place}`) })];
-  let shown = mine.place;
-  for (const [k, place] of Object.entries(mine.best || {})) {
-    if (place < shown) {
-      lines.push(Number(k) === 1 ? t("pad.dice_lift_one", { place: t(`place.${place}`) }) : t("pad.dice_lift", { n: k, place: t(`place.${place}`) }));
-      shown = place;
-    }
-  }
-  if (shown === mine.place) lines.push(t("pad.dice_no_lift"));
-  if (mine.worst > mine.place) lines.push(t("pad.dice_push", { place: t(`place.${mine.worst}`) }));
+  const lines = outlookLines(view, me());
+  if (!lines) return null;
   return h("ul", { class: "outlook", dataset: { testid: "dice-outlook" } }, lines.map((x) => h("li", {}, x)));
 }
 
@@ -900,7 +818,7 @@ function diceOutlook(view) {
  * answer could change what the station gives (R3.2 dice, R5.4 the pyramid's order), each
  * with the place from its station's ranking. */
 function diceNotAsked(view) {
-  const skipped = frame.you?.not_asked || [];
+  const skipped = pad.frame.you?.not_asked || [];
   if (!skipped.length) return null;
   const line = (item) => {
     const entry = lastRanking(item.station)?.entries?.find((e) => e.player === me());
@@ -944,7 +862,7 @@ function rankingTable(ranking, view) {
 function diceTask(view) {
   const held = view.players?.[me()]?.dice || 0;
   const station = view.dice_window?.station ?? view.station;
-  const picked = choice?.type === "dice" ? choice.value : null;
+  const picked = pad.choice?.type === "dice" ? pad.choice.value : null;
   const buttons = [];
   for (let n = 0; n <= held; n += 1) {
     buttons.push(
@@ -955,7 +873,7 @@ function diceTask(view) {
           dataset: { count: n, testid: "choice", kind: "dice", value: n },
           "aria-pressed": picked === n ? "true" : "false",
           onclick: () => {
-            choice = { type: "dice", value: n };
+            pad.choice = { type: "dice", value: n };
             render();
           },
         },
@@ -992,13 +910,13 @@ function rollTask(view, entry) {
       },
     },
     h("div", { class: "dice-inputs" }, inputs),
-    h("button", { class: "big primary", type: "submit", disabled: Boolean(asking.sending) }, t("pad.roll_send")),
+    h("button", { class: "big primary", type: "submit", disabled: Boolean(pad.asking.sending) }, t("pad.roll_send")),
   );
   return [h("h2", {}, count === 1 ? t("pad.roll_title_one") : t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
 }
 
 function cityTask(view) {
-  const picked = choice?.type === "city" ? choice.value : null;
+  const picked = pad.choice?.type === "city" ? pad.choice.value : null;
   const option = (value, label, help) =>
     h(
       "button",
@@ -1007,7 +925,7 @@ function cityTask(view) {
         dataset: { choice: value, testid: "choice", kind: "city", value },
         "aria-pressed": picked === value ? "true" : "false",
         onclick: () => {
-          choice = { type: "city", value };
+          pad.choice = { type: "city", value };
           render();
         },
       },
@@ -1024,7 +942,7 @@ function cityTask(view) {
 
 function pyramidTask(view) {
   const other = view.decision?.type === "pyramid" ? view.decision.second : lastRanking(4)?.entries?.[1]?.player;
-  const picked = choice?.type === "pyramid" ? choice.value : null;
+  const picked = pad.choice?.type === "pyramid" ? pad.choice.value : null;
   const option = (value, label) =>
     h(
       "button",
@@ -1033,7 +951,7 @@ function pyramidTask(view) {
         dataset: { first: value, testid: "choice", kind: "pyramid", value },
         "aria-pressed": picked === value ? "true" : "false",
         onclick: () => {
-          choice = { type: "pyramid", value };
+          pad.choice = { type: "pyramid", value };
           render();
         },
       },
@@ -1055,8 +973,8 @@ function pyramidTask(view) {
  * show's current step are not told on the phone before the display shows them). */
 function told() {
   const hidden = beat.hiddenTail();
-  if (!hidden) return events;
-  const before = events.slice(0, Math.max(0, events.length - beat.events.length));
+  if (!hidden) return pad.news.events;
+  const before = pad.news.events.slice(0, Math.max(0, pad.news.events.length - beat.events.length));
   return [...before, ...beat.events.slice(0, beat.events.length - hidden)];
 }
 
@@ -1065,8 +983,7 @@ function lastRanking(station) {
 }
 
 function waitTask(view) {
-  const waiting = [...new Set((view.pending || []).filter((p) => p.player).map((p) => p.player))];
-  const host = (view.pending || []).filter((p) => !p.player).map((p) => t(`wait.${p.type}`));
+  const waiting = waitingFor(view);
   const bidDone = view.bid_status?.[me()];
   const ranking = lastRanking();
   const windowOpen = view.dice_window && (view.phase === "dice" || view.phase === "roll");
@@ -1074,8 +991,8 @@ function waitTask(view) {
     h("h2", { class: "waiting" }, bidDone ? t("pad.locked") : t("pad.nothing")),
     diceNotAsked(view),
     windowOpen ? revealedTable(view, view.dice_window.station) : null,
-    waiting.length ? h("p", {}, t("pad.waiting_for", { names: list(waiting.map(nameOf)) })) : null,
-    host.length ? h("p", {}, host.join(" · ")) : null,
+    waiting.players ? h("p", {}, waiting.players) : null,
+    waiting.host ? h("p", {}, waiting.host) : null,
     ranking && !windowOpen ? rankingTable(ranking, view) : null,
     told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,
   ];
@@ -1084,9 +1001,9 @@ function waitTask(view) {
 function renderDeck(view, actions) {
   const mine = view.players?.[me()] || {};
   const deck = mine.deck || [];
-  const free = freeCards(view);
-  const inDraft = draftIndices();
-  const bidding = document.body.dataset.task === "bid" && !reviewing && !asking.sending;
+  const free = freeCards(view, me());
+  const inDraft = draftIndices(pad.draft);
+  const bidding = document.body.dataset.task === "bid" && !pad.reviewing && !pad.asking.sending;
   fill(
     "deck",
     h("h2", {}, t("pad.your_cards")),
@@ -1155,7 +1072,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
-        (frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
+        (pad.frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
@@ -1200,10 +1117,10 @@ function renderFinal(view) {
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
-    frame.game.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
+    pad.frame.game.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(pad.frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
     view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
     place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
-    frame.game.status === "ended" && !view.finished ? standingsTable(frame.game.standings || []) : null,
+    pad.frame.game.status === "ended" && !view.finished ? standingsTable(pad.frame.game.standings || []) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
     view.finished
@@ -1213,23 +1130,11 @@ function renderFinal(view) {
           ranked.map(card),
         )
       : null,
-    reviewPanel(frame, credentials),
+    reviewPanel(pad.frame, pad.credentials),
   );
 }
 
-/** A player's place (R7: higher total, then the higher sacrifice; equal on both share it). */
-function placeOf(player, order, lines) {
-  const mine = lines[player];
-  if (!mine || mine.total === undefined) return null;
-  const ahead = order.filter((p) => {
-    const l = lines[p];
-    return l.total > mine.total || (l.total === mine.total && (l.sacrifice ?? 0) > (mine.sacrifice ?? 0));
-  });
-  return ahead.length + 1;
-}
-
 const beat = new Beat(); // the show's step: the final scoring turns over on the display's beat
-let beatShown = null;
 
 function beatKey() {
   return `${beat.step}:${beat.current().index}`;
@@ -1237,21 +1142,20 @@ function beatKey() {
 
 /** A beat that came up since the last look: note it and play its sound (the display's). */
 function soundBeat() {
-  if (beatKey() === beatShown) return false;
-  beatShown = beatKey();
+  if (beatKey() === pad.beatShown) return false;
+  pad.beatShown = beatKey();
   const cur = beat.current();
   cue(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
   return true;
 }
 
 setInterval(() => {
-  if (frame && soundBeat()) render();
+  if (pad.frame && soundBeat()) render();
 }, 250);
 
 // ---------- sound: silent unless this phone's player turns it on ----------
 
 const sound = new Sound("chocolatl.pad.sound", false); // per phone, not per table
-let asked = null; // what the pad asked at the last render (null: nothing rendered yet)
 
 /** A tune for this player: only while the sound is on and the pad is in view. While off,
  * Sound.play returns at once, so no AudioContext is ever made. */
@@ -1264,10 +1168,10 @@ function cue(name) {
  * so the next one of the same kind (the next station's dice, the second bid) is new again;
  * other players' moves while it waits do not repeat it. */
 function cueAsked() {
-  const g = frame?.game;
+  const g = pad.frame?.game;
   const now = new Set(myPending().map((p) => `${g?.id}:${g?.view?.round}:${p.type}`));
-  if (asked && [...now].some((k) => !asked.has(k))) cue("your_turn");
-  asked = now;
+  if (pad.asked && [...now].some((k) => !pad.asked.has(k))) cue("your_turn");
+  pad.asked = now;
 }
 
 /** The toggle is a speaker icon (struck through while off) named "sound on this phone"; its
@@ -1276,15 +1180,14 @@ function renderSoundToggle() {
   document.getElementById("pad-sound")?.setAttribute("aria-pressed", String(sound.on));
 }
 
-let noteTimer = null;
 
 function sayToggled() {
   const note = document.getElementById("sound-note");
   if (!note) return;
   note.textContent = t(sound.on ? "pad.sound_is_on" : "pad.sound_is_off");
   note.hidden = false;
-  clearTimeout(noteTimer);
-  noteTimer = setTimeout(() => (note.hidden = true), 3000);
+  clearTimeout(pad.noteTimer);
+  pad.noteTimer = setTimeout(() => (note.hidden = true), 3000);
 }
 
 function soundControls() {
@@ -1316,7 +1219,7 @@ function standingsTable(standings) {
   return h(
     "div",
     { class: "standings", dataset: { testid: "standings" } },
-    h("h3", {}, t(frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
+    h("h3", {}, t(pad.frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
     h(
       "table",
       { class: "mini" },
@@ -1342,22 +1245,22 @@ function standingsTable(standings) {
 
 async function main() {
   window.__pad = {
-    frame: () => frame,
+    frame: () => pad.frame,
     conn: null,
     sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }),
     // What the last render saw of the show (a test that finds a pad asking nothing says why).
-    moment: () => ({ ...moment, step: beat.step, left: beat.left(), active: beat.active(), timer: heldTimer !== null }),
+    moment: () => ({ ...pad.moment, step: beat.step, left: beat.left(), active: beat.active(), timer: pad.heldTimer !== null }),
   };
   await setLanguage(pickLanguage());
-  languageSwitch(document.getElementById("lang"), { remember: true });
+  languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
   onLanguageChange(() => {
-    if (frame) render();
+    if (pad.frame) render();
     else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);
   });
   document.getElementById("join-form").addEventListener("submit", join);
   soundControls();
   translateDom(document);
-  if (credentials && credentials.table === tableName) {
+  if (pad.credentials && pad.credentials.table === tableName) {
     showStatus("reconnecting");
     document.getElementById("screen-status").dataset.kind = "";
     fill("screen-status", h("div", { class: "status-card" }, h("h2", {}, t("conn.connecting"))));

@@ -3,5 +3,5 @@
 import { languageSwitch, pickLanguage, setLanguage } from "./i18n.js";
 
 await setLanguage(pickLanguage());
-const select = document.getElementById("lang");
+const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("lang"));
 if (select) languageSwitch(select, { remember: true });

@@ -12,21 +12,28 @@ const page = document.body.dataset;
 const steps = Number(page.steps);
 // Where each round and station starts: [{round, station (null for the round), step}].
 const chapters = JSON.parse(page.chapters || "[]");
-let step = Number(page.startStep || 0); // shown: a replay opens at its first step (or the asked one)
-let target = step; // asked for (key presses may come faster than the answers)
-
 // Playing: the host page's paces (a test may ask for "test:<seconds>" in the page's address).
 const PACES = ["quick", "normal", "relaxed"];
 const asked = new URLSearchParams(location.search).get("pace");
 const customPace = asked && /^test:\d+(\.\d+)?$/.test(asked) ? asked : null;
-let pace = customPace || (PACES.includes(asked) ? asked : "normal");
 const QUICK = 0.6; // seconds a step that holds nothing stays while playing
-let mode = "stopped"; // "playing", "paused" (by the button or the space bar) or "stopped"
-let timer = null;
-let hold = 0; // seconds the playing step's beats hold
-let shownAt = 0; // performance.now() at which the playing step's beats began
-let pausedAt = null; // seconds into the step's beats where the pause froze it (null: none)
+const firstStep = Number(page.startStep || 0); // a replay opens at its first step (or the asked one)
 
+/** Everything the replay controls hold that changes, in one object. */
+const replay = {
+  step: firstStep, // shown
+  target: firstStep, // asked for (key presses may come faster than the answers)
+  pace: customPace || (PACES.includes(asked) ? asked : "normal"),
+  /** @type {"playing" | "paused" | "stopped"} "paused" by the button or the space bar */
+  mode: "stopped",
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  timer: null,
+  hold: 0, // seconds the playing step's beats hold
+  shownAt: 0, // performance.now() at which the playing step's beats began
+  /** @type {number | null} seconds into the step's beats where the pause froze it (null: none) */
+  pausedAt: null,
+  chain: Promise.resolve(), // one request at a time, so the server ends where we asked
+};
 /** The round the step belongs to (0 before the first round). */
 function roundOf(at) {
   let round = 0;
@@ -36,10 +43,10 @@ function roundOf(at) {
 
 function label() {
   renderPlay();
-  document.getElementById("replay-step").textContent = t("replay.step", { step, last: steps - 1 });
-  const round = roundOf(step);
+  document.getElementById("replay-step").textContent = t("replay.step", { step: replay.step, last: steps - 1 });
+  const round = roundOf(replay.step);
   const rounds = chapters.filter((c) => c.station === null);
-  const roundSelect = document.getElementById("replay-round");
+  const roundSelect = /** @type {HTMLSelectElement} */ (document.getElementById("replay-round"));
   fill(
     roundSelect,
     h("option", { value: "0" }, t("replay.setup")),
@@ -48,9 +55,9 @@ function label() {
   const current = rounds.find((c) => c.round === round);
   roundSelect.value = current ? String(current.step) : "0";
   const stations = chapters.filter((c) => c.round === round && c.station !== null);
-  const stationSelect = document.getElementById("replay-station");
+  const stationSelect = /** @type {HTMLSelectElement} */ (document.getElementById("replay-station"));
   let shownStation = null;
-  for (const c of stations) if (c.step <= step) shownStation = c;
+  for (const c of stations) if (c.step <= replay.step) shownStation = c;
   fill(
     stationSelect,
     h("option", { value: "", disabled: true }, t("replay.station")),
@@ -62,12 +69,12 @@ function label() {
 
 function renderPlay() {
   const button = document.getElementById("replay-play");
-  button.textContent = mode === "playing" ? `❚❚ ${t("replay.pause")}` : `▷ ${t("replay.play")}`;
+  button.textContent = replay.mode === "playing" ? `❚❚ ${t("replay.pause")}` : `▷ ${t("replay.play")}`;
   button.title = t("replay.play_key");
   button.setAttribute("aria-label", button.title);
-  button.setAttribute("aria-pressed", String(mode === "playing"));
-  document.body.dataset.replayPlaying = mode === "playing" ? "1" : "0";
-  const select = document.getElementById("replay-pace");
+  button.setAttribute("aria-pressed", String(replay.mode === "playing"));
+  document.body.dataset.replayPlaying = replay.mode === "playing" ? "1" : "0";
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("replay-pace"));
   if (document.activeElement === select) return; // not while it is being chosen from
   const custom = customPace ? [h("option", { value: customPace }, t("host.pace.custom", { s: customPace.slice(5) }))] : [];
   fill(
@@ -75,16 +82,14 @@ function renderPlay() {
     PACES.map((p) => h("option", { value: p }, t(`host.pace.${p}`))),
     custom,
   );
-  select.value = pace;
+  select.value = replay.pace;
 }
-
-let chain = Promise.resolve(); // one request at a time, so the server ends where we asked
 
 function go(to) {
   stop();
-  target = Math.max(0, Math.min(steps - 1, to));
-  const want = target;
-  chain = chain.then(() => show(want)).catch(() => {});
+  replay.target = Math.max(0, Math.min(steps - 1, to));
+  const want = replay.target;
+  replay.chain = replay.chain.then(() => show(want)).catch(() => {});
 }
 
 async function post(body) {
@@ -99,8 +104,8 @@ async function post(body) {
 async function show(want) {
   const answer = await post({ to: want });
   if (answer) {
-    step = answer.step;
-    if (step === target) document.body.dataset.replayStep = String(step);
+    replay.step = answer.step;
+    if (replay.step === replay.target) document.body.dataset.replayStep = String(replay.step);
     label();
   }
 }
@@ -109,71 +114,81 @@ async function show(want) {
 
 /** Play on, or stop where we are (a manual step stops without holding the display). */
 function stop() {
-  mode = "stopped";
-  pausedAt = null;
-  hold = 0;
-  clearTimeout(timer);
+  replay.mode = "stopped";
+  replay.pausedAt = null;
+  replay.hold = 0;
+  clearTimeout(replay.timer);
   renderPlay();
+}
+
+/**
+ * The mode as it is now (not as it was before an await).
+ * @returns {"playing" | "paused" | "stopped"}
+ */
+function modeNow() {
+  return replay.mode;
 }
 
 /** The next command, as the live show put it up; then wait out its hold. */
 async function advance() {
-  if (mode !== "playing") return;
-  if (step >= steps - 1) {
+  if (replay.mode !== "playing") return;
+  if (replay.step >= steps - 1) {
     stop(); // the end of the game
     return;
   }
-  const answer = await post({ to: step + 1, pace });
+  const answer = await post({ to: replay.step + 1, pace: replay.pace });
   if (!answer) return stop();
-  step = answer.step;
-  if (mode === "stopped") return; // a step by hand follows and says where to
-  target = step;
-  document.body.dataset.replayStep = String(step);
+  replay.step = answer.step;
+  // Read again: a tap or the space bar may have changed it while the step was on its way.
+  const now = modeNow();
+  if (now === "stopped") return; // a step by hand follows and says where to
+  replay.target = replay.step;
+  document.body.dataset.replayStep = String(replay.step);
   label();
   started(answer.show);
-  if (mode === "paused") {
+  if (now === "paused") {
     // Paused while the step was on its way: hold it at its start.
-    pausedAt = answer.show.elapsed;
-    await post({ to: step, pace, elapsed: pausedAt, paused: true });
+    replay.pausedAt = answer.show.elapsed;
+    await post({ to: replay.step, pace: replay.pace, elapsed: replay.pausedAt, paused: true });
     return;
   }
   wait(answer.show);
 }
 
 function started(show) {
-  hold = show.hold;
-  shownAt = performance.now() - show.elapsed * 1000;
+  replay.hold = show.hold;
+  replay.shownAt = performance.now() - show.elapsed * 1000;
 }
 
 function wait(show) {
   const quick = Math.min(QUICK, Math.max(0.1, show.seconds));
   const left = show.hold > 0 ? show.hold - show.elapsed : quick;
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    chain = chain.then(advance).catch(() => stop());
+  clearTimeout(replay.timer);
+  replay.timer = setTimeout(() => {
+    replay.chain = replay.chain.then(advance).catch(() => stop());
   }, left * 1000);
 }
 
 function play() {
-  if (mode === "playing") return;
-  mode = "playing";
+  if (replay.mode === "playing") return;
+  replay.mode = "playing";
   renderPlay();
-  const frozen = pausedAt;
-  pausedAt = null;
-  chain = chain
+  const frozen = replay.pausedAt;
+  replay.pausedAt = null;
+  replay.chain = replay.chain
     .then(async () => {
-      if (frozen !== null && frozen < hold) {
+      if (frozen !== null && frozen < replay.hold) {
         // Resume the frozen step where it stood.
-        const answer = await post({ to: step, pace, elapsed: frozen });
+        const answer = await post({ to: replay.step, pace: replay.pace, elapsed: frozen });
         if (!answer) return stop();
         started(answer.show);
         wait(answer.show);
         return;
       }
-      if (step >= steps - 1) {
+      if (replay.step >= steps - 1) {
         // Played from the end: from the start again.
         const answer = await post({ to: 0 });
-        if (answer) step = target = answer.step;
+        if (answer) replay.step = replay.target = answer.step;
       }
       await advance();
     })
@@ -181,44 +196,45 @@ function play() {
 }
 
 function pause() {
-  if (mode !== "playing") return;
-  mode = "paused";
-  clearTimeout(timer);
+  if (replay.mode !== "playing") return;
+  replay.mode = "paused";
+  clearTimeout(replay.timer);
   renderPlay();
-  const into = (performance.now() - shownAt) / 1000;
+  const into = (performance.now() - replay.shownAt) / 1000;
   // The display holds the beat that is up (its countdown stops) until play goes on; a step
   // already read (its hold over, the next one not asked yet) is held as it is, so every
   // pause says so on the display. (A step already on its way is held at its own start
   // instead: see advance.)
-  const at = step;
-  const reading = hold > 0 && into < hold;
-  pausedAt = reading ? into : null;
-  const elapsed = reading ? into : Math.max(0, hold);
-  chain = chain.then(() => (step === at ? post({ to: at, pace, elapsed, paused: true }) : null)).catch(() => {});
+  const at = replay.step;
+  const reading = replay.hold > 0 && into < replay.hold;
+  replay.pausedAt = reading ? into : null;
+  const elapsed = reading ? into : Math.max(0, replay.hold);
+  replay.chain = replay.chain.then(() => (replay.step === at ? post({ to: at, pace: replay.pace, elapsed, paused: true }) : null)).catch(() => {});
 }
 
 function toggle() {
-  if (mode === "playing") pause();
+  if (replay.mode === "playing") pause();
   else play();
 }
 
 document.getElementById("replay-play").addEventListener("click", toggle);
 document.getElementById("replay-pace").addEventListener("change", (event) => {
-  pace = event.target.value; // from the next step on
+  replay.pace = /** @type {HTMLSelectElement} */ (event.target).value; // from the next step on
 });
 document.getElementById("replay-first").addEventListener("click", () => go(0));
-document.getElementById("replay-back").addEventListener("click", () => go(target - 1));
-document.getElementById("replay-forward").addEventListener("click", () => go(target + 1));
+document.getElementById("replay-back").addEventListener("click", () => go(replay.target - 1));
+document.getElementById("replay-forward").addEventListener("click", () => go(replay.target + 1));
 document.getElementById("replay-last").addEventListener("click", () => go(steps - 1));
 for (const id of ["replay-round", "replay-station"]) {
   document.getElementById(id).addEventListener("change", (event) => {
-    if (event.target.value !== "") go(Number(event.target.value));
+    const value = /** @type {HTMLSelectElement} */ (event.target).value;
+    if (value !== "") go(Number(value));
   });
 }
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLSelectElement) return; // the lists use the arrow keys
-  if (event.key === "ArrowLeft") go(target - 1);
-  else if (event.key === "ArrowRight") go(target + 1);
+  if (event.key === "ArrowLeft") go(replay.target - 1);
+  else if (event.key === "ArrowRight") go(replay.target + 1);
   else if (event.key === "Home") go(0);
   else if (event.key === "End") go(steps - 1);
   else if (event.key === " ") {
@@ -230,7 +246,7 @@ document.addEventListener("keyup", (event) => {
   if (event.key === " " && !(event.target instanceof HTMLSelectElement)) event.preventDefault();
 });
 onLanguageChange(label);
-document.body.dataset.replayStep = String(step);
+document.body.dataset.replayStep = String(replay.step);
 // The display loads the catalogue; until it is in, texts would show as their keys (the first
 // language change draws the bar).
 if (loaded()) label();

@@ -6,10 +6,17 @@
 // playsinline so browsers let it play, keeps the screen awake while it runs.
 // Browsers may still refuse to start it without a tap, so every tap retries while wanted.
 
-let wanted = false;
-let lock = null; // WakeLockSentinel when the native API is in use
-let video = null; // NoSleep's <video> otherwise
-let noSleep = null;
+/** What keeping awake holds, in one object. */
+const awake = {
+  wanted: false,
+  /** @type {WakeLockSentinel | null} when the native API is in use */
+  lock: null,
+  /** @type {HTMLVideoElement | null} NoSleep's video otherwise */
+  video: null,
+  /** @type {NoSleepVideo | null} */
+  noSleep: null,
+};
+
 
 /** "native" | "video" | "none": which technique this page can use. */
 export function technique() {
@@ -19,30 +26,30 @@ export function technique() {
 }
 
 function videoElement() {
-  if (!noSleep) {
-    noSleep = new window.NoSleep();
-    video = noSleep.noSleepVideo || null;
-    if (video) {
-      video.muted = true;
-      video.setAttribute("muted", "");
-      video.setAttribute("loop", "");
-      video.setAttribute("aria-hidden", "true");
-      video.className = "keep-awake-video";
-      document.body.appendChild(video);
+  if (!awake.noSleep) {
+    awake.noSleep = new window.NoSleep();
+    awake.video = awake.noSleep.noSleepVideo || null;
+    if (awake.video) {
+      awake.video.muted = true;
+      awake.video.setAttribute("muted", "");
+      awake.video.setAttribute("loop", "");
+      awake.video.setAttribute("aria-hidden", "true");
+      awake.video.className = "keep-awake-video";
+      document.body.appendChild(awake.video);
     }
   }
-  return video;
+  return awake.video;
 }
 
 async function acquire() {
-  if (!wanted || document.visibilityState !== "visible") return;
+  if (!awake.wanted || document.visibilityState !== "visible") return;
   const how = technique();
   try {
     if (how === "native") {
-      if (!lock || lock.released) {
-        lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener("release", () => {
-          lock = null;
+      if (!awake.lock || awake.lock.released) {
+        awake.lock = await navigator.wakeLock.request("screen");
+        awake.lock.addEventListener("release", () => {
+          awake.lock = null;
         });
       }
     } else if (how === "video") {
@@ -51,35 +58,35 @@ async function acquire() {
     }
   } catch (err) {
     // Refused until the next tap (no user activation yet) or by policy; retried on tap.
-    console.info("keep-awake not active yet:", err && err.name);
+    console.info("keep-awake not active yet:", err instanceof Error ? err.name : err);
   }
 }
 
 async function release() {
-  if (lock) {
-    const l = lock;
-    lock = null;
+  if (awake.lock) {
+    const l = awake.lock;
+    awake.lock = null;
     try {
       await l.release();
     } catch {
       /* already released */
     }
   }
-  if (video && !video.paused) video.pause();
+  if (awake.video && !awake.video.paused) awake.video.pause();
 }
 
 /** Ask for (true) or give up (false) keeping the screen awake. */
 export function keepAwake(on) {
-  if (on === wanted) return;
-  wanted = on;
+  if (on === awake.wanted) return;
+  awake.wanted = on;
   if (on) acquire();
   else release();
 }
 
 /** Whether the screen is currently being kept awake (for tests and the status line). */
 export function isAwake() {
-  if (lock && !lock.released) return true;
-  return Boolean(video && !video.paused);
+  if (awake.lock && !awake.lock.released) return true;
+  return Boolean(awake.video && !awake.video.paused);
 }
 
 document.addEventListener("visibilitychange", () => {
