@@ -224,7 +224,51 @@ def finished_game(live: LiveServer) -> tuple[int, dict[str, str]]:
     return game_id, seat
 
 
-def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
+def profiler(
+    pid: int, flood: str, seconds: float, out: Path
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """py-spy (from PyPI, ``pip install py-spy``) sampling the worker while the probe runs:
+    collapsed stacks, one line a stack with its sample count."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{flood}.txt"
+    spy_bin = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    cmd = [spy_bin, "record", "-p", str(pid), "-d", str(max(1, int(seconds))), "-r", "200"]
+    cmd += ["--format", "raw", "--nonblocking", "-o", str(path)]
+    spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return spy, path
+
+
+def spy_top(spy: tuple[subprocess.Popen[bytes], Path], top: int = 12) -> dict[str, Any]:
+    """Where the worker's samples were: the functions with the most samples on the stack
+    (inclusive) and at its top (self), as shares of all samples."""
+    proc, path = spy
+    proc.wait(timeout=120)
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines() if path.exists() else []:
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [
+            re.sub(r" \(.*?/(companion|site-packages)/", r" (\1/", f) for f in stack.split(";")
+        ]
+        for f in set(frames):
+            inclusive[f] = inclusive.get(f, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+
+    def share(d: dict[str, int]) -> list[str]:
+        best = sorted(d.items(), key=lambda kv: -kv[1])[:top]
+        return [f"{100 * n / max(1, total):.0f}% {f}" for f, n in best]
+
+    return {"samples": total, "self": share(own), "inclusive": share(inclusive)}
+
+
+def run(
+    root: Path, seconds: float, floods: list[str], profile: Path | None = None
+) -> list[dict[str, Any]]:
     live, proc = start_server(root)
     rows = []
     try:
@@ -247,6 +291,7 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
                 child.start()
                 time.sleep(1.0)  # the flood under way (its sockets open) before the probe
             started = time.monotonic()
+            spy = profiler(worker, flood, seconds - 2, profile) if profile else None
             rtts = probe(live, seconds - 2 if child is not None else seconds)
             got = out.get(timeout=120) if child is not None else {}
             if child is not None:
@@ -255,6 +300,7 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
             # messages sent, or replay pages asked for (each answer counted by status)
             sent = got.get("sent", sum(v for k, v in got.items() if k.isdigit()))
             cpu1 = cpu_seconds(worker).get(worker, 0.0)
+            top = spy_top(spy) if spy is not None else None
             rows.append(
                 {
                     "flood": flood,
@@ -269,6 +315,7 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
                     "rss_before": rss0,
                     "rss_after": worker_rss_mb(worker),
                     "flooders_got": got,
+                    **({"profile": top} if top is not None else {}),
                 }
             )
             print(json.dumps(rows[-1]), flush=True)
@@ -304,6 +351,12 @@ def main() -> int:
         help="run the server at this nice value (as bench_server.py): on a machine shared "
         "with other work, a negative value (root) stands in for a machine of its own",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        help="sample the worker with py-spy during each flood; collapsed stacks into this "
+        "folder, the busiest functions printed",
+    )
     args = ap.parse_args()
     bench_server.SERVER_NICE = args.server_nice
     try:  # clients off the server's core
@@ -312,7 +365,7 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
-    rows = run(args.server_root.resolve(), args.seconds, args.floods.split(","))
+    rows = run(args.server_root.resolve(), args.seconds, args.floods.split(","), args.profile)
     print(
         f"server: {args.server_root.resolve()} (nice {args.server_nice}); each flood "
         f"{args.seconds:g} s on table 1; load average {os.getloadavg()[0]:.1f}"

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -219,6 +220,41 @@ def test_replay_opens_are_throttled_per_seat_and_keep_the_admins_replay(
     assert _open_replay(server, table, phones[1], game_id).status_code == 200
     for phone in phones:
         phone.close()
+
+
+def _worker_cpu_s(server: LiveServer) -> float:
+    """The worker's user + system CPU seconds so far (from /proc): its work, whatever the
+    clock did."""
+    fields = Path(f"/proc/{server.worker_pid()}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_per_get(server: LiveServer, path: str, count: int = 60) -> float:
+    """The worker's CPU seconds per GET of ``path`` (``count`` in a row, one session)."""
+    with requests.Session() as session:
+        before = _worker_cpu_s(server)
+        for _ in range(count):
+            assert session.get(server.local + path, timeout=30).status_code == 200
+        return (_worker_cpu_s(server) - before) / count
+
+
+def test_the_join_qr_code_is_drawn_once_not_at_every_request(
+    server: LiveServer, table: str
+) -> None:
+    """``/t/<name>/qr.svg`` needs no token, so anyone may reload it in a loop: it costs the
+    shared loop what a plain page costs (about /healthz), not a new drawing each time (about
+    8 ms of CPU, 14 times /healthz). A rotated join link gets its new code."""
+    path = f"/t/{table}/qr.svg"
+    first = requests.get(server.local + path, timeout=30).content
+    plain = _cpu_per_get(server, "/healthz")
+    qr = _cpu_per_get(server, path)
+    assert qr < 3 * plain + 0.001, (qr, plain)
+    host = Host(server, table)
+    host.hello()
+    assert host.act("rotate_join")["type"] == "ok"
+    rotated = requests.get(server.local + path, timeout=30).content
+    assert rotated.startswith(b"<?xml") and rotated != first
+    host.close()
 
 
 # -- 6: the review budget ---------------------------------------------------------------------
