@@ -5,6 +5,7 @@ damaged the way a disk fault or a hand edit would."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -12,13 +13,14 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import LiveServer
+from live_server import LiveServer, free_port
 
 from companion.cafe.outbox import Outbox
 from companion.players.randomplay import random_document
 from companion.store import Store
 
 from .test_reviews_live import admin_token, wait_for
+from .test_webhook_live import SECRET, Receiver
 
 
 def cafe_with_games(data: Path, count: int = 3) -> list[int]:
@@ -52,6 +54,43 @@ def damage(data: Path, sql: str, *params: Any) -> None:
     with db:
         assert db.execute(sql, params).rowcount == 1
     db.close()
+
+
+def cafe_to_send(data: Path, url: str, count: int) -> list[int]:
+    """A café with ``count`` finished games at table 1 whose results wait to be sent to the
+    webhook ``url`` (the outbox existed before the games ended)."""
+    data.mkdir(parents=True)
+    path = data / "companion.sqlite3"
+    store = Store(path)
+    outbox = Outbox(path, [url], SECRET)
+    ids = []
+    try:
+        store.create_table("1", "j", "h", {"dice": "digital"})
+        for i in range(count):
+            doc = random_document(random.Random(30 + i), 3)
+            seats = [{"seat": p, "name": p.title(), "colour": "sky"} for p in doc["players"]]
+            gid = store.create_game(
+                "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
+            )
+            store.append(gid, 0, [(c, "host", None) for c in doc["commands"]], "finished")
+            ids.append(gid)
+        store.set_current_game("1", None)
+        assert outbox.reconcile() == count
+        assert all(outbox.deliveries(g)[0]["state"] == "pending" for g in ids)
+    finally:
+        outbox.close()
+        store.close()
+    return ids
+
+
+def damage_delivery(data: Path, game_id: int) -> int:
+    """Damage the webhook delivery row of ``game_id`` (its attempts no number); its id."""
+    db = sqlite3.connect(data / "companion.sqlite3")
+    with db:
+        (row_id,) = db.execute("SELECT id FROM outbox WHERE game_id = ?", (game_id,)).fetchone()
+        db.execute("UPDATE outbox SET attempts = 'x' WHERE id = ?", (row_id,))
+    db.close()
+    return int(row_id)
 
 
 @pytest.fixture
@@ -147,3 +186,37 @@ def test_a_damaged_command_names_its_row_in_the_log_and_replay_the_rest_served(
     history = get(live, "/admin/api/history")
     assert history.status_code == 200
     assert {g["game_id"] for g in history.json()["games"]} == set(ids)
+
+
+def test_the_webhook_sender_skips_a_damaged_row_names_it_and_sends_the_rest(
+    tmp_path: Path,
+) -> None:
+    """A live server with a webhook to a real endpoint on 127.0.0.1: of four games waiting to
+    be sent, one's result and another's delivery row are damaged. The two others arrive; the
+    damaged two are named once each in the log (with their ids) and on the admin page."""
+    data = tmp_path / "data"
+    receiver = Receiver(free_port())
+    url = f"http://127.0.0.1:{receiver.port}/results"
+    ids = cafe_to_send(data, url, 4)
+    damage(data, 'UPDATE results SET result = \'{"game_id": 1, "pla\' WHERE game_id = ?', ids[0])
+    row_id = damage_delivery(data, ids[2])
+    live = LiveServer(data, extra=["--board", "none", "--webhook", url, "--webhook-secret", SECRET])
+    try:
+        live.start()
+        wait_for(lambda: len(receiver.posts) >= 2, "the two readable results sent")
+        sent = sorted(json.loads(p["body"])["game_id"] for p in receiver.posts)
+        assert sent == [ids[1], ids[3]]
+        history = get(live, "/admin/api/history")
+        assert history.status_code == 200, history.text
+        body = history.json()
+        assert [(s["kind"], s["id"]) for s in body["skipped"]] == [("result", str(ids[0]))]
+        assert [(s["kind"], s["id"]) for s in body["unsent"]] == [("delivery", str(row_id))]
+        assert "attempts" in body["unsent"][0]["reason"]
+        log = live.log()
+        assert log.count(f"the result of game {ids[0]} cannot be read") == 1, log
+        assert log.count(f"webhook delivery {row_id} cannot be read") == 1, log
+        assert "Traceback" not in log
+        assert len(receiver.posts) == 2  # nothing sent twice, the damaged never
+    finally:
+        live.stop()
+        receiver.close()

@@ -9,6 +9,7 @@ const headers = { "X-Admin-Token": token };
 let tables = null;
 let history = null;
 let skipped = [];
+let unsent = [];
 let leaderboard = null;
 let retentionDays = null;
 let colourHex = {};
@@ -84,13 +85,16 @@ function renderTables() {
   );
 }
 
-/** Results that cannot be read (a damaged row): left out of the lists, named here. */
+/** Results that cannot be read (a damaged row): left out of the lists, named here; and
+ * webhook deliveries whose own row cannot be read (not sent). */
 function renderSkipped() {
   const box = document.getElementById("admin-damaged");
-  box.hidden = !skipped.length;
-  box.textContent = skipped.length
-    ? t("admin.damaged", { n: skipped.length, rows: skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
-    : "";
+  const rows = (list) => list.map((d) => `#${d.id} (${d.reason})`).join(", ");
+  const lines = [];
+  if (skipped.length) lines.push(t("admin.damaged", { n: skipped.length, rows: rows(skipped) }));
+  if (unsent.length) lines.push(t("admin.damaged_delivery", { n: unsent.length, rows: rows(unsent) }));
+  box.hidden = !lines.length;
+  box.textContent = lines.join(" ");
 }
 
 function renderHistory() {
@@ -227,6 +231,7 @@ async function loadPeriod() {
     history = body.games;
     colourHex = body.colours || {};
     skipped = body.skipped || [];
+    unsent = body.unsent || [];
     leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
