@@ -11,7 +11,15 @@ flooders' own interpreter does not delay the probe):
 - ``set_language_same``: the same, always the table's own language (every message a no-op);
 - ``replay``: two clients opening ``/t/1/games/<id>/replay?seat=&token=`` (a seat's own
   token) in a loop, for a finished five-player game played here first;
-- ``ping``: the 60 sockets sending ``ping`` instead (the edge's own cost, for comparison).
+- ``ping``: the 60 sockets sending ``ping`` instead (the edge's own cost, for comparison);
+- ``reconnect``: two clients opening that seat's socket, saying hello and closing, in a loop;
+- ``qr``, ``state``, ``display_page``: two clients reloading what needs no token (the join QR
+  code, ``/t/1/api/state``, the display page) in a loop;
+- ``log`` (the host's token), ``history`` and ``csv`` (the café admin's): two clients
+  reloading a game's log, the admin's history or the games' CSV in a loop.
+
+``--profile DIR`` samples the worker with py-spy during each flood and prints where its time
+went (functions by share of samples).
 
 For each: the probe's p50/p99/max round trip, the worker's share of a core (its CPU seconds
 over the flood's seconds) and its resident memory before and after, and what the flooders
@@ -36,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +59,7 @@ import bench_server  # noqa: E402
 from bench_server import cpu_seconds, free_port, pct, pinned, wait_up  # noqa: E402
 from live_server import Host, LiveServer, Peer, play, seat_phones  # noqa: E402
 
+HttpFlood = tuple[str, dict[str, str], dict[str, str]]
 PROBE_EVERY_S = 0.06  # under the 20 messages a second a socket may send
 SOCKETS, RATE = 60, 20.0  # the red team's flood: 60 sockets x 20 messages a second
 
@@ -116,8 +126,52 @@ def _socket_flood(url: str, kind: str, seconds: float, out: Any) -> None:
     out.put(counts)
 
 
-def _replay_flood(url: str, params: dict[str, str], seconds: float, out: Any) -> None:
-    """Two clients opening the replay with a seat's token in a loop."""
+def _reconnect_flood(url: str, seat: dict[str, str], seconds: float, out: Any) -> None:
+    """Two clients that open a seat's socket with its own token, say hello, wait for the
+    view and close, in a loop (a phone reconnecting as fast as it can)."""
+    _below_the_probe()
+    counts = {"cycles": 0, "views": 0, "refused": 0, "failed": 0}
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def one() -> None:
+        while time.monotonic() < stop:
+            key = "failed"
+            try:
+                ws = simple_websocket.Client.connect(url)
+                try:
+                    ws.send(json.dumps({"type": "hello", **seat}))
+                    while True:
+                        raw = ws.receive(timeout=10)
+                        if raw is None:
+                            break
+                        frame = json.loads(raw)
+                        if frame.get("type") == "view":
+                            key = "views"
+                            break
+                        if frame.get("type") == "error":
+                            key = "refused"
+                            break
+                finally:
+                    ws.close()
+            except Exception:  # noqa: BLE001 - counted, the loop goes on
+                key = "failed"
+            with lock:
+                counts["cycles"] += 1
+                counts[key] += 1
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put(counts)
+
+
+def _http_flood(
+    url: str, params: dict[str, str], headers: dict[str, str], seconds: float, out: Any
+) -> None:
+    """Two clients asking for one URL in a loop (answers counted by status)."""
     _below_the_probe()
     counts: dict[str, int] = {}
     lock = threading.Lock()
@@ -127,7 +181,7 @@ def _replay_flood(url: str, params: dict[str, str], seconds: float, out: Any) ->
         with requests.Session() as s:
             while time.monotonic() < stop:
                 try:
-                    code = str(s.get(url, params=params, timeout=30).status_code)
+                    code = str(s.get(url, params=params, headers=headers, timeout=30).status_code)
                 except requests.RequestException:
                     code = "error"
                 with lock:
@@ -266,22 +320,53 @@ def spy_top(spy: tuple[subprocess.Popen[bytes], Path], top: int = 12) -> dict[st
     return {"samples": total, "self": share(own), "inclusive": share(inclusive)}
 
 
+def _admin(live: LiveServer) -> dict[str, str]:
+    found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
+    return {"X-Admin-Token": found.group(1) if found else ""}
+
+
+# What else a client can repeat over HTTP: (path, query, headers) for the flood's two clients.
+HTTP_FLOODS: dict[str, Callable[[LiveServer, int, dict[str, str]], HttpFlood]] = {
+    # a seat's own replay (seat token): throttled per seat after a few opens
+    "replay": lambda live, gid, seat: (f"/t/1/games/{gid}/replay", seat, {}),
+    # no token: the join QR code, the table's state, the display page
+    "qr": lambda live, gid, seat: ("/t/1/qr.svg", {}, {}),
+    "state": lambda live, gid, seat: ("/t/1/api/state", {}, {}),
+    "display_page": lambda live, gid, seat: ("/t/1/", {}, {}),
+    # the host's token: a game's log
+    "log": lambda live, gid, seat: (
+        f"/t/1/games/{gid}/log.json",
+        {"token": live.host_tokens["1"]},
+        {},
+    ),
+    # the café admin's token: the history and the games' CSV
+    "history": lambda live, gid, seat: ("/admin/api/history", {}, _admin(live)),
+    "csv": lambda live, gid, seat: ("/admin/export/games.csv", {}, _admin(live)),
+}
+
+
 def run(
     root: Path, seconds: float, floods: list[str], profile: Path | None = None
 ) -> list[dict[str, Any]]:
     live, proc = start_server(root)
     rows = []
     try:
-        game_id, seat = finished_game(live) if "replay" in floods else (0, {})
+        needs_game = any(f in floods for f in ("replay", "reconnect", "log", "history", "csv"))
+        game_id, seat = finished_game(live) if needs_game else (0, {})
         worker = worker_pid(proc)
         ctx = multiprocessing.get_context("spawn")
         for flood in floods:
             out = ctx.Queue()
             if flood == "baseline":
                 child = None
-            elif flood == "replay":
-                url = f"{live.local}/t/1/games/{game_id}/replay"
-                child = ctx.Process(target=_replay_flood, args=(url, seat, seconds, out))
+            elif flood == "reconnect":
+                url = f"{live.ws_base}/t/1/ws/seat"
+                child = ctx.Process(target=_reconnect_flood, args=(url, seat, seconds, out))
+            elif flood in HTTP_FLOODS:
+                path, params, headers = HTTP_FLOODS[flood](live, game_id, seat)
+                child = ctx.Process(
+                    target=_http_flood, args=(live.local + path, params, headers, seconds, out)
+                )
             else:
                 url = f"{live.ws_base}/t/1/ws/display"
                 child = ctx.Process(target=_socket_flood, args=(url, flood, seconds, out))
@@ -298,7 +383,7 @@ def run(
                 child.join(timeout=30)
             elapsed = time.monotonic() - started + (1.0 if child is not None else 0.0)
             # messages sent, or replay pages asked for (each answer counted by status)
-            sent = got.get("sent", sum(v for k, v in got.items() if k.isdigit()))
+            sent = got.get("sent", got.get("cycles", sum(v for k, v in got.items() if k.isdigit())))
             cpu1 = cpu_seconds(worker).get(worker, 0.0)
             top = spy_top(spy) if spy is not None else None
             rows.append(
@@ -335,7 +420,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="length of each flood")
     ap.add_argument(
         "--floods",
-        default="baseline,set_language,set_language_same,replay,ping",
+        default="baseline,set_language,set_language_same,replay,ping,reconnect,qr,state,"
+        "display_page,log,history,csv",
         help="which floods, in order (comma-separated)",
     )
     ap.add_argument(
@@ -365,10 +451,12 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
+    load_before = os.getloadavg()[0]
     rows = run(args.server_root.resolve(), args.seconds, args.floods.split(","), args.profile)
     print(
         f"server: {args.server_root.resolve()} (nice {args.server_nice}); each flood "
-        f"{args.seconds:g} s on table 1; load average {os.getloadavg()[0]:.1f}"
+        f"{args.seconds:g} s on table 1; load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after (1 min)"
     )
     print("flood               probe on table 2: n   p50     p99     max  >200ms  worker CPU  RSS")
     for r in rows:
