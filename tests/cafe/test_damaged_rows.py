@@ -23,8 +23,9 @@ from .test_reviews_live import admin_token, wait_for
 from .test_webhook_live import SECRET, Receiver
 
 
-def cafe_with_games(data: Path, count: int = 3) -> list[int]:
-    """A café with ``count`` finished games at table 1, each with its result and a review."""
+def cafe_with_games(data: Path, count: int = 3, reviewed: bool = True) -> list[int]:
+    """A café with ``count`` finished games at table 1, each with its result and a review
+    (or, ``reviewed=False``, waiting in the review queue)."""
     data.mkdir(parents=True)
     path = data / "companion.sqlite3"
     store = Store(path)
@@ -38,9 +39,12 @@ def cafe_with_games(data: Path, count: int = 3) -> list[int]:
                 "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
             )
             store.append(gid, 0, [(c, "host", None) for c in doc["commands"]], "finished")
-            store.save_review(gid, 1, {"players": {}, "decisions": []})
+            if reviewed:
+                store.save_review(gid, 1, {"players": {}, "decisions": []})
             ids.append(gid)
         store.set_current_game("1", None)
+        if not reviewed:
+            store.queue_reviews(0.0)
         outbox = Outbox(path)
         assert outbox.reconcile() == count
         outbox.close()
@@ -220,3 +224,50 @@ def test_the_webhook_sender_skips_a_damaged_row_names_it_and_sends_the_rest(
     finally:
         live.stop()
         receiver.close()
+
+
+def test_a_damaged_command_fails_its_review_with_its_name_and_the_queue_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Games over and waiting for their review; one has a command that cannot be read. Its
+    review fails with the row's name (tried, then kept with the reason for the admin), the
+    games behind it are reviewed, and the table's own routes (the host's log and replay)
+    answer 409 naming the row, not 500."""
+    data = tmp_path / "data"
+    ids = cafe_with_games(data, reviewed=False)
+    bad = ids[0]
+    damage(data, "UPDATE commands SET command = 'garbage' WHERE game_id = ? AND n = 3", bad)
+    live = LiveServer(data, extra=["--board", "none"])
+    try:
+        live.start()
+        wait_for(lambda: reviewed(data) >= set(ids[1:]), "the other games' reviews", 300)
+        assert bad not in reviewed(data)
+        row = wait_for(
+            lambda: next(
+                (
+                    g["review"]
+                    for g in get(live, "/admin/api/history").json()["games"]
+                    if g["game_id"] == bad and (g["review"] or {}).get("state") == "failed"
+                ),
+                None,
+            ),
+            "the damaged game's review given up",
+            300,
+        )
+        assert f"command 3 of game {bad} cannot be read" in row["reason"], row
+        host = live.host_tokens["1"]
+        for path in (f"/t/1/games/{bad}/log.json", f"/t/1/games/{bad}/replay"):
+            answer = requests.get(f"{live.base}{path}", params={"token": host}, timeout=30)
+            assert answer.status_code in (409, 503), (path, answer.status_code, answer.text[:200])
+            assert f"game {bad}" in answer.json()["reason"], answer.text
+        assert "Traceback" not in live.log()
+    finally:
+        live.stop()
+
+
+def reviewed(data: Path) -> set[int]:
+    db = sqlite3.connect(data / "companion.sqlite3")
+    try:
+        return {r[0] for r in db.execute("SELECT game_id FROM reviews")}
+    finally:
+        db.close()
