@@ -71,6 +71,17 @@ def reviews(data: Path) -> dict[str, int]:
     return {"games_over": over, "reviewed": stored, "queued": queued}
 
 
+def drain(data: Path, seconds: float) -> dict[str, int]:
+    """Wait (up to ``seconds``) until the review queue is empty, so that a game without its
+    review at the end is a lost review, not one still waiting its turn."""
+    deadline = time.monotonic() + seconds
+    now = reviews(data)
+    while now["queued"] > 0 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = reviews(data)
+    return now
+
+
 def snapshot(server: LiveServer, trace: Path, n: int) -> Path:
     """Ask the worker for its ``n``-th snapshot and wait until it is written."""
     os.kill(server.worker_pid(), signal.SIGUSR2)
@@ -108,6 +119,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--every", type=int, default=20)
     parser.add_argument("--budget", default="0.1", help="review budget (COMPANION_REVIEW_BUDGET)")
+    parser.add_argument(
+        "--drain", type=float, default=300, help="seconds to wait for the review queue at the end"
+    )
     parser.add_argument("--trace", metavar="DIR", help="tracemalloc snapshots into DIR")
     parser.add_argument("--first", type=int, default=100)
     parser.add_argument("--second", type=int, default=400)
@@ -138,6 +152,9 @@ def main() -> None:
                 if trace is not None and finished in (args.first, args.second):
                     snaps.append(snapshot(server, trace, len(snaps) + 1))
             elapsed = time.monotonic() - t0
+            at_end = reviews(data)
+            drained = drain(data, args.drain)
+            samples.append({"games": finished, **server.worker_status(), **drained})
             rss = [s["rss_kb"] / 1024 for s in samples]
             half = len(rss) // 2
             print(
@@ -153,7 +170,11 @@ def main() -> None:
                         "rss_mb_end": round(rss[-1], 1),
                         "rss_mb_max": round(max(rss), 1),
                         "rss_mb_second_half_growth": round(rss[-1] - rss[half], 1),
-                        **reviews(data),
+                        "at_last_game": at_end,
+                        **drained,
+                        "lost": drained["games_over"]
+                        - drained["reviewed"]
+                        - max(0, drained["queued"]),
                     }
                 ),
                 flush=True,

@@ -11,7 +11,15 @@ flooders' own interpreter does not delay the probe):
 - ``set_language_same``: the same, always the table's own language (every message a no-op);
 - ``replay``: two clients opening ``/t/1/games/<id>/replay?seat=&token=`` (a seat's own
   token) in a loop, for a finished five-player game played here first;
-- ``ping``: the 60 sockets sending ``ping`` instead (the edge's own cost, for comparison).
+- ``ping``: the 60 sockets sending ``ping`` instead (the edge's own cost, for comparison);
+- ``reconnect``: two clients opening that seat's socket, saying hello and closing, in a loop;
+- ``qr``, ``state``, ``display_page``: two clients reloading what needs no token (the join QR
+  code, ``/t/1/api/state``, the display page) in a loop;
+- ``log`` (the host's token), ``history`` and ``csv`` (the café admin's): two clients
+  reloading a game's log, the admin's history or the games' CSV in a loop.
+
+``--profile DIR`` samples the worker with py-spy during each flood and prints where its time
+went (functions by share of samples).
 
 For each: the probe's p50/p99/max round trip, the worker's share of a core (its CPU seconds
 over the flood's seconds) and its resident memory before and after, and what the flooders
@@ -36,6 +44,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,18 +56,21 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_server  # noqa: E402
-from bench_server import cpu_seconds, free_port, pct, pinned, wait_up  # noqa: E402
+from bench_server import cpu_seconds, free_port, pct, wait_up  # noqa: E402
 from live_server import Host, LiveServer, Peer, play, seat_phones  # noqa: E402
 
+HttpFlood = tuple[str, dict[str, str], dict[str, str]]
 PROBE_EVERY_S = 0.06  # under the 20 messages a second a socket may send
 SOCKETS, RATE = 60, 20.0  # the red team's flood: 60 sockets x 20 messages a second
 
 
 # --- the flooders (a child process) -----------------------------------------------------------
 def _below_the_probe() -> None:
-    """The flooders share the clients' core with the probe: at a lower priority, so the probe
-    times the server, not the flooders' own threads."""
-    os.nice(10)
+    """The flooders share the clients' core with the probe: at a lower priority (nice 10,
+    whatever the bench was started with; each thread started after this inherits it), so
+    the probe times the server, not the flooders' own threads (60 of them at the probe's
+    priority left it a tenth of its core)."""
+    os.setpriority(os.PRIO_PROCESS, 0, max(10, os.getpriority(os.PRIO_PROCESS, 0)))
 
 
 def _socket_flood(url: str, kind: str, seconds: float, out: Any) -> None:
@@ -116,8 +128,52 @@ def _socket_flood(url: str, kind: str, seconds: float, out: Any) -> None:
     out.put(counts)
 
 
-def _replay_flood(url: str, params: dict[str, str], seconds: float, out: Any) -> None:
-    """Two clients opening the replay with a seat's token in a loop."""
+def _reconnect_flood(url: str, seat: dict[str, str], seconds: float, out: Any) -> None:
+    """Two clients that open a seat's socket with its own token, say hello, wait for the
+    view and close, in a loop (a phone reconnecting as fast as it can)."""
+    _below_the_probe()
+    counts = {"cycles": 0, "views": 0, "refused": 0, "failed": 0}
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def one() -> None:
+        while time.monotonic() < stop:
+            key = "failed"
+            try:
+                ws = simple_websocket.Client.connect(url)
+                try:
+                    ws.send(json.dumps({"type": "hello", **seat}))
+                    while True:
+                        raw = ws.receive(timeout=10)
+                        if raw is None:
+                            break
+                        frame = json.loads(raw)
+                        if frame.get("type") == "view":
+                            key = "views"
+                            break
+                        if frame.get("type") == "error":
+                            key = "refused"
+                            break
+                finally:
+                    ws.close()
+            except Exception:  # noqa: BLE001 - counted, the loop goes on
+                key = "failed"
+            with lock:
+                counts["cycles"] += 1
+                counts[key] += 1
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put(counts)
+
+
+def _http_flood(
+    url: str, params: dict[str, str], headers: dict[str, str], seconds: float, out: Any
+) -> None:
+    """Two clients asking for one URL in a loop (answers counted by status)."""
     _below_the_probe()
     counts: dict[str, int] = {}
     lock = threading.Lock()
@@ -127,7 +183,7 @@ def _replay_flood(url: str, params: dict[str, str], seconds: float, out: Any) ->
         with requests.Session() as s:
             while time.monotonic() < stop:
                 try:
-                    code = str(s.get(url, params=params, timeout=30).status_code)
+                    code = str(s.get(url, params=params, headers=headers, timeout=30).status_code)
                 except requests.RequestException:
                     code = "error"
                 with lock:
@@ -148,12 +204,17 @@ def start_server(root: Path) -> tuple[LiveServer, subprocess.Popen[bytes]]:
     live.port = free_port()
     env = {**os.environ, "COMPANION_REVIEW_BUDGET": "0.3", "PYTHONUNBUFFERED": "1"}
     log = (data / "server.log").open("w")
+    nice = bench_server.SERVER_NICE
+
+    def priority() -> None:  # absolute: a bench started under `nice` does not lower it
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+
     proc = subprocess.Popen(
-        pinned(
-            [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
-            + ["--port", str(live.port), "--data", str(data), "--tables", "2"]
-            + ["--threads", "256", "--max-per-address", "2000", "--pace", "instant"]
-        ),
+        ["taskset", "-c", "0"] * bool(shutil.which("taskset"))
+        + [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
+        + ["--port", str(live.port), "--data", str(data), "--tables", "2"]
+        + ["--threads", "256", "--max-per-address", "2000", "--pace", "instant"],
+        preexec_fn=priority,  # noqa: PLW1509 - before exec, no threads in the child yet
         cwd=root,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -176,6 +237,16 @@ def worker_pid(proc: subprocess.Popen[bytes]) -> int:
     """The gunicorn worker: the child of the master that is not the players' pool."""
     kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     return int(kids[0])
+
+
+def waited_s(pid: int) -> float:
+    """Seconds the worker's main thread (its event loop) has spent ready to run but waiting
+    for a CPU (``/proc/PID/schedstat``): the machine's share of a probe's delay, not the
+    server's work."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def worker_rss_mb(pid: int) -> float:
@@ -224,37 +295,121 @@ def finished_game(live: LiveServer) -> tuple[int, dict[str, str]]:
     return game_id, seat
 
 
-def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
+def profiler(
+    pid: int, flood: str, seconds: float, out: Path
+) -> tuple[subprocess.Popen[bytes], Path]:
+    """py-spy (from PyPI, ``pip install py-spy``) sampling the worker while the probe runs:
+    collapsed stacks, one line a stack with its sample count."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{flood}.txt"
+    spy_bin = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    cmd = [spy_bin, "record", "-p", str(pid), "-d", str(max(1, int(seconds))), "-r", "200"]
+    cmd += ["--format", "raw", "--nonblocking", "-o", str(path)]
+    spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return spy, path
+
+
+def spy_top(spy: tuple[subprocess.Popen[bytes], Path], top: int = 12) -> dict[str, Any]:
+    """Where the worker's samples were: the functions with the most samples on the stack
+    (inclusive) and at its top (self), as shares of all samples."""
+    proc, path = spy
+    proc.wait(timeout=120)
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in path.read_text().splitlines() if path.exists() else []:
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [
+            re.sub(r" \(.*?/(companion|site-packages)/", r" (\1/", f) for f in stack.split(";")
+        ]
+        for f in set(frames):
+            inclusive[f] = inclusive.get(f, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+
+    def share(d: dict[str, int]) -> list[str]:
+        best = sorted(d.items(), key=lambda kv: -kv[1])[:top]
+        return [f"{100 * n / max(1, total):.0f}% {f}" for f, n in best]
+
+    return {"samples": total, "self": share(own), "inclusive": share(inclusive)}
+
+
+def _admin(live: LiveServer) -> dict[str, str]:
+    found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
+    return {"X-Admin-Token": found.group(1) if found else ""}
+
+
+# What else a client can repeat over HTTP: (path, query, headers) for the flood's two clients.
+HTTP_FLOODS: dict[str, Callable[[LiveServer, int, dict[str, str]], HttpFlood]] = {
+    # a seat's own replay (seat token): throttled per seat after a few opens
+    "replay": lambda live, gid, seat: (f"/t/1/games/{gid}/replay", seat, {}),
+    # no token: the join QR code, the table's state, the display page
+    "qr": lambda live, gid, seat: ("/t/1/qr.svg", {}, {}),
+    "state": lambda live, gid, seat: ("/t/1/api/state", {}, {}),
+    "display_page": lambda live, gid, seat: ("/t/1/", {}, {}),
+    # the host's token: a game's log
+    "log": lambda live, gid, seat: (
+        f"/t/1/games/{gid}/log.json",
+        {"token": live.host_tokens["1"]},
+        {},
+    ),
+    # the café admin's token: the history and the games' CSV
+    "history": lambda live, gid, seat: ("/admin/api/history", {}, _admin(live)),
+    "csv": lambda live, gid, seat: ("/admin/export/games.csv", {}, _admin(live)),
+}
+
+
+def run(
+    root: Path, seconds: float, floods: list[str], profile: Path | None = None
+) -> list[dict[str, Any]]:
     live, proc = start_server(root)
     rows = []
     try:
-        game_id, seat = finished_game(live) if "replay" in floods else (0, {})
+        needs_game = any(f in floods for f in ("replay", "reconnect", "log", "history", "csv"))
+        game_id, seat = finished_game(live) if needs_game else (0, {})
         worker = worker_pid(proc)
+        if bench_server.SERVER_NICE:
+            # The probe at the server's priority, absolute (its thread; the flooders lower
+            # their own): it stands for a well-behaved client, so it times the server, not
+            # the queue of other work on the clients' core.
+            os.setpriority(os.PRIO_PROCESS, 0, bench_server.SERVER_NICE)
         ctx = multiprocessing.get_context("spawn")
         for flood in floods:
             out = ctx.Queue()
             if flood == "baseline":
                 child = None
-            elif flood == "replay":
-                url = f"{live.local}/t/1/games/{game_id}/replay"
-                child = ctx.Process(target=_replay_flood, args=(url, seat, seconds, out))
+            elif flood == "reconnect":
+                url = f"{live.ws_base}/t/1/ws/seat"
+                child = ctx.Process(target=_reconnect_flood, args=(url, seat, seconds, out))
+            elif flood in HTTP_FLOODS:
+                path, params, headers = HTTP_FLOODS[flood](live, game_id, seat)
+                child = ctx.Process(
+                    target=_http_flood, args=(live.local + path, params, headers, seconds, out)
+                )
             else:
                 url = f"{live.ws_base}/t/1/ws/display"
                 child = ctx.Process(target=_socket_flood, args=(url, flood, seconds, out))
             rss0 = worker_rss_mb(worker)
             cpu0 = cpu_seconds(worker).get(worker, 0.0)
+            wait0 = waited_s(worker)
             if child is not None:
                 child.start()
                 time.sleep(1.0)  # the flood under way (its sockets open) before the probe
             started = time.monotonic()
+            spy = profiler(worker, flood, seconds - 2, profile) if profile else None
             rtts = probe(live, seconds - 2 if child is not None else seconds)
             got = out.get(timeout=120) if child is not None else {}
             if child is not None:
                 child.join(timeout=30)
             elapsed = time.monotonic() - started + (1.0 if child is not None else 0.0)
             # messages sent, or replay pages asked for (each answer counted by status)
-            sent = got.get("sent", sum(v for k, v in got.items() if k.isdigit()))
+            sent = got.get("sent", got.get("cycles", sum(v for k, v in got.items() if k.isdigit())))
             cpu1 = cpu_seconds(worker).get(worker, 0.0)
+            wait1 = waited_s(worker)
+            top = spy_top(spy) if spy is not None else None
             rows.append(
                 {
                     "flood": flood,
@@ -264,11 +419,14 @@ def run(root: Path, seconds: float, floods: list[str]) -> list[dict[str, Any]]:
                     "max": max(rtts),
                     "over_200": sum(r > 200 for r in rtts),
                     "cpu_pct": 100 * (cpu1 - cpu0) / elapsed,
+                    # its loop's time waiting for a CPU, ms a second (the machine's share)
+                    "runq_ms_per_s": 1000 * (wait1 - wait0) / elapsed,
                     # the worker's CPU per message the flood sent (whatever the clock did)
                     "cpu_ms_per_msg": 1000 * (cpu1 - cpu0) / sent if sent else float("nan"),
                     "rss_before": rss0,
                     "rss_after": worker_rss_mb(worker),
                     "flooders_got": got,
+                    **({"profile": top} if top is not None else {}),
                 }
             )
             print(json.dumps(rows[-1]), flush=True)
@@ -288,7 +446,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="length of each flood")
     ap.add_argument(
         "--floods",
-        default="baseline,set_language,set_language_same,replay,ping",
+        default="baseline,set_language,set_language_same,replay,ping,reconnect,qr,state,"
+        "display_page,log,history,csv",
         help="which floods, in order (comma-separated)",
     )
     ap.add_argument(
@@ -304,6 +463,12 @@ def main() -> int:
         help="run the server at this nice value (as bench_server.py): on a machine shared "
         "with other work, a negative value (root) stands in for a machine of its own",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        help="sample the worker with py-spy during each flood; collapsed stacks into this "
+        "folder, the busiest functions printed",
+    )
     args = ap.parse_args()
     bench_server.SERVER_NICE = args.server_nice
     try:  # clients off the server's core
@@ -312,16 +477,23 @@ def main() -> int:
             os.sched_setaffinity(0, cpus)
     except (AttributeError, OSError):
         pass
-    rows = run(args.server_root.resolve(), args.seconds, args.floods.split(","))
+    load_before = os.getloadavg()[0]
+    rows = run(args.server_root.resolve(), args.seconds, args.floods.split(","), args.profile)
     print(
-        f"server: {args.server_root.resolve()} (nice {args.server_nice}); each flood "
-        f"{args.seconds:g} s on table 1; load average {os.getloadavg()[0]:.1f}"
+        f"server: {args.server_root.resolve()} (nice {args.server_nice}, the probe too); "
+        "each flood "
+        f"{args.seconds:g} s on table 1; load average {load_before:.1f} before, "
+        f"{os.getloadavg()[0]:.1f} after (1 min)"
     )
-    print("flood               probe on table 2: n   p50     p99     max  >200ms  worker CPU  RSS")
+    print(
+        "flood               probe on table 2: n   p50     p99     max  >200ms  worker CPU"
+        "  run queue  RSS"
+    )
     for r in rows:
         print(
             f"{r['flood']:<20}{r['n']:>22} {r['p50']:6.1f} {r['p99']:7.1f} {r['max']:7.1f}"
             f" {r['over_200']:>6}  {r['cpu_pct']:8.0f} % ({r['cpu_ms_per_msg']:.3f} ms/msg)"
+            f" {r['runq_ms_per_s']:5.0f} ms/s"
             f"  {r['rss_before']:.0f}->"
             f"{r['rss_after']:.0f} MB  {r['flooders_got']}"
         )

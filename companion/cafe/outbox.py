@@ -38,7 +38,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from companion.store import Store
-from companion.store.database import StoredGame
+from companion.store.database import DueDelivery, StoredGame
 from companion.store.results import build_result
 
 log = logging.getLogger(__name__)
@@ -314,27 +314,29 @@ class Outbox:
 
     def deliver_due(self, url: str | None = None) -> int:
         """Post every delivery that is due now (to ``url`` only, when given: a courier's
-        share); returns how many were attempted."""
+        share); returns how many were attempted. A delivery whose row or result cannot be
+        read is skipped and reported by the store (logged once with its id; the admin page
+        names a damaged result); the others go out."""
         rows = self._due_rows(self.clock(), url)
-        rows = [r for r in rows if r["url"] in self.urls]  # a removed URL waits, shown as such
+        rows = [r for r in rows if r.url in self.urls]  # a removed URL waits, shown as such
         for row in rows:
             if self._stop.is_set():
                 break
             self._attempt(row)
         return len(rows)
 
-    def _attempt(self, row: dict[str, Any]) -> None:
-        body = body_of(json.loads(row["result"]))
+    def _attempt(self, row: DueDelivery) -> None:
+        body = body_of(row.result)
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "chocolatl-companion",
             SIGNATURE_HEADER: signature(self.secret, body),
-            "Idempotency-Key": json.loads(row["result"])["idempotency_key"],
+            "Idempotency-Key": row.result["idempotency_key"],
         }
         error: str | None = None
         permanent = False
         try:
-            status = post_with_deadline(self.session, row["url"], body, headers, self.deadline)
+            status = post_with_deadline(self.session, row.url, body, headers, self.deadline)
             if not 200 <= status < 300:
                 error = f"HTTP {status}"
                 # Redirects are not followed (the body is signed for one URL): configure the
@@ -345,16 +347,16 @@ class Outbox:
         except requests.RequestException as exc:
             error = type(exc).__name__
         now = self.clock()
-        attempts = row["attempts"] + 1
+        attempts = row.attempts + 1
         if error is None:
-            self._mark_delivered(row["id"], attempts, now)
-        elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
-            self._mark_failed(row["id"], attempts, error)
+            self._mark_delivered(row.id, attempts, now)
+        elif permanent or now - row.ended > GIVE_UP_AFTER_S:
+            self._mark_failed(row.id, attempts, error)
         else:
-            self._mark_retry(row["id"], attempts, error, now + backoff(attempts, self.first_retry))
+            self._mark_retry(row.id, attempts, error, now + backoff(attempts, self.first_retry))
         if error:
             log.warning(
-                "webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"], error, attempts
+                "webhook %s, game %s: %s (attempt %d)", row.url, row.game_id, error, attempts
             )
 
     def next_due(self, url: str | None = None) -> float | None:
@@ -363,7 +365,7 @@ class Outbox:
         return min(due) if due else None
 
     # -- the outbox's rows, through the store --------------------------------------------
-    def _due_rows(self, now: float, url: str | None) -> list[dict[str, Any]]:
+    def _due_rows(self, now: float, url: str | None) -> list[DueDelivery]:
         return self.store.due_deliveries(now, url)
 
     def _next_due_per_url(self) -> list[tuple[str, float]]:

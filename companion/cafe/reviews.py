@@ -176,6 +176,9 @@ class Reviewer:
                     self.store.queue_reviews(self.since)
                 if time.monotonic() > deadline:
                     self._failed(game_id, TimeoutError(f"no answer in {REVIEW_TIMEOUT_S:.0f} s"))
+        except DamagedRow as damage:  # its log cannot be read: named once, no traceback
+            self.store.skipped(damage)
+            self._failed(game_id, damage)
         except Exception as exc:  # noqa: BLE001 - one bad game must not stop the others
             log.exception("review of game %s could not start", game_id)
             self._failed(game_id, exc)

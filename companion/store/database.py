@@ -52,6 +52,8 @@ class DamagedRow(ValueError):
             return f"game {self.key}"
         if self.kind == "settings":
             return f"the settings of table {self.key}"
+        if self.kind == "delivery":
+            return f"webhook delivery {self.key}"
         return f"the {self.kind} of game {self.key}"
 
     def report(self) -> dict[str, str]:
@@ -97,6 +99,18 @@ class StoredCommand:
     cmd_id: str | None
     undone: bool
     at: float = 0.0  # when it was stored (epoch seconds)
+
+
+@dataclass
+class DueDelivery:
+    """A webhook delivery that is due, read whole: its result document parsed and checked."""
+
+    id: int
+    game_id: int
+    url: str
+    attempts: int
+    ended: float
+    result: dict[str, Any]
 
 
 @dataclass
@@ -665,18 +679,44 @@ class Store:
             for r in self._read("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         ]
 
+    def _unsendable(self) -> str:
+        """The deliveries left out so far (JSON: outbox ids, and game ids of damaged results),
+        for the queries below: a damaged row is not picked again and again, and never keeps a
+        courier busy or the rows behind it waiting."""
+        with self._cond:
+            keys = list(self._damaged)
+        ids = [int(k) for kind, k in keys if kind == "delivery"]
+        games = [int(k) for kind, k in keys if kind == "result" and k.lstrip("-").isdigit()]
+        return json.dumps({"ids": ids, "games": games})
+
+    _NOT_LEFT_OUT = (
+        " AND o.id NOT IN (SELECT value FROM json_each(?, '$.ids'))"
+        " AND o.game_id NOT IN (SELECT value FROM json_each(?, '$.games'))"
+    )
+
     def due_deliveries(
         self, now: float, url: str | None = None, limit: int = 50
-    ) -> list[dict[str, Any]]:
+    ) -> list[DueDelivery]:
         """Pending deliveries due by ``now`` (to ``url`` only, when given) with their result
-        document and its end."""
+        document and its end. A delivery or result that cannot be read is left out and
+        reported (:meth:`skipped`: logged once with its id, listed by :meth:`damaged`); the
+        row itself is left as it is."""
+        left_out = self._unsendable()
         rows = self._read(
-            "SELECT o.*, r.result, r.ended FROM outbox o JOIN results r USING (game_id)"
+            "SELECT o.id, o.game_id, o.url, o.attempts, r.result, r.ended"
+            " FROM outbox o JOIN results r USING (game_id)"
             " WHERE o.state = 'pending' AND o.next_at <= ? AND (? IS NULL OR o.url = ?)"
-            " ORDER BY o.next_at LIMIT ?",
-            (now, url, url, limit),
+            + self._NOT_LEFT_OUT
+            + " ORDER BY o.next_at LIMIT ?",
+            (now, url, url, left_out, left_out, limit),
         )
-        return [dict(r) for r in rows]
+        found = []
+        for r in rows:
+            try:
+                found.append(_due_delivery(r))
+            except DamagedRow as damage:
+                self.skipped(damage)
+        return found
 
     def delivery_delivered(self, delivery_id: int, attempts: int, now: float) -> None:
         self._write(
@@ -711,10 +751,14 @@ class Store:
 
     def next_due_by_url(self) -> dict[str, float]:
         """For each URL with pending deliveries, when its earliest one is due."""
+        left_out = self._unsendable()
         rows = self._read(
-            "SELECT url, MIN(next_at) AS t FROM outbox WHERE state = 'pending' GROUP BY url"
+            "SELECT o.url, MIN(o.next_at) AS t FROM outbox o WHERE o.state = 'pending'"
+            + self._NOT_LEFT_OUT
+            + " GROUP BY o.url",
+            (left_out, left_out),
         )
-        return {r["url"]: r["t"] for r in rows}
+        return {r["url"]: r["t"] for r in rows if isinstance(r["t"], (int, float))}
 
     # -- reviews (companion.cafe.reviews) ------------------------------------------------
     def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
@@ -834,6 +878,23 @@ class _Write:
 # What the history, the leaderboard and the CSV read of every result (cafe/history.py).
 RESULT_KEYS = ("game_id", "status", "players", "table", "started_at", "ended_at")
 PLAYER_KEYS = ("seat", "name", "score", "winner")
+
+
+def _due_delivery(row: sqlite3.Row) -> DueDelivery:
+    """A due outbox row with its result, or :class:`DamagedRow` naming the one that cannot be
+    read (the result's, or the delivery's own columns)."""
+    result = _result(row["game_id"], row["result"])
+    key = result.get("idempotency_key")
+    if not isinstance(key, str) or not key:
+        raise DamagedRow("result", str(row["game_id"]), "no idempotency_key in it")
+    attempts, ended = row["attempts"], row["ended"]
+    if not isinstance(attempts, int) or attempts < 0:
+        raise DamagedRow("delivery", str(row["id"]), f"attempts is {attempts!r}")
+    if not isinstance(ended, (int, float)):
+        raise DamagedRow("result", str(row["game_id"]), f"its end is {ended!r}")
+    if not isinstance(row["url"], str):
+        raise DamagedRow("delivery", str(row["id"]), "its URL is not text")
+    return DueDelivery(row["id"], row["game_id"], row["url"], attempts, float(ended), result)
 
 
 def _result(game_id: int, text: str) -> dict[str, Any]:

@@ -272,6 +272,8 @@ def history_json() -> Any:
             {
                 "games": games,
                 "skipped": [d.report() for d in skipped],
+                # Webhook deliveries whose own row cannot be read: not sent, named here.
+                "unsent": [d for d in outbox_of().store.damaged() if d["kind"] == "delivery"],
                 "colours": dict(PLAYER_COLOURS),
             }
         )

@@ -7,13 +7,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
+from companion.store.database import DamagedRow
 from companion.table import NAME_MAX, TableError
 from companion.web import i18n
 from companion.web.access import host_refusal, host_token, throttled, wrong_guess
 from companion.web.guard import Refused, body_json
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
-from companion.web.services import config_of, hub_of, hubs_of
+from companion.web.services import cafe_of, config_of, hub_of, hubs_of
 
 bp = Blueprint("pages", __name__)
 
@@ -215,6 +216,10 @@ def game_log(name: str, game_id: int) -> Any:
         doc = table.log_document(game_id)
     except TableError as exc:
         return _refuse(exc.code, exc.reason)
+    except DamagedRow as exc:
+        # A command that cannot be read: named (and logged once), as on the admin's copy.
+        cafe_of().store.skipped(exc)
+        return jsonify({"error": "damaged_row", "reason": str(exc), "damaged": exc.report()}), 409
     response = _no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="chocolatl-{name}-game-{game_id}.json"'

@@ -5,6 +5,7 @@ damaged the way a disk fault or a hand edit would."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -12,17 +13,19 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import LiveServer
+from live_server import LiveServer, free_port
 
 from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
 from companion.store import Store
 
 from .test_reviews_live import admin_token, wait_for
+from .test_webhook_live import SECRET, Receiver
 
 
-def cafe_with_games(data: Path, count: int = 3) -> list[int]:
-    """A café with ``count`` finished games at table 1, each with its result and a review."""
+def cafe_with_games(data: Path, count: int = 3, reviewed: bool = True) -> list[int]:
+    """A café with ``count`` finished games at table 1, each with its result and a review
+    (or, ``reviewed=False``, waiting in the review queue)."""
     data.mkdir(parents=True)
     path = data / "companion.sqlite3"
     store = Store(path)
@@ -36,9 +39,12 @@ def cafe_with_games(data: Path, count: int = 3) -> list[int]:
                 "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
             )
             store.append(gid, 0, [(c, "host", None) for c in doc["commands"]], "finished")
-            store.save_review(gid, 1, {"players": {}, "decisions": []})
+            if reviewed:
+                store.save_review(gid, 1, {"players": {}, "decisions": []})
             ids.append(gid)
         store.set_current_game("1", None)
+        if not reviewed:
+            store.queue_reviews(0.0)
         outbox = Outbox(path)
         assert outbox.reconcile() == count
         outbox.close()
@@ -52,6 +58,43 @@ def damage(data: Path, sql: str, *params: Any) -> None:
     with db:
         assert db.execute(sql, params).rowcount == 1
     db.close()
+
+
+def cafe_to_send(data: Path, url: str, count: int) -> list[int]:
+    """A café with ``count`` finished games at table 1 whose results wait to be sent to the
+    webhook ``url`` (the outbox existed before the games ended)."""
+    data.mkdir(parents=True)
+    path = data / "companion.sqlite3"
+    store = Store(path)
+    outbox = Outbox(path, [url], SECRET)
+    ids = []
+    try:
+        store.create_table("1", "j", "h", {"dice": "digital"})
+        for i in range(count):
+            doc = random_document(random.Random(30 + i), 3)
+            seats = [{"seat": p, "name": p.title(), "colour": "sky"} for p in doc["players"]]
+            gid = store.create_game(
+                "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"
+            )
+            store.append(gid, 0, [(c, "host", None) for c in doc["commands"]], "finished")
+            ids.append(gid)
+        store.set_current_game("1", None)
+        assert outbox.reconcile() == count
+        assert all(outbox.deliveries(g)[0]["state"] == "pending" for g in ids)
+    finally:
+        outbox.close()
+        store.close()
+    return ids
+
+
+def damage_delivery(data: Path, game_id: int) -> int:
+    """Damage the webhook delivery row of ``game_id`` (its attempts no number); its id."""
+    db = sqlite3.connect(data / "companion.sqlite3")
+    with db:
+        (row_id,) = db.execute("SELECT id FROM outbox WHERE game_id = ?", (game_id,)).fetchone()
+        db.execute("UPDATE outbox SET attempts = 'x' WHERE id = ?", (row_id,))
+    db.close()
+    return int(row_id)
 
 
 @pytest.fixture
@@ -147,3 +190,84 @@ def test_a_damaged_command_names_its_row_in_the_log_and_replay_the_rest_served(
     history = get(live, "/admin/api/history")
     assert history.status_code == 200
     assert {g["game_id"] for g in history.json()["games"]} == set(ids)
+
+
+def test_the_webhook_sender_skips_a_damaged_row_names_it_and_sends_the_rest(
+    tmp_path: Path,
+) -> None:
+    """A live server with a webhook to a real endpoint on 127.0.0.1: of four games waiting to
+    be sent, one's result and another's delivery row are damaged. The two others arrive; the
+    damaged two are named once each in the log (with their ids) and on the admin page."""
+    data = tmp_path / "data"
+    receiver = Receiver(free_port())
+    url = f"http://127.0.0.1:{receiver.port}/results"
+    ids = cafe_to_send(data, url, 4)
+    damage(data, 'UPDATE results SET result = \'{"game_id": 1, "pla\' WHERE game_id = ?', ids[0])
+    row_id = damage_delivery(data, ids[2])
+    live = LiveServer(data, extra=["--board", "none", "--webhook", url, "--webhook-secret", SECRET])
+    try:
+        live.start()
+        wait_for(lambda: len(receiver.posts) >= 2, "the two readable results sent")
+        sent = sorted(json.loads(p["body"])["game_id"] for p in receiver.posts)
+        assert sent == [ids[1], ids[3]]
+        history = get(live, "/admin/api/history")
+        assert history.status_code == 200, history.text
+        body = history.json()
+        assert [(s["kind"], s["id"]) for s in body["skipped"]] == [("result", str(ids[0]))]
+        assert [(s["kind"], s["id"]) for s in body["unsent"]] == [("delivery", str(row_id))]
+        assert "attempts" in body["unsent"][0]["reason"]
+        log = live.log()
+        assert log.count(f"the result of game {ids[0]} cannot be read") == 1, log
+        assert log.count(f"webhook delivery {row_id} cannot be read") == 1, log
+        assert "Traceback" not in log
+        assert len(receiver.posts) == 2  # nothing sent twice, the damaged never
+    finally:
+        live.stop()
+        receiver.close()
+
+
+def test_a_damaged_command_fails_its_review_with_its_name_and_the_queue_goes_on(
+    tmp_path: Path,
+) -> None:
+    """Games over and waiting for their review; one has a command that cannot be read. Its
+    review fails with the row's name (tried, then kept with the reason for the admin), the
+    games behind it are reviewed, and the table's own routes (the host's log and replay)
+    answer 409 naming the row, not 500."""
+    data = tmp_path / "data"
+    ids = cafe_with_games(data, reviewed=False)
+    bad = ids[0]
+    damage(data, "UPDATE commands SET command = 'garbage' WHERE game_id = ? AND n = 3", bad)
+    live = LiveServer(data, extra=["--board", "none"])
+    try:
+        live.start()
+        wait_for(lambda: reviewed(data) >= set(ids[1:]), "the other games' reviews", 300)
+        assert bad not in reviewed(data)
+        row = wait_for(
+            lambda: next(
+                (
+                    g["review"]
+                    for g in get(live, "/admin/api/history").json()["games"]
+                    if g["game_id"] == bad and (g["review"] or {}).get("state") == "failed"
+                ),
+                None,
+            ),
+            "the damaged game's review given up",
+            300,
+        )
+        assert f"command 3 of game {bad} cannot be read" in row["reason"], row
+        host = live.host_tokens["1"]
+        for path in (f"/t/1/games/{bad}/log.json", f"/t/1/games/{bad}/replay"):
+            answer = requests.get(f"{live.base}{path}", params={"token": host}, timeout=30)
+            assert answer.status_code in (409, 503), (path, answer.status_code, answer.text[:200])
+            assert f"game {bad}" in answer.json()["reason"], answer.text
+        assert "Traceback" not in live.log()
+    finally:
+        live.stop()
+
+
+def reviewed(data: Path) -> set[int]:
+    db = sqlite3.connect(data / "companion.sqlite3")
+    try:
+        return {r[0] for r in db.execute("SELECT game_id FROM reviews")}
+    finally:
+        db.close()

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import random
+import sqlite3
 import time
 from pathlib import Path
 
@@ -229,5 +230,52 @@ def test_a_broken_log_never_blocks_the_others_and_is_reported_once(
     assert outbox.reconcile() == 0
     errors = [r for r in caplog.records if "could not be recorded" in r.getMessage()]
     assert len(errors) == 1
+    outbox.close()
+    store.close()
+
+
+def test_a_damaged_result_or_delivery_is_skipped_and_named_the_rest_delivered(
+    db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A delivery whose result document or own row cannot be read (a disk fault, a hand
+    edit) is left out and named once with its id (log; the store's list the admin page
+    shows); every other result still goes out, and the damaged rows stay as they were."""
+    clock = Clock()
+    store = Store(db)
+    outbox = Outbox(db, [URL], SECRET, clock=clock)
+    ids = [store_game(store, "oak", seed=20 + i)[0] for i in range(4)]
+    assert outbox.reconcile() == 4
+    bad_result, bad_delivery = ids[0], ids[2]
+    raw = sqlite3.connect(db)
+    with raw:
+        raw.execute(
+            'UPDATE results SET result = \'{"game_id": 1, "pla\' WHERE game_id = ?', (bad_result,)
+        )
+        raw.execute("UPDATE outbox SET attempts = 'x' WHERE game_id = ?", (bad_delivery,))
+        (row_id,) = raw.execute(
+            "SELECT id FROM outbox WHERE game_id = ?", (bad_delivery,)
+        ).fetchone()
+    raw.close()
+    with responses.RequestsMock() as rsps:
+        rsps.post(URL, status=204)
+        assert outbox.deliver_due() == 2
+        sent = sorted(json.loads(c.request.body)["game_id"] for c in rsps.calls)
+    assert sent == [ids[1], ids[3]]
+    for gid in (ids[1], ids[3]):
+        assert outbox.deliveries(gid)[0]["state"] == "delivered"
+    for gid in (bad_result, bad_delivery):  # left as they were, not marked anything
+        assert outbox.deliveries(gid)[0]["state"] == "pending"
+    damaged = {(d["kind"], d["id"]): d["reason"] for d in outbox.store.damaged()}
+    assert set(damaged) == {("result", str(bad_result)), ("delivery", str(row_id))}
+    assert "bad JSON" in damaged[("result", str(bad_result))]
+    assert "attempts" in damaged[("delivery", str(row_id))]
+    # Not picked again (no attempt, no new log line) and no courier kept waking for them.
+    with responses.RequestsMock():
+        assert outbox.deliver_due() == 0
+    assert outbox.next_due() is None
+    logged = [r.getMessage() for r in caplog.records if "cannot be read" in r.getMessage()]
+    assert len(logged) == 2, logged
+    assert any(f"the result of game {bad_result} cannot be read" in m for m in logged)
+    assert any(f"webhook delivery {row_id} cannot be read" in m for m in logged)
     outbox.close()
     store.close()

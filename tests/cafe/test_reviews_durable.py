@@ -109,6 +109,28 @@ def test_kill_9_during_a_review_and_with_games_waiting_loses_no_review(
         store.close()
 
 
+def test_games_waiting_for_their_review_at_a_kill_9_are_reviewed_after_the_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22's break 4 on its own: the server is killed while games wait for their
+    review; after the restart every one of them is reviewed (none is lost with the killed
+    process's memory), whatever the order the reviews ran in before."""
+    monkeypatch.setenv("COMPANION_REVIEW_BUDGET", BUDGET)
+    live = LiveServer(tmp_path / "data", tables=2, extra=["--board", "none"]).start()
+    try:
+        games = [
+            end_a_game(live, "1", ["Ana", "Ben", "Cleo"]),
+            end_a_game(live, "2", ["Dev", "Eli", "Fay"]),
+        ]
+        live.kill9()
+        waiting = set(games) - stored_reviews(live.data)
+        assert waiting, "every review was done before the kill: nothing was tested"
+        live.start()
+        wait_for(lambda: stored_reviews(live.data) >= set(games), "every game's review", 180)
+    finally:
+        live.stop()
+
+
 def test_the_queue_keeps_game_order_tries_and_its_place_in_the_store(tmp_path: Path) -> None:
     """The store's side: games over since ``reviews_since`` are queued once, oldest first; a
     failure counts a try with its reason; a stored review takes its game out of the queue."""

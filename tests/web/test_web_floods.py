@@ -9,11 +9,22 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, seat_phones, wait_for
+from live_server import (
+    ROOT,
+    Host,
+    LiveServer,
+    Peer,
+    Phone,
+    free_port,
+    play,
+    seat_phones,
+    wait_for,
+)
 
 
 def _display(server: LiveServer, table: str) -> Peer:
@@ -219,6 +230,85 @@ def test_replay_opens_are_throttled_per_seat_and_keep_the_admins_replay(
     assert _open_replay(server, table, phones[1], game_id).status_code == 200
     for phone in phones:
         phone.close()
+
+
+def _worker_cpu_s(server: LiveServer) -> float:
+    """The worker's user + system CPU seconds so far (from /proc): its work, whatever the
+    clock did."""
+    fields = Path(f"/proc/{server.worker_pid()}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_per_get(server: LiveServer, path: str, count: int = 60) -> float:
+    """The worker's CPU seconds per GET of ``path`` (``count`` in a row, one session)."""
+    with requests.Session() as session:
+        before = _worker_cpu_s(server)
+        for _ in range(count):
+            assert session.get(server.local + path, timeout=30).status_code == 200
+        return (_worker_cpu_s(server) - before) / count
+
+
+def test_the_join_qr_code_is_drawn_once_not_at_every_request(
+    server: LiveServer, table: str
+) -> None:
+    """``/t/<name>/qr.svg`` needs no token, so anyone may reload it in a loop: it costs the
+    shared loop what a plain page costs (about /healthz), not a new drawing each time (about
+    8 ms of CPU, 14 times /healthz). A rotated join link gets its new code."""
+    path = f"/t/{table}/qr.svg"
+    first = requests.get(server.local + path, timeout=30).content
+    plain = _cpu_per_get(server, "/healthz")
+    qr = _cpu_per_get(server, path)
+    assert qr < 3 * plain + 0.001, (qr, plain)
+    host = Host(server, table)
+    host.hello()
+    assert host.act("rotate_join")["type"] == "ok"
+    rotated = requests.get(server.local + path, timeout=30).content
+    assert rotated.startswith(b"<?xml") and rotated != first
+    host.close()
+
+
+def _cpu_of_tree(pid: int) -> dict[int, float]:
+    """CPU seconds so far of ``pid`` and every process under it (the worker, the companion
+    players' pool), from /proc."""
+    out: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            out[p] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
+
+
+def test_a_replay_is_built_off_the_event_loop(server: LiveServer, table: str) -> None:
+    """Issue 22's break 2: a seat's first open of a whole game's replay builds it in the
+    companion players' process, not on the worker's event loop that serves every table: the
+    worker spends less CPU on the open than the build costs elsewhere."""
+    phones = seat_phones(server, table, ["Ana", "Ben", "Cleo", "Dan", "Eva"])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [], host, timeout=600)
+    game_id = int(phones[0].view["game"]["id"])
+
+    def reviewed() -> bool:  # the game's own review (in the same pool) over first
+        state = requests.get(f"{server.local}/t/{table}/api/state", timeout=10).json()
+        return (state.get("review") or {}).get("state") == "ready"
+
+    wait_for(reviewed, timeout=300, what="the game's review")
+    worker = server.worker_pid()
+    before = _cpu_of_tree(worker)
+    assert _open_replay(server, table, phones[0], game_id).status_code == 200
+    after = _cpu_of_tree(worker)
+    on_loop = after[worker] - before[worker]
+    elsewhere = sum(after[p] - before.get(p, 0.0) for p in after if p != worker)
+    assert elsewhere > on_loop, (on_loop, elsewhere)
+    for peer in [host, *phones]:
+        peer.close()
 
 
 # -- 6: the review budget ---------------------------------------------------------------------

@@ -14,6 +14,8 @@ const admin = {
   history: null,
   /** @type {any[]} the rows the history skipped (damaged) */
   skipped: [],
+  /** @type {any[]} webhook deliveries whose own row cannot be read (not sent) */
+  unsent: [],
   /** @type {any[] | null} */
   leaderboard: null,
   /** @type {number | null} */
@@ -93,13 +95,17 @@ function renderTables() {
   );
 }
 
-/** Results that cannot be read (a damaged row): left out of the lists, named here. */
+/** Results that cannot be read (a damaged row): left out of the lists, named here; and
+ * webhook deliveries whose own row cannot be read (not sent). */
 function renderSkipped() {
   const box = document.getElementById("admin-damaged");
-  box.hidden = !admin.skipped.length;
-  box.textContent = admin.skipped.length
-    ? t("admin.damaged", { n: admin.skipped.length, rows: admin.skipped.map((d) => `#${d.id} (${d.reason})`).join(", ") })
-    : "";
+  /** @param {any[]} list */
+  const rows = (list) => list.map((d) => `#${d.id} (${d.reason})`).join(", ");
+  const lines = [];
+  if (admin.skipped.length) lines.push(t("admin.damaged", { n: admin.skipped.length, rows: rows(admin.skipped) }));
+  if (admin.unsent.length) lines.push(t("admin.damaged_delivery", { n: admin.unsent.length, rows: rows(admin.unsent) }));
+  box.hidden = !lines.length;
+  box.textContent = lines.join(" ");
 }
 
 function renderHistory() {
@@ -236,6 +242,7 @@ async function loadPeriod() {
     admin.history = body.games;
     admin.colourHex = body.colours || {};
     admin.skipped = body.skipped || [];
+    admin.unsent = body.unsent || [];
     admin.leaderboard = (await getJson(`/admin/api/leaderboard?${q}`)).players;
     message("");
     renderHistory();
