@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-from companion.engine import State
+from companion.engine import Event, State
 from companion.engine.story import Story, game_story
 from companion.store.results import engine_log
 
@@ -117,7 +117,7 @@ class Game:
     dice: str
     state: State
     commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
-    events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
+    events: list[list[Event]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
     told: tuple[int, Story] | None = field(default=None, repr=False)  # (seq, story) cache
@@ -166,7 +166,7 @@ class Outcome:
     players act on those outcomes only, the screens on every one."""
 
     reason: str
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     history: bool = False
     roles: tuple[str, ...] | None = None  # None: everybody
     kicked: list[str] = field(default_factory=list)
