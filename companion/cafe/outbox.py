@@ -40,6 +40,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from companion.store import Store
 from companion.store.database import StoredGame
 from companion.store.results import build_result
+from companion.store.rows import DueDelivery, ResultRow
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +298,7 @@ class Outbox:
     def result(self, game_id: int) -> dict[str, Any] | None:
         return self.store.result(game_id)
 
-    def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
+    def results_of(self, table: str, limit: int = 50) -> list[ResultRow]:
         """The table's latest results (newest first), without the documents."""
         return self.store.results_of(table, limit)
 
@@ -307,12 +308,12 @@ class Outbox:
         rows = self.store.deliveries(game_id)
         return [
             {
-                "url": r["url"],
-                "state": r["state"],
-                "attempts": r["attempts"],
-                "next_at": r["next_at"] if r["state"] == "pending" else None,
-                "last_error": r["last_error"],
-                "delivered_at": r["delivered_at"],
+                "url": r.url,
+                "state": r.state,
+                "attempts": r.attempts,
+                "next_at": r.next_at if r.state == "pending" else None,
+                "last_error": r.last_error,
+                "delivered_at": r.delivered_at,
             }
             for r in rows
         ]
@@ -321,25 +322,25 @@ class Outbox:
         """Post every delivery that is due now (to ``url`` only, when given: a courier's
         share); returns how many were attempted."""
         rows = self._due_rows(self.clock(), url)
-        rows = [r for r in rows if r["url"] in self.urls]  # a removed URL waits, shown as such
+        rows = [r for r in rows if r.url in self.urls]  # a removed URL waits, shown as such
         for row in rows:
             if self._stop.is_set():
                 break
             self._attempt(row)
         return len(rows)
 
-    def _attempt(self, row: dict[str, Any]) -> None:
-        body = body_of(json.loads(row["result"]))
+    def _attempt(self, row: DueDelivery) -> None:
+        body = body_of(json.loads(row.result))
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "chocolatl-companion",
             SIGNATURE_HEADER: signature(self.secret, body),
-            "Idempotency-Key": json.loads(row["result"])["idempotency_key"],
+            "Idempotency-Key": json.loads(row.result)["idempotency_key"],
         }
         error: str | None = None
         permanent = False
         try:
-            status = post_with_deadline(self.session, row["url"], body, headers, self.deadline)
+            status = post_with_deadline(self.session, row.url, body, headers, self.deadline)
             if not 200 <= status < 300:
                 error = f"HTTP {status}"
                 # Redirects are not followed (the body is signed for one URL): configure the
@@ -350,16 +351,16 @@ class Outbox:
         except requests.RequestException as exc:
             error = type(exc).__name__
         now = self.clock()
-        attempts = row["attempts"] + 1
+        attempts = row.attempts + 1
         if error is None:
-            self._mark_delivered(row["id"], attempts, now)
-        elif permanent or now - row["ended"] > GIVE_UP_AFTER_S:
-            self._mark_failed(row["id"], attempts, error)
+            self._mark_delivered(row.id, attempts, now)
+        elif permanent or now - row.ended > GIVE_UP_AFTER_S:
+            self._mark_failed(row.id, attempts, error)
         else:
-            self._mark_retry(row["id"], attempts, error, now + backoff(attempts, self.first_retry))
+            self._mark_retry(row.id, attempts, error, now + backoff(attempts, self.first_retry))
         if error:
             log.warning(
-                "webhook %s, game %s: %s (attempt %d)", row["url"], row["game_id"], error, attempts
+                "webhook %s, game %s: %s (attempt %d)", row.url, row.game_id, error, attempts
             )
 
     def next_due(self, url: str | None = None) -> float | None:
@@ -368,7 +369,7 @@ class Outbox:
         return min(due) if due else None
 
     # -- the outbox's rows, through the store --------------------------------------------
-    def _due_rows(self, now: float, url: str | None) -> list[dict[str, Any]]:
+    def _due_rows(self, now: float, url: str | None) -> list[DueDelivery]:
         return self.store.due_deliveries(now, url)
 
     def _next_due_per_url(self) -> list[tuple[str, float]]:

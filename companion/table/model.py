@@ -11,6 +11,7 @@ from typing import Any, Literal, cast, get_args
 from companion.engine import Event, State
 from companion.engine.story import Story, game_story
 from companion.store.results import engine_log
+from companion.store.rows import SeatRow
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
@@ -84,21 +85,16 @@ class Seat:
     state: SeatState = "phone"  # "auto": skipped, "bot": a companion player
     level: str | None = None  # a companion player's kind when state == "bot"
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> SeatRow:
         # The store keeps one state string: "bot:<level>" for a companion player.
         state = f"bot:{self.level}" if self.state == "bot" else self.state
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "colour": self.colour,
-            "token_hash": self.token_hash,
-            "state": state,
-        }
+        return SeatRow(self.seat, self.name, self.colour, self.token_hash, state)
 
     @classmethod
-    def from_row(cls, r: dict[str, Any]) -> Seat:
-        state, _, level = r["state"].partition(":")
-        return cls(r["seat"], r["name"], r["colour"], r["token_hash"], state, level or None)
+    def from_row(cls, r: SeatRow) -> Seat:
+        state, _, level = r.state.partition(":")
+        seat_state = cast(SeatState, state)  # the store keeps what row() wrote
+        return cls(r.seat, r.name, r.colour, r.token_hash, seat_state, level or None)
 
     @property
     def companion(self) -> bool:

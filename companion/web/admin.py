@@ -197,7 +197,7 @@ def review_state(game_id: int) -> dict[str, Any] | None:
         cafe.store.skipped(exc)
         return {"state": "damaged", "reason": str(exc)}
     if stored is not None:
-        return {"state": "ready", "created": stored["created"]}
+        return {"state": "ready", "created": stored.created}
     return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
 
 
@@ -214,14 +214,14 @@ def review_json(game_id: int) -> Any:
     stored = store.review(game_id)
     if stored is not None:
         names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
-        document = stored["document"]
+        document = stored.document
         for player in document["players"].values():
             for worst in player["worst"]:
                 worst["reasons"] = reasons(worst)
         body = {
             "state": "ready",
-            "seed": stored["seed"],
-            "created": stored["created"],
+            "seed": stored.seed,
+            "created": stored.created,
             "names": names,
             "review": document,
         }
