@@ -77,7 +77,7 @@ def backoff(
     >>> 2.5 <= backoff(1) <= 5.0
     True
     """
-    ceiling = min(cap, first * 2 ** max(0, attempts - 1))
+    ceiling: float = min(cap, first * 2 ** max(0, attempts - 1))
     return ceiling * (0.5 + 0.5 * rand())
 
 

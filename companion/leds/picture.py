@@ -26,7 +26,7 @@ How to read the board (also in ``hardware/README.md``):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,8 @@ WHITE: Vec = (1.0, 1.0, 1.0)
 PAST_ROUND_LEVEL = 0.15
 BLACK: Vec = (0.0, 0.0, 0.0)
 LAST_ROUND: Vec = (1.0, 0.35, 0.0)  # the current round's light once it is the last (R6.3)
+# A player (as the view names them) and where it is drawn -> the player's colour.
+ColourOf = Callable[[Any, str], Vec]
 
 STACK_PAGE_S = 1.5
 LAP_PERIOD_S = 3.0
@@ -287,7 +289,9 @@ def _frame(
     return px
 
 
-def _draw_track(view, layout: Layout, colour_of, now: float, px: list[Vec]) -> None:
+def _draw_track(
+    view: Mapping[str, Any], layout: Layout, colour_of: ColourOf, now: float, px: list[Vec]
+) -> None:
     boxes, k = layout.boxes, layout.leds_per_box
     stacks: dict[int, list[tuple[int, int, str]]] = {}
     for score, stack in _track_entries(view):
@@ -311,7 +315,9 @@ def _draw_track(view, layout: Layout, colour_of, now: float, px: list[Vec]) -> N
                 px[led] = _scale(colour_of(shown, "track"), level)
 
 
-def _draw_pyramid(view, layout: Layout, colour_of, px: list[Vec]) -> None:
+def _draw_pyramid(
+    view: Mapping[str, Any], layout: Layout, colour_of: ColourOf, px: list[Vec]
+) -> None:
     rows = view.get("pyramid")
     if not isinstance(rows, list):
         raise PictureError("view has no pyramid rows")
@@ -322,7 +328,7 @@ def _draw_pyramid(view, layout: Layout, colour_of, px: list[Vec]) -> None:
             px[led] = EMPTY_CELL if owner is None else colour_of(owner, f"pyramid[{r}][{c}]")
 
 
-def _draw_status(view, layout: Layout, px: list[Vec]) -> None:
+def _draw_status(view: Mapping[str, Any], layout: Layout, px: list[Vec]) -> None:
     mode = view.get("mode")
     if layout.status_mode is not None:
         if mode is None:
@@ -345,7 +351,14 @@ def _draw_status(view, layout: Layout, px: list[Vec]) -> None:
         px[led] = WHITE if station == i + 1 else BLACK
 
 
-def _animate_row(a: Animation, view, layout: Layout, colour_of, now: float, px) -> None:
+def _animate_row(
+    a: Animation,
+    view: Mapping[str, Any],
+    layout: Layout,
+    colour_of: ColourOf,
+    now: float,
+    px: list[Vec],
+) -> None:
     """Row completed (R5.4): the row flashes in the scorer's colour (white if unknown)."""
     if a.row >= len(layout.pyramid):
         return
@@ -355,7 +368,9 @@ def _animate_row(a: Animation, view, layout: Layout, colour_of, now: float, px) 
             px[led] = flash
 
 
-def _animate_winners(a: Animation, layout: Layout, colour_of, now: float, px) -> None:
+def _animate_winners(
+    a: Animation, layout: Layout, colour_of: ColourOf, now: float, px: list[Vec]
+) -> None:
     """Game over (R7): bands of the winners' colours run along the track, the pyramid pulses."""
     t = now - a.start
     palette = [colour_of(p, "winner animation") for p in a.players] or [WHITE]

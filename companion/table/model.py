@@ -208,7 +208,7 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 
-def clean_name(name: Any) -> str:
+def clean_name(name: object) -> str:
     """A player's name in NFC with its spaces collapsed; a longer one is refused, never cut.
     A name must show at least one character, and holds no control, format or line separator
     character, no blank letter and no word mixing look-alike scripts (every screen shows it).

@@ -55,7 +55,7 @@ from companion.web.services import (
     replays_of,
 )
 from companion.web.shown import ahead_of_screens, over_on_screens
-from companion.web.sockets import sock
+from companion.web.sockets import ws_route
 
 bp = Blueprint("admin", __name__)
 
@@ -413,7 +413,7 @@ def replay_step(rid: str) -> Any:
     return jsonify(answer), status
 
 
-@sock.route("/admin/replay/<rid>/ws", bp=bp)
+@ws_route("/admin/replay/<rid>/ws", bp)
 def replay_socket(ws: Any, rid: str) -> None:
     conn = WsConnection(ws, "display")
     try:
