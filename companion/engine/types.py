@@ -258,12 +258,12 @@ Command = (
     | PyramidCommand
 )
 
-# --- events: what the engine says happened (SCENARIO.md "Events") ------------------------
+# --- events: what the engine says happened (PROTOCOL.md 3.4 "events") ---------------------
 #
 # Every event is ``type`` plus that type's fields. An event with a secret names its secret
-# fields in ``private`` (SCENARIO.md "Events"); :func:`views.visible_events` drops them for
-# every other seat, so they are ``NotRequired``. ``text`` is the English sentence
-# (``explain.describe``) added by ``apply``; the events of ``apply_in_place`` have none.
+# fields in ``private``; :func:`views.visible_events` drops them for every other seat, so
+# they are ``NotRequired``. ``text`` is the English sentence (``explain.describe``) added by
+# ``apply``; the events of ``apply_in_place`` have none.
 
 
 class RankingEntry(TypedDict):

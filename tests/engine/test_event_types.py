@@ -11,11 +11,10 @@ redacted events every other seat gets (``visible_events``), whose secret fields 
 from __future__ import annotations
 
 import random
-import types
-import typing
-from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import get_args, get_type_hints
 
 import pytest
+from shapes import check_typeddict, optional_keys
 
 from companion.engine import apply, new_game, visible_events
 from companion.engine import types as engine_types
@@ -36,69 +35,11 @@ def _members() -> dict[str, type]:
 MEMBERS = _members()
 
 
-def _check(value: object, hint: Any, where: str) -> None:
-    """Raise AssertionError naming ``where`` unless ``value`` has the type ``hint``."""
-    origin = get_origin(hint)
-    if origin is NotRequired:
-        _check(value, get_args(hint)[0], where)
-    elif hint is Any:
-        return
-    elif origin in (Union, types.UnionType):
-        errors = []
-        for option in get_args(hint):
-            try:
-                _check(value, option, where)
-                return
-            except AssertionError as exc:
-                errors.append(str(exc))
-        raise AssertionError(f"{where}: {value!r} fits none of {hint}: {errors}")
-    elif origin is Literal:
-        assert value in get_args(hint), f"{where}: {value!r} is not one of {get_args(hint)}"
-    elif hint is type(None):
-        assert value is None, f"{where}: {value!r} is not None"
-    elif origin is list:
-        assert isinstance(value, list), f"{where}: {value!r} is not a list"
-        for i, item in enumerate(value):
-            _check(item, get_args(hint)[0], f"{where}[{i}]")
-    elif origin is dict:
-        assert isinstance(value, dict), f"{where}: {value!r} is not a dict"
-        key_hint, value_hint = get_args(hint)
-        for k, v in value.items():
-            _check(k, key_hint, f"{where} key")
-            _check(v, value_hint, f"{where}[{k!r}]")
-    elif typing.is_typeddict(hint):
-        _check_typeddict(value, hint, where)
-    elif hint is int:
-        assert type(value) is int, f"{where}: {value!r} is not an int"
-    else:
-        assert isinstance(value, hint), f"{where}: {value!r} is not a {hint}"
-
-
-def optional_keys(hint: Any) -> set[str]:
-    """The ``NotRequired`` keys of a TypedDict. Read from the hints: with postponed
-    annotations Python 3.11's ``__optional_keys__`` does not see them."""
-    hints = get_type_hints(hint, include_extras=True)
-    return {k for k, h in hints.items() if get_origin(h) is NotRequired}
-
-
-def _check_typeddict(value: object, hint: Any, where: str) -> None:
-    assert isinstance(value, dict), f"{where}: {value!r} is not an object"
-    keys = set(value)
-    hints = get_type_hints(hint, include_extras=True)
-    required = set(hints) - optional_keys(hint)
-    missing = required - keys
-    unknown = keys - set(hints)
-    assert not missing, f"{where}: {hint.__name__} lacks {sorted(missing)}"
-    assert not unknown, f"{where}: {hint.__name__} has no {sorted(unknown)}"
-    for k in keys:
-        _check(value[k], hints[k], f"{where}.{k}")
-
-
 def check_event(event: object, where: str) -> None:
     assert isinstance(event, dict), f"{where}: {event!r} is not an object"
     member = MEMBERS.get(event.get("type"))  # type: ignore[arg-type]
     assert member is not None, f"{where}: unknown event type {event.get('type')!r}"
-    _check_typeddict(event, member, f"{where} ({event['type']})")
+    check_typeddict(event, member, f"{where} ({event['type']})")
 
 
 def test_every_tag_is_an_event_type_and_back() -> None:
