@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.types import Event
 from companion.leds.layout import Layout
 from companion.leds.palette import PLAYER_COLOURS, TRACK_COLOURS
 from companion.leds.vision import Vec, hex_to_linear
@@ -93,14 +94,15 @@ class Animation:
         return self.start <= now < self.start + self.duration
 
 
-def animations_from_events(events: Iterable[Mapping[str, Any]], now: float) -> list[Animation]:
-    """Animations started at ``now`` by engine events (``row_completed``, ``game_over``)."""
+def animations_from_events(events: Iterable[Event], now: float) -> list[Animation]:
+    """Animations started at ``now`` by engine events (``row_completed`` R5.4, ``game_over``
+    R7); the tests of each branch read ``e["type"]`` itself, so each reads its own fields."""
     out = []
     for e in events:
-        if e.get("type") == "row_completed":
+        if e["type"] == "row_completed":
             player = e.get("player")
             out.append(Animation("row", now, int(e["row"]), (player,) if player else ()))
-        elif e.get("type") == "game_over":
+        elif e["type"] == "game_over":
             out.append(Animation("winners", now, players=tuple(e.get("winners") or ())))
     return out
 

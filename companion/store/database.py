@@ -22,6 +22,7 @@ from companion.store import migrations
 from companion.store.rows import (
     DeliveryRow,
     DueDelivery,
+    GameSeat,
     QueuedReview,
     ResultRow,
     ReviewQueueRow,
@@ -119,8 +120,8 @@ class StoredGame:
     status: str
     created: float
     document: dict[str, Any]  # players, stack, profile (no commands)
-    seats: list[dict[str, Any]]  # names and colours at game start
-    decks: list[list[Any]]  # the dealer's shuffled improvement decks
+    seats: list[GameSeat]  # names and colours at game start
+    decks: list[list[int]]  # the dealer's shuffled improvement decks
     dice: str
     ended: float | None = None  # when it went over (final command or host's end), else None
 
@@ -314,8 +315,8 @@ class Store:
         self,
         table_name: str,
         document: dict[str, Any],
-        seats: list[dict[str, Any]],
-        decks: list[list[Any]],
+        seats: list[GameSeat],
+        decks: list[list[int]],
         dice: str,
     ) -> int:
         """Store a new game and make it the table's current one, in one transaction."""
@@ -326,8 +327,8 @@ class Store:
         self,
         table_name: str,
         document: dict[str, Any],
-        seats: list[dict[str, Any]],
-        decks: list[list[Any]],
+        seats: list[GameSeat],
+        decks: list[list[int]],
         dice: str,
     ) -> Statements:
         """A new game row that becomes the table's current game (its id is the table's

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine import apply, new_game
-from companion.store.rows import TakeoverRow
+from companion.store.rows import GameSeat, TakeoverRow
 
 # 2: each player has ``holders`` (who held the seat in which rounds) and is credited to the
 # holder of most rounds (:func:`credited`).
@@ -117,7 +117,7 @@ def credited(holders: Sequence[Mapping[str, Any]]) -> int:
 
 
 def seat_holders(
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     logged: Iterable[tuple[int, int, dict[str, Any], str]],
     takeovers: Iterable[TakeoverRow] = (),
 ) -> dict[str, list[dict[str, Any]]]:
@@ -203,7 +203,7 @@ def by_round(
 
 def upgraded(
     result: dict[str, Any],
-    seats: list[dict[str, Any]] | None,
+    seats: Sequence[GameSeat] | None,
     logged: Sequence[tuple[int, dict[str, Any], str]],
 ) -> dict[str, Any]:
     """A result document of version 1 (one name and companion mark per seat) in today's
@@ -239,7 +239,7 @@ def build_result(
     created: float,
     ended: float,
     document: dict[str, Any],
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     logged: Sequence[tuple[int, dict[str, Any], str]],
     takeovers: Iterable[TakeoverRow] = (),
 ) -> dict[str, Any]:
@@ -311,7 +311,7 @@ def credit(player: dict[str, Any], holders: list[dict[str, Any]]) -> dict[str, A
 def meta(
     table: str,
     created: float,
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     companions: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
+
+
+class GameSeat(TypedDict):
+    """A seat as the game started with it (the ``games.seats`` JSON column): the seat id,
+    its player's name and colour."""
+
+    seat: str
+    name: str
+    colour: str
 
 
 @dataclass(frozen=True)
