@@ -9,7 +9,7 @@ refuse unknown keys.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 Mode = Literal["red", "green", "gold"]  # R2.3: the colour of the leader's box
 TrackColour = Mode
@@ -157,13 +157,37 @@ class PlayerView(TypedDict):
     bids: dict[str, list[int]] | None
 
 
+class BidParts(TypedDict):
+    """A revealed bid's parts (R2.7, R4.1, R4.2), its value before dice (``base``, R3.3) and
+    the dice its player holds."""
+
+    cards: list[int]
+    cards_sum: int
+    huts: int
+    old_man: int
+    base: int
+    dice: int
+
+
+class BidOutlook(BidParts):
+    """What dice could do to a bid (bonusdice.outlook, R3.2): the place without dice, the best
+    place ``k`` own dice could reach, the worst others' dice could push to, whether no roll
+    changes the place (``fixed``) and whether the holder's dice can matter (R3.6)."""
+
+    place: int
+    best: dict[str, int]
+    worst: int
+    fixed: bool
+    matters: bool
+
+
 class DiceWindowView(TypedDict):
     station: int | None
     decided: dict[str, bool]
     choices: dict[str, int]
     rolls: dict[str, list[int]]
     # Every bid from public facts (bonusdice.outlook, R3.3): parts, value before dice, places.
-    bids: dict[str, dict[str, Any]] | None
+    bids: dict[str, BidOutlook] | None
 
 
 class View(TypedDict):
