@@ -60,7 +60,8 @@ def resolve_port(port: str) -> str:
                 and info.pid == pid
                 and (serial_no is None or info.serial_number == serial_no)
             ):
-                return info.device
+                device: str = info.device
+                return device
         raise LinkError(f"no USB serial device {port[4:]} plugged in")
     if not os.path.exists(port):
         raise LinkError(f"serial port {port} is not there (board unplugged?)")

@@ -38,8 +38,9 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from companion.store import Store
-from companion.store.database import DueDelivery, StoredGame
+from companion.store.database import StoredGame
 from companion.store.results import build_result
+from companion.store.rows import DueDelivery, ResultRow
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def backoff(
     >>> 2.5 <= backoff(1) <= 5.0
     True
     """
-    ceiling = min(cap, first * 2 ** max(0, attempts - 1))
+    ceiling: float = min(cap, first * 2 ** max(0, attempts - 1))
     return ceiling * (0.5 + 0.5 * rand())
 
 
@@ -292,7 +293,7 @@ class Outbox:
     def result(self, game_id: int) -> dict[str, Any] | None:
         return self.store.result(game_id)
 
-    def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
+    def results_of(self, table: str, limit: int = 50) -> list[ResultRow]:
         """The table's latest results (newest first), without the documents."""
         return self.store.results_of(table, limit)
 
@@ -302,12 +303,12 @@ class Outbox:
         rows = self.store.deliveries(game_id)
         return [
             {
-                "url": r["url"],
-                "state": r["state"],
-                "attempts": r["attempts"],
-                "next_at": r["next_at"] if r["state"] == "pending" else None,
-                "last_error": r["last_error"],
-                "delivered_at": r["delivered_at"],
+                "url": r.url,
+                "state": r.state,
+                "attempts": r.attempts,
+                "next_at": r.next_at if r.state == "pending" else None,
+                "last_error": r.last_error,
+                "delivered_at": r.delivered_at,
             }
             for r in rows
         ]

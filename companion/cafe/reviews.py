@@ -100,7 +100,7 @@ class Reviewer:
                 self.request(gid)
                 stored = None
             if stored is not None:
-                table.set_review(self._ready(gid, stored["document"]))
+                table.set_review(self._ready(gid, stored.document))
             else:
                 table.set_review({"game_id": gid, "state": "working", "progress": 0})
 
@@ -138,9 +138,9 @@ class Reviewer:
         queued = self.store.review_queued(game_id)
         if queued is None:
             return None
-        if queued["attempts"] >= TRIES:
-            return {"state": "failed", "reason": queued["last_error"] or "no answer"}
-        return {"state": "queued", "ahead": queued["ahead"]}
+        if queued.attempts >= TRIES:
+            return {"state": "failed", "reason": queued.last_error or "no answer"}
+        return {"state": "queued", "ahead": queued.ahead}
 
     def _loop(self) -> None:
         """One review at a time, oldest game first, until the queue is empty; then wait for
@@ -197,7 +197,7 @@ class Reviewer:
             stored = None
         if stored is not None:  # stored meanwhile: never again
             self.store.unqueue_review(game_id)
-            self._finish(game_id, stored["document"], store=False)
+            self._finish(game_id, stored.document, store=False)
             return
         document = self._document(game_id)
         seed = _SEEDS.getrandbits(31)

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.engine.ranking import HUT_BONUS
 from companion.engine.stakes import Gain, place_gains, pyramid_gain_in, same_row
+from companion.engine.types import BidOutlook, BidParts
 
 DIE_MAX = 6  # a black die shows 1..6 (R3.2)
 PYRAMID_MARGIN = 3  # R5.4: first places two cubes with a lead of at least 3
@@ -40,7 +41,7 @@ def _tie_key(state: Mapping[str, Any], player: str) -> tuple[int, int, int]:
     )
 
 
-def bid_parts(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]:
+def bid_parts(state: Mapping[str, Any], station: int) -> dict[str, BidParts]:
     """Every player's revealed bid at ``station`` as its parts and its value before dice:
     cards (R2.7), huts (R4.2), the old man (R4.1) and ``base`` = their sum (R3.3).
 
@@ -56,7 +57,7 @@ def bid_parts(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any
         om_player, om_value = state["returning"], 1  # R4.1: the returning holder adds 1
     else:
         om_player, om_value = state["old_man"], -1  # R4.1: this round's holder subtracts 1
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, BidParts] = {}
     for p, ps in state["players"].items():
         shown = list(cards[p])
         huts = ps["huts"] * HUT_BONUS[station]
@@ -83,7 +84,7 @@ def _always_ahead(state: Mapping[str, Any], a: str, b: str, low: int, high: int)
     return low > high or (low == high and _tie_key(state, a) < _tie_key(state, b))
 
 
-def outlook(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]:
+def outlook(state: Mapping[str, Any], station: int) -> dict[str, BidOutlook]:
     """For every player: :func:`bid_parts` plus
 
     - ``place``: the place if nobody uses a die;
@@ -100,18 +101,23 @@ def outlook(state: Mapping[str, Any], station: int) -> dict[str, dict[str, Any]]
     parts = bid_parts(state, station)
     base = {p: b["base"] for p, b in parts.items()}
     high = {p: b["base"] + DIE_MAX * b["dice"] for p, b in parts.items()}
+    out: dict[str, BidOutlook] = {}
     for p, b in parts.items():
-        b["place"] = _place(state, p, base)
-        b["best"] = {
-            str(k): _place(state, p, {**base, p: base[p] + DIE_MAX * k})
-            for k in range(1, b["dice"] + 1)
+        out[p] = {
+            **b,
+            "place": _place(state, p, base),
+            "best": {
+                str(k): _place(state, p, {**base, p: base[p] + DIE_MAX * k})
+                for k in range(1, b["dice"] + 1)
+            },
+            "worst": _place(state, p, {**high, p: base[p]}),
+            "fixed": _fixed(state, station, p, base, high),
+            "matters": False,  # below, once every place is known
         }
-        b["worst"] = _place(state, p, {**high, p: base[p]})
-        b["fixed"] = _fixed(state, station, p, base, high)
     gains = place_gains(state, station) if station != 4 else None
-    for p, b in parts.items():
-        b["matters"] = not b["fixed"] and _matters(state, station, p, base, high, gains)
-    return parts
+    for p, o in out.items():
+        o["matters"] = not o["fixed"] and _matters(state, station, p, base, high, gains)
+    return out
 
 
 def _fixed(

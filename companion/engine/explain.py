@@ -11,9 +11,19 @@ fields).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
-from companion.engine.types import Event, RankingEntry, Tie
+from companion.engine.types import (
+    CubeEvent,
+    Event,
+    FinalScoringEvent,
+    GameOverEvent,
+    RankingEntry,
+    RankingEvent,
+    RowCompletedEvent,
+    ScoredEvent,
+    Tie,
+)
 
 TIE_RULES = {
     "figure": "holds the Chocolatl figure (R3.4)",
@@ -51,11 +61,11 @@ def tie_text(tie: Tie) -> str:
     return f"{a} ahead of {b} (both {tie['value']}): {a} {TIE_RULES[tie['rule']]}"
 
 
-def _join(values: list[object]) -> str:
+def _join(values: Sequence[object]) -> str:
     return ", ".join(map(str, values))
 
 
-def _scored(e: Event) -> str:
+def _scored(e: ScoredEvent) -> str:
     verb = "scores" if e["points"] >= 0 else "loses"
     cut = ", cut off at 0 (R6.1)" if e["score"] - e["from"] != e["points"] else ""
     return (
@@ -75,14 +85,14 @@ def _entry(e: RankingEntry) -> str:
     return f"{e['place']}. {e['player']} {e['total']} ({', '.join(parts)})"
 
 
-def _ranking(e: Event) -> str:
+def _ranking(e: RankingEvent) -> str:
     text = f"Station {e['station']}: " + "; ".join(_entry(x) for x in e["entries"])
     if e["ties"]:
         text += ". Ties: " + "; ".join(tie_text(t) for t in e["ties"])
     return text
 
 
-def _row(e: Event) -> str:
+def _row(e: RowCompletedEvent) -> str:
     why = f" ({tie_text(e['ties'][0])})" if e["ties"] else ""
     return (
         f"Pyramid row {e['row'] + 1} is full: {e['player']} has the most cubes there{why} "
@@ -90,7 +100,7 @@ def _row(e: Event) -> str:
     )
 
 
-def _final(e: Event) -> str:
+def _final(e: FinalScoringEvent) -> str:
     out = []
     for p, lines in e["lines"].items():
         items = ", ".join(f"{FINAL_LINES[k]} {v}" for k, v in lines.items() if k != "total")
@@ -98,7 +108,7 @@ def _final(e: Event) -> str:
     return "Final scoring (R7): " + "; ".join(out)
 
 
-def _game_over(e: Event) -> str:
+def _game_over(e: GameOverEvent) -> str:
     win = " and ".join(e["winners"])
     how = ""
     if len(e["tied_on_points"]) > 1:
@@ -110,54 +120,74 @@ def _game_over(e: Event) -> str:
     return f"{win} win{'s' if len(e['winners']) == 1 else ''} with {e['total']}{how}"
 
 
-_TEXT: dict[str, Callable[[Event], str]] = {
-    "sacrificed": lambda e: (
-        f"{e['player']} has made a sacrifice" + (f" (card {e['card']})" if "card" in e else "")
-    ),
-    "round_started": lambda e: (
-        f"Round {e['round']} is a {e['mode']} round: the leading marker "
-        f"({_join(e['leaders'])}) stands on box {e['leader_box']}, a {e['mode']} box (R2.3)"
-    ),
-    "harvest_dice": lambda e: f"Harvest dice: {_join(e['dice'])}",
-    "improvement_cards": lambda e: f"Improvement cards on offer: {_join(e['cards'])}",
-    "bid_placed": lambda e: f"{e['player']} has bid",
-    "first_cards_revealed": lambda e: "Everyone's first cards are revealed (R2.5)",
-    "revealed": lambda e: (
-        f"Station {e['station']} revealed: "
-        + ", ".join(f"{p} {'+'.join(map(str, c))}" for p, c in e["cards"].items())
-    ),
-    "dice_decided": lambda e: (
-        f"{e['player']} has decided on bonus dice" + (f" ({e['count']})" if "count" in e else "")
-    ),
-    "dice_choices": lambda e: (
-        "Bonus dice: " + ", ".join(f"{p} uses {c}" for p, c in e["choices"].items())
-    ),
-    "rolled": lambda e: f"{e['player']} rolls {_join(e['values'])}",
-    "ranking": _ranking,
-    "figure": lambda e: f"{e['player']} takes the Chocolatl figure (R5.1)",
-    "old_man": lambda e: f"{e['player']} takes the old man: -1 at stations 2-6 (R4.1)",
-    "scored": _scored,
-    "city_choice": lambda e: f"{e['player']} chooses the {e['choice']}",
-    "hut": lambda e: f"{e['player']} builds a hut (now {e['huts']})",
-    "die": lambda e: f"{e['player']} takes the city's black die (now {e['dice']})",
-    "pyramid_order": lambda e: f"{e['player']} lets {e['first']} place first",
-    "cube": lambda e: (
-        (f"{e['player']} places a cube in pyramid row {e['row'] + 1}, cell {e['cell'] + 1}")
-        if e["row"] is not None
-        else f"The pyramid is full: {e['player']}'s cube is not placed (R5.4)"
-    ),
-    "row_completed": _row,
-    "card_discarded": lambda e: f"{e['player']} discards card {e['card']} (R5.6)",
-    "card_gained": lambda e: f"{e['player']} gains improvement card {e['card']}",
-    "last_round": lambda e: (
-        f"Round {e['round']} is the last one: {LAST_ROUND_REASONS[e['reason']]} (R6.3)"
-    ),
-    "round_ended": lambda e: f"Round {e['round']} is over",
-    "final_scoring": _final,
-    "game_over": _game_over,
-}
+def _cube(e: CubeEvent) -> str:
+    row, cell = e["row"], e["cell"]
+    if row is None or cell is None:
+        return f"The pyramid is full: {e['player']}'s cube is not placed (R5.4)"
+    return f"{e['player']} places a cube in pyramid row {row + 1}, cell {cell + 1}"
 
 
 def describe(event: Event) -> str:
-    """One English sentence for ``event`` (only the fields present: redacted stays redacted)."""
-    return _TEXT[event["type"]](event)
+    """One English sentence for ``event`` (only the fields present: redacted stays redacted).
+
+    The branches test ``event["type"]`` itself, so each reads its own event's fields.
+    """
+    e = event
+    if e["type"] == "scored":
+        return _scored(e)
+    if e["type"] == "ranking":
+        return _ranking(e)
+    if e["type"] == "bid_placed":
+        return f"{e['player']} has bid"
+    if e["type"] == "revealed":
+        return f"Station {e['station']} revealed: " + ", ".join(
+            f"{p} {'+'.join(map(str, c))}" for p, c in e["cards"].items()
+        )
+    if e["type"] == "dice_decided":
+        count = f" ({e['count']})" if "count" in e else ""
+        return f"{e['player']} has decided on bonus dice{count}"
+    if e["type"] == "dice_choices":
+        return "Bonus dice: " + ", ".join(f"{p} uses {c}" for p, c in e["choices"].items())
+    if e["type"] == "rolled":
+        return f"{e['player']} rolls {_join(e['values'])}"
+    if e["type"] == "cube":
+        return _cube(e)
+    if e["type"] == "sacrificed":
+        card = f" (card {e['card']})" if "card" in e else ""
+        return f"{e['player']} has made a sacrifice{card}"
+    if e["type"] == "round_started":
+        return (
+            f"Round {e['round']} is a {e['mode']} round: the leading marker "
+            f"({_join(e['leaders'])}) stands on box {e['leader_box']}, a {e['mode']} box (R2.3)"
+        )
+    if e["type"] == "harvest_dice":
+        return f"Harvest dice: {_join(e['dice'])}"
+    if e["type"] == "improvement_cards":
+        return f"Improvement cards on offer: {_join(e['cards'])}"
+    if e["type"] == "first_cards_revealed":
+        return "Everyone's first cards are revealed (R2.5)"
+    if e["type"] == "figure":
+        return f"{e['player']} takes the Chocolatl figure (R5.1)"
+    if e["type"] == "old_man":
+        return f"{e['player']} takes the old man: -1 at stations 2-6 (R4.1)"
+    if e["type"] == "city_choice":
+        return f"{e['player']} chooses the {e['choice']}"
+    if e["type"] == "hut":
+        return f"{e['player']} builds a hut (now {e['huts']})"
+    if e["type"] == "die":
+        return f"{e['player']} takes the city's black die (now {e['dice']})"
+    if e["type"] == "pyramid_order":
+        return f"{e['player']} lets {e['first']} place first"
+    if e["type"] == "row_completed":
+        return _row(e)
+    if e["type"] == "card_discarded":
+        return f"{e['player']} discards card {e['card']} (R5.6)"
+    if e["type"] == "card_gained":
+        return f"{e['player']} gains improvement card {e['card']}"
+    if e["type"] == "last_round":
+        return f"Round {e['round']} is the last one: {LAST_ROUND_REASONS[e['reason']]} (R6.3)"
+    if e["type"] == "round_ended":
+        return f"Round {e['round']} is over"
+    if e["type"] == "final_scoring":
+        return _final(e)
+    return _game_over(e)

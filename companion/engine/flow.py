@@ -7,7 +7,7 @@ the in-place state untouched; :func:`apply` also works on a copy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, TypeGuard, cast
+from typing import Any, TypeGuard
 
 from companion.engine import scoring, stations
 from companion.engine.asks import STATIONS, bid_shape
@@ -156,7 +156,7 @@ def _resolve(state: State, events: list[Event]) -> None:
         order, lead = station_order(state, station, rolls)
     else:
         ranking = rank_station(state, station, rolls)
-        events.append(cast(Event, ranking))
+        events.append(ranking)
         order = ranking["order"]
         lead = 0
         if station == 4:

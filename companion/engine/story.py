@@ -181,11 +181,10 @@ class _Teller:
                 )
 
     def read(self, events: Iterable[Event]) -> None:
-        for e in events:
-            kind = e["type"]
-            if kind == "round_started":
+        for e in events:  # each branch tests e["type"] itself: mypy reads that type's fields
+            if e["type"] == "round_started":
                 self.round = e["round"]
-            elif kind == "ranking":
+            elif e["type"] == "ranking":
                 self.close()
                 station = e["station"]
                 self.open = {"round": self.round, "station": station}
@@ -193,32 +192,32 @@ class _Teller:
                 self.open_reasons = {}
                 self.stations[station]["played"] += 1
                 self.stations[station]["wins"][e["order"][0]] += 1
-            elif kind == "scored":
+            elif e["type"] == "scored":
                 p = e["player"]
                 self.scores[p] = e["score"]
                 reasons = self.open_reasons.setdefault(p, {})
                 reasons[e["reason"]] = reasons.get(e["reason"], 0) + e["score"] - e["from"]
-            elif kind == "round_ended":
+            elif e["type"] == "round_ended":
                 self.close()
-            elif kind == "hut":
+            elif e["type"] == "hut":
                 self.stats[e["player"]]["huts"] += 1
-            elif kind == "die":
+            elif e["type"] == "die":
                 self.stats[e["player"]]["dice_taken"] += 1
-            elif kind == "dice_choices":
+            elif e["type"] == "dice_choices":
                 for p, count in e["choices"].items():
                     self.stats[p]["dice_used"] += count
-            elif kind == "cube" and e["row"] is not None:
+            elif e["type"] == "cube" and e["row"] is not None:
                 self.stats[e["player"]]["cubes"] += 1
-            elif kind == "card_gained":
+            elif e["type"] == "card_gained":
                 self.stats[e["player"]]["cards_exchanged"] += 1
-            elif kind == "figure":
+            elif e["type"] == "figure":
                 self.stats[e["player"]]["figures"] += 1
-            elif kind == "old_man":
+            elif e["type"] == "old_man":
                 self.stats[e["player"]]["old_man"] += 1
-            elif kind == "final_scoring":
+            elif e["type"] == "final_scoring":
                 self.close()
                 self.final = {p: line["total"] for p, line in e["lines"].items()}
-            elif kind == "game_over":
+            elif e["type"] == "game_over":
                 self.winners = list(e["winners"])
 
     def turning_points(self) -> list[TurningPoint]:

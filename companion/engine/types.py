@@ -9,7 +9,7 @@ refuse unknown keys.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 Mode = Literal["red", "green", "gold"]  # R2.3: the colour of the leader's box
 TrackColour = Mode
@@ -157,13 +157,37 @@ class PlayerView(TypedDict):
     bids: dict[str, list[int]] | None
 
 
+class BidParts(TypedDict):
+    """A revealed bid's parts (R2.7, R4.1, R4.2), its value before dice (``base``, R3.3) and
+    the dice its player holds."""
+
+    cards: list[int]
+    cards_sum: int
+    huts: int
+    old_man: int
+    base: int
+    dice: int
+
+
+class BidOutlook(BidParts):
+    """What dice could do to a bid (bonusdice.outlook, R3.2): the place without dice, the best
+    place ``k`` own dice could reach, the worst others' dice could push to, whether no roll
+    changes the place (``fixed``) and whether the holder's dice can matter (R3.6)."""
+
+    place: int
+    best: dict[str, int]
+    worst: int
+    fixed: bool
+    matters: bool
+
+
 class DiceWindowView(TypedDict):
     station: int | None
     decided: dict[str, bool]
     choices: dict[str, int]
     rolls: dict[str, list[int]]
     # Every bid from public facts (bonusdice.outlook, R3.3): parts, value before dice, places.
-    bids: dict[str, dict[str, Any]] | None
+    bids: dict[str, BidOutlook] | None
 
 
 class View(TypedDict):
@@ -258,7 +282,12 @@ Command = (
     | PyramidCommand
 )
 
-# --- events -------------------------------------------------------------------------------
+# --- events: what the engine says happened (PROTOCOL.md 3.4 "events") ---------------------
+#
+# Every event is ``type`` plus that type's fields. An event with a secret names its secret
+# fields in ``private``; :func:`views.visible_events` drops them for every other seat, so
+# they are ``NotRequired``. ``text`` is the English sentence (``explain.describe``) added by
+# ``apply``; the events of ``apply_in_place`` have none.
 
 
 class RankingEntry(TypedDict):
@@ -280,7 +309,89 @@ class Tie(TypedDict):
     value: int
 
 
-class RankingEvent(TypedDict):
+class _Told(TypedDict):
+    """What every event may carry besides its own fields: its English sentence."""
+
+    text: NotRequired[str]
+
+
+class SacrificedEvent(_Told):
+    """R1.2: a player laid a sacrifice card face down; the card is theirs alone."""
+
+    type: Literal["sacrificed"]
+    player: str
+    card: NotRequired[int]
+    private: list[str]
+
+
+class RoundStartedEvent(_Told):
+    """R2.2/R2.3: a round began in the colour of the leading marker's box."""
+
+    type: Literal["round_started"]
+    round: int
+    mode: Mode | None
+    leader_box: int
+    leaders: list[str]
+    last_round: bool
+
+
+class HarvestDiceEvent(_Told):
+    type: Literal["harvest_dice"]
+    dice: list[int]
+
+
+class ImprovementCardsEvent(_Told):
+    type: Literal["improvement_cards"]
+    cards: list[int]
+
+
+class BidPlacedEvent(_Told):
+    """R2.4-R2.6: a seat bid; its cards are its own until revealed (R3.1)."""
+
+    type: Literal["bid_placed"]
+    player: str
+    step: Step | None
+    bids: NotRequired[dict[str, list[int]]]
+    private: list[str]
+
+
+class FirstCardsRevealedEvent(_Told):
+    """R2.5: a green round's first cards, station -> player -> cards."""
+
+    type: Literal["first_cards_revealed"]
+    cards: dict[str, dict[str, list[int]]]
+
+
+class RevealedEvent(_Told):
+    """R3.1: a station's bids turned over, player -> cards."""
+
+    type: Literal["revealed"]
+    station: int
+    cards: dict[str, list[int]]
+
+
+class DiceDecidedEvent(_Told):
+    """R3.2: a holder decided how many bonus dice to use; the count is secret until all have."""
+
+    type: Literal["dice_decided"]
+    player: str
+    count: NotRequired[int]
+    private: list[str]
+
+
+class DiceChoicesEvent(_Told):
+    type: Literal["dice_choices"]
+    station: int | None
+    choices: dict[str, int]
+
+
+class RolledEvent(_Told):
+    type: Literal["rolled"]
+    player: str
+    values: list[int]
+
+
+class RankingEvent(_Told):
     type: Literal["ranking"]
     station: int
     entries: list[RankingEntry]
@@ -288,7 +399,153 @@ class RankingEvent(TypedDict):
     order: list[str]
 
 
-# Events are many small shapes (SCENARIO.md "Events": ``type`` plus that type's fields, a
-# ``private`` list and, once explained, ``text``); explain.py reads each by its type. They are
-# written once and only read after, so one open mapping type serves them.
-Event = dict[str, Any]
+class PlayerEvent(_Told):
+    """R5.1: a player took the Chocolatl figure ("figure") or the old man ("old_man")."""
+
+    type: Literal["figure", "old_man"]
+    player: str
+
+
+# ``from`` is a Python keyword, so this one is spelt the functional way.
+ScoredEvent = TypedDict(
+    "ScoredEvent",
+    {
+        "text": NotRequired[str],
+        "type": Literal["scored"],
+        "player": str,
+        "points": int,
+        "reason": ScoreReason,
+        "from": int,  # the score before, R6.1 cuts the new one off at 0
+        "score": int,
+    },
+)
+
+
+class CityChoiceEvent(_Told):
+    type: Literal["city_choice"]
+    player: str
+    choice: CityChoice
+
+
+class HutEvent(_Told):
+    type: Literal["hut"]
+    player: str
+    huts: int  # how many the player has now
+
+
+class DieEvent(_Told):
+    type: Literal["die"]
+    player: str
+    dice: int  # how many the player holds now
+
+
+class PyramidOrderEvent(_Told):
+    type: Literal["pyramid_order"]
+    player: str
+    first: str
+
+
+class CubeEvent(_Told):
+    """R5.4: a cube placed, or (row and cell None) not placed in a full pyramid."""
+
+    type: Literal["cube"]
+    player: str
+    row: int | None
+    cell: int | None
+
+
+class RowCompletedEvent(_Told):
+    type: Literal["row_completed"]
+    row: int
+    player: str
+    bonus: int
+    counts: dict[str, int]
+    ties: list[Tie]
+
+
+class CardEvent(_Told):
+    """R5.6: a player's lowest card discarded ("card_discarded") or an improvement card
+    gained ("card_gained")."""
+
+    type: Literal["card_discarded", "card_gained"]
+    player: str
+    card: int
+
+
+class LastRoundEvent(_Told):
+    type: Literal["last_round"]
+    reason: LastRoundReason
+    round: int
+
+
+class RoundEndedEvent(_Told):
+    type: Literal["round_ended"]
+    round: int
+
+
+class FinalScoringEvent(_Told):
+    type: Literal["final_scoring"]
+    lines: dict[str, FinalLine]
+
+
+class GameOverEvent(_Told):
+    type: Literal["game_over"]
+    winners: list[str]
+    tied_on_points: list[str]
+    total: int
+
+
+Event = (
+    SacrificedEvent
+    | RoundStartedEvent
+    | HarvestDiceEvent
+    | ImprovementCardsEvent
+    | BidPlacedEvent
+    | FirstCardsRevealedEvent
+    | RevealedEvent
+    | DiceDecidedEvent
+    | DiceChoicesEvent
+    | RolledEvent
+    | RankingEvent
+    | PlayerEvent
+    | ScoredEvent
+    | CityChoiceEvent
+    | HutEvent
+    | DieEvent
+    | PyramidOrderEvent
+    | CubeEvent
+    | RowCompletedEvent
+    | CardEvent
+    | LastRoundEvent
+    | RoundEndedEvent
+    | FinalScoringEvent
+    | GameOverEvent
+)
+EventType = Literal[
+    "sacrificed",
+    "round_started",
+    "harvest_dice",
+    "improvement_cards",
+    "bid_placed",
+    "first_cards_revealed",
+    "revealed",
+    "dice_decided",
+    "dice_choices",
+    "rolled",
+    "ranking",
+    "figure",
+    "old_man",
+    "scored",
+    "city_choice",
+    "hut",
+    "die",
+    "pyramid_order",
+    "cube",
+    "row_completed",
+    "card_discarded",
+    "card_gained",
+    "last_round",
+    "round_ended",
+    "final_scoring",
+    "game_over",
+]

@@ -7,7 +7,7 @@ seat's sacrifice (R1.2), unrevealed bids (R2.4-R2.6) or undecided dice (R3.2).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from companion.engine.asks import bid_shape
 from companion.engine.bonusdice import outlook
@@ -15,6 +15,7 @@ from companion.engine.explain import describe
 from companion.engine.jsondata import clone
 from companion.engine.scoring import score_lines
 from companion.engine.types import (
+    BidOutlook,
     DiceWindowView,
     Event,
     FinalLine,
@@ -130,7 +131,7 @@ def _player_view(ps: PlayerState, visible: bool, own: bool = False) -> PlayerVie
 
 
 def _dice_view(
-    state: State, seat: str | None, bids: dict[str, dict[str, Any]] | None
+    state: State, seat: str | None, bids: dict[str, BidOutlook] | None
 ) -> DiceWindowView:
     window = state["dice_window"]
     assert window is not None, "only while a dice window is open"
@@ -160,9 +161,12 @@ def visible_events(events: list[Event], seat: str | None) -> list[Event]:
     """``events`` with every private field removed unless it belongs to ``seat``."""
     out: list[Event] = []
     for e in events:
-        private = e.get("private")
-        if private and e.get("player") != seat:
-            e = {k: v for k, v in e.items() if k not in private}
+        if (
+            e["type"] == "sacrificed" or e["type"] == "bid_placed" or e["type"] == "dice_decided"
+        ) and (e["player"] != seat and e["private"]):
+            private = e["private"]
+            # The same event without the private fields (they are NotRequired in its type).
+            e = cast(Event, {k: v for k, v in e.items() if k not in private})
             if "text" in e:
                 e["text"] = describe(e)
         out.append(e)

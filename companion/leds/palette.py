@@ -7,11 +7,13 @@ forms of colour-blind vision; each also has a name so a colour is never the only
 from __future__ import annotations
 
 # The colours themselves are the engine's (companion/engine/colours.py); the board maps them.
-from companion.engine.colours import (  # noqa: F401
+from companion.engine.colours import (
     PLAYER_COLOURS,
     SCREEN_COLOURS,
     TRACK_COLOURS,
 )
+
+__all__ = ["PLAYER_COLOURS", "SCREEN_COLOURS", "TRACK_COLOURS", "rgb"]
 
 
 def rgb(hex_colour: str) -> tuple[int, int, int]:

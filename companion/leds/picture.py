@@ -26,10 +26,11 @@ How to read the board (also in ``hardware/README.md``):
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.engine.types import Event
 from companion.leds.layout import Layout
 from companion.leds.palette import PLAYER_COLOURS, TRACK_COLOURS
 from companion.leds.vision import Vec, hex_to_linear
@@ -46,6 +47,8 @@ WHITE: Vec = (1.0, 1.0, 1.0)
 PAST_ROUND_LEVEL = 0.15
 BLACK: Vec = (0.0, 0.0, 0.0)
 LAST_ROUND: Vec = (1.0, 0.35, 0.0)  # the current round's light once it is the last (R6.3)
+# A player (as the view names them) and where it is drawn -> the player's colour.
+ColourOf = Callable[[Any, str], Vec]
 
 STACK_PAGE_S = 1.5
 LAP_PERIOD_S = 3.0
@@ -91,14 +94,15 @@ class Animation:
         return self.start <= now < self.start + self.duration
 
 
-def animations_from_events(events: Iterable[Mapping[str, Any]], now: float) -> list[Animation]:
-    """Animations started at ``now`` by engine events (``row_completed``, ``game_over``)."""
+def animations_from_events(events: Iterable[Event], now: float) -> list[Animation]:
+    """Animations started at ``now`` by engine events (``row_completed`` R5.4, ``game_over``
+    R7); the tests of each branch read ``e["type"]`` itself, so each reads its own fields."""
     out = []
     for e in events:
-        if e.get("type") == "row_completed":
+        if e["type"] == "row_completed":
             player = e.get("player")
             out.append(Animation("row", now, int(e["row"]), (player,) if player else ()))
-        elif e.get("type") == "game_over":
+        elif e["type"] == "game_over":
             out.append(Animation("winners", now, players=tuple(e.get("winners") or ())))
     return out
 
@@ -287,7 +291,9 @@ def _frame(
     return px
 
 
-def _draw_track(view, layout: Layout, colour_of, now: float, px: list[Vec]) -> None:
+def _draw_track(
+    view: Mapping[str, Any], layout: Layout, colour_of: ColourOf, now: float, px: list[Vec]
+) -> None:
     boxes, k = layout.boxes, layout.leds_per_box
     stacks: dict[int, list[tuple[int, int, str]]] = {}
     for score, stack in _track_entries(view):
@@ -311,7 +317,9 @@ def _draw_track(view, layout: Layout, colour_of, now: float, px: list[Vec]) -> N
                 px[led] = _scale(colour_of(shown, "track"), level)
 
 
-def _draw_pyramid(view, layout: Layout, colour_of, px: list[Vec]) -> None:
+def _draw_pyramid(
+    view: Mapping[str, Any], layout: Layout, colour_of: ColourOf, px: list[Vec]
+) -> None:
     rows = view.get("pyramid")
     if not isinstance(rows, list):
         raise PictureError("view has no pyramid rows")
@@ -322,7 +330,7 @@ def _draw_pyramid(view, layout: Layout, colour_of, px: list[Vec]) -> None:
             px[led] = EMPTY_CELL if owner is None else colour_of(owner, f"pyramid[{r}][{c}]")
 
 
-def _draw_status(view, layout: Layout, px: list[Vec]) -> None:
+def _draw_status(view: Mapping[str, Any], layout: Layout, px: list[Vec]) -> None:
     mode = view.get("mode")
     if layout.status_mode is not None:
         if mode is None:
@@ -345,7 +353,14 @@ def _draw_status(view, layout: Layout, px: list[Vec]) -> None:
         px[led] = WHITE if station == i + 1 else BLACK
 
 
-def _animate_row(a: Animation, view, layout: Layout, colour_of, now: float, px) -> None:
+def _animate_row(
+    a: Animation,
+    view: Mapping[str, Any],
+    layout: Layout,
+    colour_of: ColourOf,
+    now: float,
+    px: list[Vec],
+) -> None:
     """Row completed (R5.4): the row flashes in the scorer's colour (white if unknown)."""
     if a.row >= len(layout.pyramid):
         return
@@ -355,7 +370,9 @@ def _animate_row(a: Animation, view, layout: Layout, colour_of, now: float, px) 
             px[led] = flash
 
 
-def _animate_winners(a: Animation, layout: Layout, colour_of, now: float, px) -> None:
+def _animate_winners(
+    a: Animation, layout: Layout, colour_of: ColourOf, now: float, px: list[Vec]
+) -> None:
     """Game over (R7): bands of the winners' colours run along the track, the pyramid pulses."""
     t = now - a.start
     palette = [colour_of(p, "winner animation") for p in a.players] or [WHITE]

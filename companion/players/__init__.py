@@ -30,4 +30,5 @@ def chooser(kind: str) -> Chooser:
     """The ``choose`` function of a player kind; a clear error for an unknown kind."""
     if kind not in KINDS:
         raise ValueError(f"unknown player kind {kind!r} (one of {', '.join(KINDS)})")
-    return importlib.import_module(KINDS[kind]).choose
+    choose: Chooser = importlib.import_module(KINDS[kind]).choose
+    return choose

@@ -42,7 +42,7 @@ def awaited(view: View, seat: str | None = None) -> str | None:
 
 def modifier(view: View, seat: str, station: int) -> int:
     """Huts (R4.2) and the old man (R4.1) on ``seat``'s bid at ``station``."""
-    mod = view["players"][seat]["huts"] * HUT_BONUS[station]
+    mod: int = view["players"][seat]["huts"] * HUT_BONUS[station]
     if station == 1:
         if view["returning"] == seat:
             mod += 1
@@ -57,12 +57,12 @@ def rounds_left(view: View) -> float:
     if view["last_round"]:
         return 0.0
     prof = view["profile"]
-    by_rounds = prof["max_rounds"] - view["round"]
+    by_rounds: int = prof["max_rounds"] - view["round"]
     lead = 0
     for p in view["players"].values():
         if p["score"] > lead:
             lead = p["score"]
-    by_score = max(0.0, (prof["end_score"] - lead) / 8.0)
+    by_score: float = max(0.0, (prof["end_score"] - lead) / 8.0)
     return max(0.0, min(by_rounds, by_score + 0.5))
 
 

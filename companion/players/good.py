@@ -13,7 +13,7 @@ import random
 from typing import Any, cast
 
 from companion.engine.stations import place_cube
-from companion.engine.types import State
+from companion.engine.types import Event, State
 from companion.players.common import (
     HUT_BONUS,
     Command,
@@ -204,7 +204,7 @@ def pyramid_first(view: View, seat: str) -> str:
     for first in (seat, other):
         # place_cube reads and changes only the board fields copied here (R5.4, R6.1).
         trial = cast(State, _board_copy(view))
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         place_cube(trial, first, events)
         place_cube(trial, other if first == seat else seat, events)
         gain = trial["players"][seat]["score"] - trial["players"][other]["score"]

@@ -446,9 +446,9 @@ def _utility(sim: View, me: str) -> float:
     if sim["finished"]:
         winners = sim["winners"]
         share = 1.0 / len(winners) if me in winners else 0.0
-        totals = {p: ps["final"]["total"] for p, ps in sim["players"].items()}
-        margin = totals[me] - max(t for p, t in totals.items() if p != me)
-        return share + 0.01 * max(-20, min(20, margin))
+        totals: dict[str, int] = {p: ps["final"]["total"] for p, ps in sim["players"].items()}
+        lead = totals[me] - max(t for p, t in totals.items() if p != me)
+        return share + 0.01 * max(-20, min(20, lead))
     values = _projection(sim)
     margin = values[me] - max(v for p, v in values.items() if p != me)
     return 0.5 + 0.5 * max(-1.0, min(1.0, margin / 15.0))

@@ -107,12 +107,12 @@ class Thinker:
         fn: Callable[..., Any],
         *args: Any,
         done: Callable[[Any, BaseException | None], None] | None = None,
-    ) -> Future:
+    ) -> Future[Any]:
         """Run ``fn(*args)`` in the pool; ``done(result, error)`` is called when it ends."""
         future = self._pool.submit(fn, *args)
         if done is not None:
 
-            def finished(f: Future) -> None:
+            def finished(f: Future[Any]) -> None:
                 if f.cancelled():
                     return
                 error = f.exception()

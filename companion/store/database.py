@@ -19,6 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.store import migrations
+from companion.store.rows import (
+    DeliveryRow,
+    DueDelivery,
+    GameSeat,
+    QueuedReview,
+    ResultRow,
+    ReviewQueueRow,
+    SeatRow,
+    StoredReview,
+    TableRow,
+    TakeoverRow,
+)
 
 # SQLite's INTEGER range: an id outside it is no row of ours (and SQLite would overflow).
 MIN_ID, MAX_ID = -(2**63), 2**63 - 1
@@ -102,18 +114,6 @@ class StoredCommand:
 
 
 @dataclass
-class DueDelivery:
-    """A webhook delivery that is due, read whole: its result document parsed and checked."""
-
-    id: int
-    game_id: int
-    url: str
-    attempts: int
-    ended: float
-    result: dict[str, Any]
-
-
-@dataclass
 class StoredGame:
     """A game row: the SCENARIO.md setup plus what the server needs to resume it."""
 
@@ -122,8 +122,8 @@ class StoredGame:
     status: str
     created: float
     document: dict[str, Any]  # players, stack, profile (no commands)
-    seats: list[dict[str, Any]]  # names and colours at game start
-    decks: list[list[Any]]  # the dealer's shuffled improvement decks
+    seats: list[GameSeat]  # names and colours at game start
+    decks: list[list[int]]  # the dealer's shuffled improvement decks
     dice: str
     ended: float | None = None  # when it went over (final command or host's end), else None
 
@@ -248,18 +248,18 @@ class Store:
             return self._db.execute(sql, params).fetchall()
 
     # -- tables -------------------------------------------------------------------------
-    def table(self, name: str) -> dict[str, Any] | None:
+    def table(self, name: str) -> TableRow | None:
         rows = self._read("SELECT * FROM tables WHERE name = ?", (name,))
         if not rows:
             return None
         row = rows[0]
-        return {
-            "name": row["name"],
-            "join_secret": row["join_secret"],
-            "host_token": row["host_token"],
-            "settings": _loads("settings", name, row["settings"], dict),
-            "current_game": row["current_game"],
-        }
+        return TableRow(
+            name=row["name"],
+            join_secret=row["join_secret"],
+            host_token=row["host_token"],
+            settings=_loads("settings", name, row["settings"], dict),
+            current_game=row["current_game"],
+        )
 
     def create_table(
         self, name: str, join_secret: str, host_token: str, settings: dict[str, Any]
@@ -291,13 +291,13 @@ class Store:
         return int(rows[0]["current_game"])
 
     # -- seats --------------------------------------------------------------------------
-    def seats(self, table_name: str) -> list[dict[str, Any]]:
+    def seats(self, table_name: str) -> list[SeatRow]:
         rows = self._read(
             "SELECT * FROM seats WHERE table_name = ? ORDER BY position", (table_name,)
         )
-        return [dict(r) for r in rows]
+        return [SeatRow.read(r) for r in rows]
 
-    def seats_stmts(self, table_name: str, seats: list[dict[str, Any]]) -> Statements:
+    def seats_stmts(self, table_name: str, seats: list[SeatRow]) -> Statements:
         """Replace the table's seat list (seats change rarely: joins, releases, removals;
         one server per data directory, so nobody else's seats are overwritten)."""
         stmts: Statements = [("DELETE FROM seats WHERE table_name = ?", (table_name,))]
@@ -307,15 +307,7 @@ class Store:
                     "INSERT INTO seats"
                     " (table_name, seat, position, name, colour, token_hash, state)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table_name,
-                        s["seat"],
-                        pos,
-                        s["name"],
-                        s["colour"],
-                        s["token_hash"],
-                        s["state"],
-                    ),
+                    (table_name, s.seat, pos, s.name, s.colour, s.token_hash, s.state),
                 )
             )
         return stmts
@@ -325,8 +317,8 @@ class Store:
         self,
         table_name: str,
         document: dict[str, Any],
-        seats: list[dict[str, Any]],
-        decks: list[list[Any]],
+        seats: list[GameSeat],
+        decks: list[list[int]],
         dice: str,
     ) -> int:
         """Store a new game and make it the table's current one, in one transaction."""
@@ -337,8 +329,8 @@ class Store:
         self,
         table_name: str,
         document: dict[str, Any],
-        seats: list[dict[str, Any]],
-        decks: list[list[Any]],
+        seats: list[GameSeat],
+        decks: list[list[int]],
         dice: str,
     ) -> Statements:
         """A new game row that becomes the table's current game (its id is the table's
@@ -504,15 +496,15 @@ class Store:
             )
         ]
 
-    def takeovers(self, game_id: int) -> list[dict[str, Any]]:
-        """The phones that took the game's seats over, in order: ``{seat, n, name, colour}``."""
+    def takeovers(self, game_id: int) -> list[TakeoverRow]:
+        """The phones that took the game's seats over, in order."""
         if not _in_range(game_id):
             return []
         rows = self._read(
             "SELECT seat, n, name, colour FROM seat_takeovers WHERE game_id = ? ORDER BY n, rowid",
             (game_id,),
         )
-        return [dict(r) for r in rows]
+        return [TakeoverRow(r["seat"], r["n"], r["name"], r["colour"]) for r in rows]
 
     # -- retention ----------------------------------------------------------------------
     def delete_games(self, game_ids: list[int]) -> list[int]:
@@ -602,14 +594,14 @@ class Store:
         rows = self._read("SELECT result FROM results WHERE game_id = ?", (game_id,))
         return _loads("result", game_id, rows[0]["result"], dict) if rows else None
 
-    def results_of(self, table: str, limit: int = 50) -> list[dict[str, Any]]:
+    def results_of(self, table: str, limit: int = 50) -> list[ResultRow]:
         """The table's latest results (newest first), without the documents."""
         rows = self._read(
             "SELECT game_id, status, started, ended FROM results WHERE table_name = ?"
             " ORDER BY ended DESC LIMIT ?",
             (table, limit),
         )
-        return [dict(r) for r in rows]
+        return [ResultRow(r["game_id"], r["status"], r["started"], r["ended"]) for r in rows]
 
     def history(
         self,
@@ -670,12 +662,12 @@ class Store:
         if stmts:
             self._write(stmts)
 
-    def deliveries(self, game_id: int) -> list[dict[str, Any]]:
+    def deliveries(self, game_id: int) -> list[DeliveryRow]:
         """Every delivery row of a game's result, in the order they were queued."""
         if not _in_range(game_id):
             return []
         return [
-            dict(r)
+            DeliveryRow.read(r)
             for r in self._read("SELECT * FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         ]
 
@@ -825,9 +817,9 @@ class Store:
             ]
         )
 
-    def review_queued(self, game_id: int) -> dict[str, Any] | None:
-        """A queued game's place: ``{attempts, last_error, ahead}`` (games before it), or
-        None when it is not queued."""
+    def review_queued(self, game_id: int) -> QueuedReview | None:
+        """A queued game's place (tries, last error, games before it), or None when it is
+        not queued."""
         if not _in_range(game_id):
             return None
         rows = self._read(
@@ -835,26 +827,32 @@ class Store:
             " WHERE q.game_id < r.game_id) AS ahead FROM review_queue r WHERE game_id = ?",
             (game_id,),
         )
-        return dict(rows[0]) if rows else None
+        if not rows:
+            return None
+        r = rows[0]
+        return QueuedReview(r["attempts"], r["last_error"], r["ahead"])
 
-    def review_queue(self) -> list[dict[str, Any]]:
-        """Every queued game in order: ``{game_id, queued, attempts, last_error}``."""
-        return [dict(r) for r in self._read("SELECT * FROM review_queue ORDER BY game_id")]
+    def review_queue(self) -> list[ReviewQueueRow]:
+        """Every queued game in order."""
+        return [
+            ReviewQueueRow(r["game_id"], r["queued"], r["attempts"], r["last_error"])
+            for r in self._read("SELECT * FROM review_queue ORDER BY game_id")
+        ]
 
-    def review(self, game_id: int) -> dict[str, Any] | None:
-        """A game's stored review: ``{game_id, seed, created, document}``, or None."""
+    def review(self, game_id: int) -> StoredReview | None:
+        """A game's stored review, or None."""
         if not _in_range(game_id):
             return None
         rows = self._read("SELECT * FROM reviews WHERE game_id = ?", (game_id,))
         if not rows:
             return None
         r = rows[0]
-        return {
-            "game_id": r["game_id"],
-            "seed": r["seed"],
-            "created": r["created"],
-            "document": _loads("review", game_id, r["document"], dict),
-        }
+        return StoredReview(
+            game_id=r["game_id"],
+            seed=r["seed"],
+            created=r["created"],
+            document=_loads("review", game_id, r["document"], dict),
+        )
 
     def reviewed(self, game_ids: list[int]) -> set[int]:
         """Which of these games have a stored review."""

@@ -258,7 +258,7 @@ def _check_tables(db: sqlite3.Connection, path: Path, version: int, found: set[s
 def migrate(db: sqlite3.Connection) -> int:
     """Bring an open (checked) database to :data:`CURRENT` in one transaction; a new one gets
     the whole schema. Returns the version it was at."""
-    version = db.execute("PRAGMA user_version").fetchone()[0]
+    version: int = db.execute("PRAGMA user_version").fetchone()[0]
     if version == CURRENT:
         return version
     db.execute("BEGIN IMMEDIATE")

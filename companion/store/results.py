@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine import apply, new_game
+from companion.store.rows import GameSeat, TakeoverRow
 
 # 2: each player has ``holders`` (who held the seat in which rounds) and is credited to the
 # holder of most rounds (:func:`credited`).
@@ -116,14 +117,14 @@ def credited(holders: Sequence[Mapping[str, Any]]) -> int:
 
 
 def seat_holders(
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     logged: Iterable[tuple[int, int, dict[str, Any], str]],
-    takeovers: Iterable[Mapping[str, Any]] = (),
+    takeovers: Iterable[TakeoverRow] = (),
 ) -> dict[str, list[dict[str, Any]]]:
     """Who held each seat in which rounds, from the log: ``logged`` is ``(round, n,
     command, source)`` of each command (:func:`by_round`),
     ``seats`` the names and colours at the start and ``takeovers`` each phone that took a seat
-    over during the game (``{seat, n, name, colour}``: from command ``n`` on). A holder is a
+    over during the game (from command ``n`` on). A holder is a
     name, colour and companion level (None: a person) with the rounds it made a move in; a
     round two holders moved in counts for both. Holders are in the order they first moved.
 
@@ -131,18 +132,17 @@ def seat_holders(
     >>> log = [(1, 0, {"player": "a"}, "seat:a"), (2, 1, {"player": "a"}, "bot:a:good"),
     ...        (3, 2, {"player": "a"}, "seat:a")]
     >>> [(h["name"], h["companion"], h["rounds"])
-    ...  for h in seat_holders(seats, log, [{"seat": "a", "n": 2, "name": "Bert",
-    ...                                      "colour": "yellow"}])["a"]]
+    ...  for h in seat_holders(seats, log, [TakeoverRow("a", 2, "Bert", "yellow")])["a"]]
     [('Ana', None, [1]), ('Ana', 'good', [2]), ('Bert', None, [3])]
     """
     phones = {s["seat"]: {"name": s["name"], "colour": s.get("colour")} for s in seats}
-    changes = sorted(takeovers, key=lambda t: t["n"])
+    changes = sorted(takeovers, key=lambda t: t.n)
     out: dict[str, list[dict[str, Any]]] = {s: [] for s in phones}
     k = 0
     for rnd, n, command, source in sorted(logged, key=lambda x: x[1]):
-        while k < len(changes) and changes[k]["n"] <= n:
+        while k < len(changes) and changes[k].n <= n:
             t = changes[k]
-            phones[t["seat"]] = {"name": t["name"], "colour": t["colour"]}
+            phones[t.seat] = {"name": t.name, "colour": t.colour}
             k += 1
         seat = command.get("player")
         if not isinstance(seat, str) or seat not in phones:
@@ -203,7 +203,7 @@ def by_round(
 
 def upgraded(
     result: dict[str, Any],
-    seats: list[dict[str, Any]] | None,
+    seats: Sequence[GameSeat] | None,
     logged: Sequence[tuple[int, dict[str, Any], str]],
 ) -> dict[str, Any]:
     """A result document of version 1 (one name and companion mark per seat) in today's
@@ -239,9 +239,9 @@ def build_result(
     created: float,
     ended: float,
     document: dict[str, Any],
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     logged: Sequence[tuple[int, dict[str, Any], str]],
-    takeovers: Iterable[Mapping[str, Any]] = (),
+    takeovers: Iterable[TakeoverRow] = (),
 ) -> dict[str, Any]:
     """The result document of a game that is over (``status`` finished or ended) from its
     logged ``(n, command, source)`` and the phones that took seats over (:func:`seat_holders`):
@@ -311,7 +311,7 @@ def credit(player: dict[str, Any], holders: list[dict[str, Any]]) -> dict[str, A
 def meta(
     table: str,
     created: float,
-    seats: list[dict[str, Any]],
+    seats: Sequence[GameSeat],
     companions: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion.engine import IllegalCommand, State, apply, new_game
+from companion.engine import Event, IllegalCommand, State, apply, new_game
 from companion.players import autopilot
 from companion.store import Statements
 from companion.store.results import TRACK_COLORS
@@ -28,7 +28,7 @@ MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far
 # TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
 # engine one.
 
-Applied = list[tuple[dict[str, Any], str, str | None, list[dict[str, Any]]]]
+Applied = list[tuple[dict[str, Any], str, str | None, list[Event]]]
 
 
 def recoloured(
@@ -161,10 +161,10 @@ class Commands:
             g.id, g.next_n, [(c, s, i) for c, s, i, _ in applied], status
         )
 
-    def record(self, g: Game, state: State, applied: Applied) -> list[dict[str, Any]]:
+    def record(self, g: Game, state: State, applied: Applied) -> list[Event]:
         """Committed: record ``applied`` in memory. Returns their events in order."""
         first_n = g.next_n
-        all_events: list[dict[str, Any]] = []
+        all_events: list[Event] = []
         for k, (command, source, cid, events) in enumerate(applied):
             g.commands.append((first_n + k, command, source, cid))
             g.events.append(events)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from companion.engine import State, apply, new_game, views, visible_events
+from companion.engine import Event, State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.table.dealer import NO_CHOICE, NO_DICE, TABLE_ANSWERS
@@ -140,11 +140,11 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, 
     }
 
 
-def _history(game: Game | None) -> list[dict[str, Any]]:
+def _history(game: Game | None) -> list[Event]:
     """Events since the start of the current round (or of the game)."""
     if game is None:
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Event] = []
     for events in reversed(game.events):
         starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
         if starts:
@@ -154,10 +154,13 @@ def _history(game: Game | None) -> list[dict[str, Any]]:
     return out
 
 
-def _events(events: list[dict[str, Any]], seat: str | None) -> list[dict[str, Any]]:
+def _events(events: list[Event], seat: str | None) -> list[Event]:
     """Redacted for ``seat``, without the engine's English ``text``: the pages word every
     event from their own catalogues."""
-    return [{k: v for k, v in e.items() if k != "text"} for e in visible_events(events, seat)]
+    return [
+        cast(Event, {k: v for k, v in e.items() if k != "text"})  # text is NotRequired
+        for e in visible_events(events, seat)
+    ]
 
 
 def render(
@@ -165,7 +168,7 @@ def render(
     links: Links,
     audiences: Iterable[Audience],
     reason: str,
-    events: list[dict[str, Any]],
+    events: list[Event],
     history: bool,
     connected: set[str],
     notices: dict[str, dict[str, Any]] | None = None,
@@ -595,7 +598,7 @@ def replay_frames(
     ]
     links = {"display": None, "qr": None, "join": None, **(urls or {})}
     frames: list[dict[str, Any]] = []
-    round_events: list[dict[str, Any]] = []
+    round_events: list[Event] = []
 
     def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
         seen = views(shown, [None])[None]
@@ -645,14 +648,12 @@ def replay_frames(
     return frames
 
 
-def replay_steps(
-    document: dict[str, Any], commands: list[dict[str, Any]]
-) -> list[list[dict[str, Any]]]:
+def replay_steps(document: dict[str, Any], commands: list[dict[str, Any]]) -> list[list[Event]]:
     """Each command's events of a finished game, as the live show's steps: what a replay's
     show block is made of (``show.block``). Kept on the server, never sent: a bid's events
     carry its cards before the reveal."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
-    out: list[list[dict[str, Any]]] = []
+    out: list[list[Event]] = []
     for command in commands:
         state, events = apply(state, command)
         out.append(events)

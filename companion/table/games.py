@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.engine import IllegalCommand, apply, make_profile, new_game
+from companion.engine import Event, IllegalCommand, apply, make_profile, new_game
 from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
@@ -54,7 +54,7 @@ class Games:
                     game.state = recoloured(
                         doc, [x for _, x, _, _ in game.commands], c.command["colors"]
                     )
-                    events: list[dict[str, Any]] = []
+                    events: list[Event] = []
                 else:
                     game.state, events = apply(game.state, c.command)
             except (IllegalCommand, ValueError, KeyError) as exc:

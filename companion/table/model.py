@@ -8,9 +8,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-from companion.engine import State
+from companion.engine import Event, State
 from companion.engine.story import Story, game_story
 from companion.store.results import engine_log
+from companion.store.rows import SeatRow
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
@@ -84,21 +85,16 @@ class Seat:
     state: SeatState = "phone"  # "auto": skipped, "bot": a companion player
     level: str | None = None  # a companion player's kind when state == "bot"
 
-    def row(self) -> dict[str, Any]:
+    def row(self) -> SeatRow:
         # The store keeps one state string: "bot:<level>" for a companion player.
         state = f"bot:{self.level}" if self.state == "bot" else self.state
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "colour": self.colour,
-            "token_hash": self.token_hash,
-            "state": state,
-        }
+        return SeatRow(self.seat, self.name, self.colour, self.token_hash, state)
 
     @classmethod
-    def from_row(cls, r: dict[str, Any]) -> Seat:
-        state, _, level = r["state"].partition(":")
-        return cls(r["seat"], r["name"], r["colour"], r["token_hash"], state, level or None)
+    def from_row(cls, r: SeatRow) -> Seat:
+        state, _, level = r.state.partition(":")
+        seat_state = cast(SeatState, state)  # the store keeps what row() wrote
+        return cls(r.seat, r.name, r.colour, r.token_hash, seat_state, level or None)
 
     @property
     def companion(self) -> bool:
@@ -117,7 +113,7 @@ class Game:
     dice: str
     state: State
     commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
-    events: list[list[dict[str, Any]]] = field(default_factory=list)  # per command
+    events: list[list[Event]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
     told: tuple[int, Story] | None = field(default=None, repr=False)  # (seq, story) cache
@@ -166,7 +162,7 @@ class Outcome:
     players act on those outcomes only, the screens on every one."""
 
     reason: str
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     history: bool = False
     roles: tuple[str, ...] | None = None  # None: everybody
     kicked: list[str] = field(default_factory=list)
@@ -212,7 +208,7 @@ BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 
-def clean_name(name: Any) -> str:
+def clean_name(name: object) -> str:
     """A player's name in NFC with its spaces collapsed; a longer one is refused, never cut.
     A name must show at least one character, and holds no control, format or line separator
     character, no blank letter and no word mixing look-alike scripts (every screen shows it).

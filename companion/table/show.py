@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.engine.types import Event
+
 # Seconds a station's result (or a final-scoring line) stays up, by the host's pace.
 PACES: dict[str, float] = {"instant": 0.0, "quick": 2.0, "normal": 6.0, "relaxed": 10.0}
 DEFAULT_PACE = "normal"
@@ -65,7 +67,7 @@ def valid_pace(pace: Any) -> bool:
     return False
 
 
-def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
+def beats(events: list[Event], pace: Any) -> list[dict[str, Any]]:
     """What a step shows one after the other, with the seconds each stays up: every station
     resolved (R3.3 ranking, R4 what it gave), the last-round notice (R6.3), each player's
     final-scoring line (R7, the sacrifices turned one at a time) and the winner."""
@@ -73,18 +75,18 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     ranked = False
     for i, e in enumerate(events):
-        kind = e["type"]
-        if kind in DECISIONS and not ranked:  # R5.3, R5.4: the rest of a station's result
-            out.append(
+        # Each test reads e["type"] itself, so the type checker knows the event's fields.
+        if (e["type"] == "city_choice" or e["type"] == "pyramid_order") and not ranked:
+            out.append(  # R5.3, R5.4: the rest of a station's result
                 {
                     "kind": "decision",
-                    "station": DECISIONS[kind],
+                    "station": DECISIONS[e["type"]],
                     "player": e["player"],
                     "seconds": seconds,
                     "effects": _effects(events[i:]),
                 }
             )
-        if kind == "ranking":
+        if e["type"] == "ranking":
             ranked = True
             out.append(
                 {
@@ -95,18 +97,18 @@ def beats(events: list[dict[str, Any]], pace: Any) -> list[dict[str, Any]]:
                     "effects": _effects(events[i + 1 :]),
                 }
             )
-        elif kind == "last_round":
+        elif e["type"] == "last_round":
             out.append({"kind": "last_round", "reason": e["reason"], "seconds": seconds})
-        elif kind == "round_started" and e.get("last_round"):  # R2.1: the last by count
+        elif e["type"] == "round_started" and e.get("last_round"):  # R2.1: the last by count
             out.append({"kind": "last_round", "reason": "max_rounds", "seconds": seconds})
-        elif kind == "round_ended":  # the round's summary, all six stations
+        elif e["type"] == "round_ended":  # the round's summary, all six stations
             out.append({"kind": "summary", "round": e["round"], "seconds": seconds})
-        elif kind == "final_scoring":
+        elif e["type"] == "final_scoring":
             # R7: lowest total first, the winner's line last (the higher sacrifice wins a tie).
             lines = e["lines"]
             for player in sorted(lines, key=lambda p: (lines[p]["total"], lines[p]["sacrifice"])):
                 out.append({"kind": "final_line", "player": player, "seconds": seconds})
-        elif kind == "game_over":
+        elif e["type"] == "game_over":
             out.append({"kind": "winner", "winners": e["winners"], "seconds": seconds})
     return out
 
@@ -131,7 +133,7 @@ EFFECTS = {
 }
 
 
-def _effects(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _effects(after: list[Event]) -> list[dict[str, Any]]:
     """The public events that follow a ranking up to the next station or the round's end."""
     out: list[dict[str, Any]] = []
     for e in after:
@@ -142,7 +144,7 @@ def _effects(after: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def hold(events: list[dict[str, Any]], pace: Any) -> float:
+def hold(events: list[Event], pace: Any) -> float:
     """Seconds a step stays on the screens before the next one is shown."""
     return held(beats(events, pace))
 
@@ -205,7 +207,7 @@ def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
 _STATION_OPENERS = ("revealed", "first_cards_revealed", "dice_choices", "rolled")
 
 
-def told(events: list[dict[str, Any]], step_beats: list[dict[str, Any]], index: int) -> int:
+def told(events: list[Event], step_beats: list[dict[str, Any]], index: int) -> int:
     """How many of a step's events the screens have told once beat ``index`` is up: stations
     of later beats, the round's end and the final scoring wait for their own beats (the same
     rule as ``Beat.hiddenTail`` in show.js). ``index`` -1 (all read) tells everything.
@@ -252,7 +254,7 @@ PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
 def staged(
     before: Mapping[str, Any],
     after: Mapping[str, Any],
-    told_events: list[dict[str, Any]],
+    told_events: list[Event],
     complete: bool,
 ) -> dict[str, Any]:
     """The public view as the screens show it part-way through a step: ``before`` (the view
@@ -297,28 +299,37 @@ def staged(
         for p, ps in (after.get("players") or {}).items()
     }
     for e in told_events:
-        kind, ps = e["type"], players.get(e.get("player", ""))
-        if kind == "scored" and ps is not None and "from" in e:
-            move_marker(track, e["player"], ps["score"], e["score"])
-            ps["score"] = e["score"]
-        elif kind == "cube" and ps is not None:
-            ps["cubes_used"] = ps.get("cubes_used", 0) + 1
-            if e.get("row") is not None and e["row"] < len(pyramid):
-                pyramid[e["row"]][e["cell"]] = e["player"]
-        elif kind == "hut" and ps is not None:
-            ps["huts"] = e["huts"]
-        elif kind == "die" and ps is not None:
-            ps["dice"] = e["dice"]
-        elif kind == "ranking":
+        # Each test reads e["type"] itself, so the type checker knows the event's fields.
+        if e["type"] == "scored":
+            ps = players.get(e.get("player", ""))
+            if ps is not None and "from" in e:
+                move_marker(track, e["player"], ps["score"], e["score"])
+                ps["score"] = e["score"]
+        elif e["type"] == "cube":
+            ps = players.get(e.get("player", ""))
+            if ps is not None:
+                ps["cubes_used"] = ps.get("cubes_used", 0) + 1
+                row, cell = e.get("row"), e.get("cell")
+                if row is not None and cell is not None and row < len(pyramid):
+                    pyramid[row][cell] = e["player"]
+        elif e["type"] == "hut":
+            ps = players.get(e.get("player", ""))
+            if ps is not None:
+                ps["huts"] = e["huts"]
+        elif e["type"] == "die":
+            ps = players.get(e.get("player", ""))
+            if ps is not None:
+                ps["dice"] = e["dice"]
+        elif e["type"] == "ranking":
             if not new_round:
                 out["station"] = e["station"]  # the station whose result is up
             for entry in e.get("entries") or []:  # R3.2: dice rolled are spent
                 q = players.get(entry.get("player", ""))
                 if q is not None and entry.get("dice"):
                     q["dice"] = q.get("dice", 0) - len(entry["dice"])
-        elif not new_round and kind in ("figure", "old_man"):
-            out["chocolatl" if kind == "figure" else "old_man"] = e["player"]
-        elif not new_round and kind == "last_round":
+        elif not new_round and (e["type"] == "figure" or e["type"] == "old_man"):
+            out["chocolatl" if e["type"] == "figure" else "old_man"] = e["player"]
+        elif not new_round and e["type"] == "last_round":
             out["last_round"], out["last_round_reason"] = True, e["reason"]
     out.update(track=track, pyramid=pyramid, players=players)
     return out
@@ -344,9 +355,7 @@ def move_marker(track: dict[str, list[str]], player: str, frm: int, to: int) -> 
     track.setdefault(str(to), []).append(player)
 
 
-def block(
-    steps: Sequence[list[dict[str, Any]]], shown: int, pace: Any, elapsed: float
-) -> dict[str, Any]:
+def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -> dict[str, Any]:
     """What every frame says about the show (the live stage's and a replay's alike): the pace,
     the beats of step ``shown`` of ``steps`` (each committed step's events), their hold and how
     far into them the show is (screens count down from their own clocks).
@@ -389,7 +398,7 @@ def block(
     return info
 
 
-def round_rankings(steps: Sequence[list[dict[str, Any]]], number: int) -> list[dict[str, Any]]:
+def round_rankings(steps: Sequence[list[Event]], number: int) -> list[dict[str, Any]]:
     """Every station's ranking of round ``number`` in ``steps`` (R3.3), oldest first."""
     out: list[dict[str, Any]] = []
     for events in reversed(steps):

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import State, apply, new_game, view, visible_events
+from companion.engine import Event, State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show
 from companion.table.dealer import TABLE_ANSWERS
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Any, Outcome], None]  # as the table's (companion.table.core)
-Emit = Callable[[str, list[dict[str, Any]], bool], None]
+Emit = Callable[[str, list[Event], bool], None]
 
 
 class Stage:
@@ -57,7 +57,7 @@ class Stage:
         self._beat = -1  # the beat of the shown step the LED board was told last (-1: none up)
         self._before: tuple[tuple[int, int], dict[str, Any]] | None = None  # view before it
         # (the step's events, the pace, their beats): see _beats
-        self._beats_of: tuple[list[dict[str, Any]], str, list[dict[str, Any]]] | None = None
+        self._beats_of: tuple[list[Event], str, list[dict[str, Any]]] | None = None
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -85,7 +85,7 @@ class Stage:
         else:
             self.shown, self.reached = len(g.commands), time.time()
 
-    def _current_events(self, g: Game) -> list[dict[str, Any]]:
+    def _current_events(self, g: Game) -> list[Event]:
         return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
 
     def _hold(self, g: Game) -> float:
@@ -125,9 +125,9 @@ class Stage:
                 self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
                 self._told = 0
             total = len(g.commands)
-            events: list[dict[str, Any]] = []
+            events: list[Event] = []
             # What the LED board has not been told yet: the rest of the step it was on.
-            later: list[dict[str, Any]] = self._current_events(g)[self._told :]
+            later: list[Event] = self._current_events(g)[self._told :]
             moved = False
             if self.shown > total:  # the host took a command back: nothing of it to tell
                 self.shown, self.reached, self._state, moved = total, now, None, True

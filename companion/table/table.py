@@ -85,14 +85,14 @@ class Table:
             store.create_table(name, secrets.token_urlsafe(16), secrets.token_urlsafe(24), settings)
             row = store.table(name)
             assert row is not None
-        self.join_secret: str = row["join_secret"]
-        self.host_token: str = row["host_token"]
-        self.settings: dict[str, Any] = row["settings"]
+        self.join_secret: str = row.join_secret
+        self.host_token: str = row.host_token
+        self.settings: dict[str, Any] = row.settings
         self.title = title or f"Table {name}"
         self.seats: list[Seat] = [Seat.from_row(r) for r in store.seats(name)]
         self.game: Game | None = None
-        if row["current_game"] is not None:
-            self.game = self.games.load(row["current_game"])
+        if row.current_game is not None:
+            self.game = self.games.load(row.current_game)
 
     def check_host(self, token: Any) -> bool:
         return isinstance(token, str) and hmac.compare_digest(token, self.host_token)

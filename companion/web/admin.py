@@ -55,7 +55,7 @@ from companion.web.services import (
     replays_of,
 )
 from companion.web.shown import ahead_of_screens, over_on_screens
-from companion.web.sockets import sock
+from companion.web.sockets import ws_route
 
 bp = Blueprint("admin", __name__)
 
@@ -198,7 +198,7 @@ def review_state(game_id: int) -> dict[str, Any] | None:
         cafe.store.skipped(exc)
         return {"state": "damaged", "reason": str(exc)}
     if stored is not None:
-        return {"state": "ready", "created": stored["created"]}
+        return {"state": "ready", "created": stored.created}
     return cafe.reviewer.progress(game_id) if cafe.reviewer is not None else None
 
 
@@ -215,14 +215,14 @@ def review_json(game_id: int) -> Any:
     stored = store.review(game_id)
     if stored is not None:
         names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
-        document = stored["document"]
+        document = stored.document
         for player in document["players"].values():
             for worst in player["worst"]:
                 worst["reasons"] = reasons(worst)
         body = {
             "state": "ready",
-            "seed": stored["seed"],
-            "created": stored["created"],
+            "seed": stored.seed,
+            "created": stored.created,
             "names": names,
             "review": document,
         }
@@ -416,7 +416,7 @@ def replay_step(rid: str) -> Any:
     return jsonify(answer), status
 
 
-@sock.route("/admin/replay/<rid>/ws", bp=bp)
+@ws_route("/admin/replay/<rid>/ws", bp)
 def replay_socket(ws: Any, rid: str) -> None:
     conn = WsConnection(ws, "display")
     try:

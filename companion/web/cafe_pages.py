@@ -43,14 +43,14 @@ def table_results(name: str) -> Any:
     outbox = _outbox()
     games: list[dict[str, Any]] = []
     for row in outbox.results_of(name):
-        if not over_on_screens(table, row["game_id"]):
+        if not over_on_screens(table, row.game_id):
             continue  # its end is not on the table's screens yet: still being played there
         games.append(
             {
-                "game_id": row["game_id"],
-                "status": row["status"],
-                "ended_at": iso(row["ended"]),
-                "deliveries": [_public_delivery(d) for d in outbox.deliveries(row["game_id"])],
+                "game_id": row.game_id,
+                "status": row.status,
+                "ended_at": iso(row.ended),
+                "deliveries": [_public_delivery(d) for d in outbox.deliveries(row.game_id)],
             }
         )
     return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import orjson
 from werkzeug.routing import MapAdapter
 
+from companion.engine import Event
 from companion.table import Outcome, Table
 from companion.table import frames as render
 from companion.table.frames import Audience, Links
@@ -295,7 +296,7 @@ class Hub:
     def broadcast(
         self,
         reason: str,
-        events: list[dict[str, Any]] | None = None,
+        events: list[Event] | None = None,
         history: bool = False,
         roles: tuple[str, ...] | None = None,
         notices: dict[str, dict[str, Any]] | None = None,
@@ -393,7 +394,7 @@ class Hub:
             outcome.reason, outcome.events, outcome.history, outcome.roles, outcome.notices
         )
 
-    def _on_show(self, reason: str, events: list[dict[str, Any]], history: bool) -> None:
+    def _on_show(self, reason: str, events: list[Event], history: bool) -> None:
         """The show put up the next steps (called under the table's lock)."""
         self.broadcast(reason, events, history)
 

@@ -15,7 +15,7 @@ def lan_address() -> str:
         try:
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
                 s.connect((probe, 1))
-                addr = s.getsockname()[0]
+                addr: str = s.getsockname()[0]
             if addr and not addr.startswith("0."):
                 return addr
         except OSError:

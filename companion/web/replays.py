@@ -22,7 +22,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine import visible_events
+from companion.engine import Event, visible_events
 from companion.store import DamagedRow
 from companion.store.results import companion_levels, engine_log
 from companion.table import frames as render
@@ -47,7 +47,7 @@ class Built:
     opens it (a :class:`Replay` keeps only its own step and displays)."""
 
     frames: list[dict[str, Any]]
-    steps: list[list[dict[str, Any]]]
+    steps: list[list[Event]]
     chapters: list[dict[str, Any]]
     size: int  # bytes of the frames as JSON: what the cache counts
 
@@ -165,7 +165,7 @@ class Replay:
     game's commands' events (``frames.replay_steps``), which playing needs."""
 
     def __init__(
-        self, frames: list[dict[str, Any]], steps: list[list[dict[str, Any]]] | None = None
+        self, frames: list[dict[str, Any]], steps: list[list[Event]] | None = None
     ) -> None:
         self.frames = frames  # shared with other replays of the same game: never changed
         self.steps = steps
@@ -276,7 +276,7 @@ class Replays:
     def open(
         self,
         frames: list[dict[str, Any]],
-        steps: list[list[dict[str, Any]]] | None = None,
+        steps: list[list[Event]] | None = None,
         opener: str = "admin",
     ) -> str:
         """Keep a new replay (``steps``: its commands' events, to play it); returns its id.

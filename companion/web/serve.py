@@ -291,7 +291,8 @@ def run(args: argparse.Namespace) -> int:
 def _gunicorn_base() -> type:
     from gunicorn.app.base import BaseApplication
 
-    return BaseApplication
+    base: type = BaseApplication
+    return base
 
 
 class GunicornServer(_gunicorn_base()):  # type: ignore[misc]

@@ -5,7 +5,7 @@ unless one is given (start-up and shutdown code outside a request)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from flask import Flask, current_app
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 
 def _ext(app: Flask | None, key: str) -> Any:
+    """What ``install`` put under ``key``; each accessor below names its type."""
     return (app or current_app).extensions[key]
 
 
@@ -48,15 +49,15 @@ def install_mdns(app: Flask, announcer: Announcer) -> None:
 
 
 def cafe_of(app: Flask | None = None) -> Cafe:
-    return _ext(app, "cafe")
+    return cast(Cafe, _ext(app, "cafe"))
 
 
 def outbox_of(app: Flask | None = None) -> Outbox:
-    return _ext(app, "outbox")
+    return cast(Outbox, _ext(app, "outbox"))
 
 
 def hubs_of(app: Flask | None = None) -> dict[str, Hub]:
-    return _ext(app, "hubs")
+    return cast("dict[str, Hub]", _ext(app, "hubs"))
 
 
 def hub_of(name: str, app: Flask | None = None) -> Hub | None:
@@ -64,19 +65,19 @@ def hub_of(name: str, app: Flask | None = None) -> Hub | None:
 
 
 def admin_token_of(app: Flask | None = None) -> str:
-    return _ext(app, "admin_token")
+    return cast(str, _ext(app, "admin_token"))
 
 
 def guesses_of(app: Flask | None = None) -> GuessThrottle:
-    return _ext(app, "guesses")
+    return cast(GuessThrottle, _ext(app, "guesses"))
 
 
 def replays_of(app: Flask | None = None) -> Replays:
-    return _ext(app, "replays")
+    return cast("Replays", _ext(app, "replays"))
 
 
 def config_of(app: Flask | None = None) -> ServerConfig:
-    return (app or current_app).config["COMPANION"]
+    return cast(ServerConfig, (app or current_app).config["COMPANION"])
 
 
 def service_of(name: str, app: Flask | None = None) -> Any:

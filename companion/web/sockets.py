@@ -34,6 +34,15 @@ log = logging.getLogger(__name__)
 
 bp = Blueprint("sockets", __name__)
 sock = Sock()
+# A websocket handler: the socket, then the URL's parts.
+WsHandler = Callable[..., None]
+
+
+def ws_route(path: str, blueprint: Blueprint) -> Callable[[WsHandler], WsHandler]:
+    """``sock.route`` with its type said (flask-sock ships no type information)."""
+    route: Callable[[WsHandler], WsHandler] = sock.route(path, bp=blueprint)
+    return route
+
 
 CLOSE_BAD_TOKEN = 4401
 
@@ -124,7 +133,7 @@ def _ack(conn: Connection) -> Callable[[Outcome], None]:
     return send
 
 
-@sock.route("/t/<name>/ws/display", bp=bp)
+@ws_route("/t/<name>/ws/display", bp)
 def display_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         hub.attach(conn)
@@ -157,7 +166,7 @@ def display_socket(ws: Any, name: str) -> None:
     _serve(ws, name, "display", handle)
 
 
-@sock.route("/t/<name>/ws/seat", bp=bp)
+@ws_route("/t/<name>/ws/seat", bp)
 def seat_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         table = hub.table
@@ -310,7 +319,7 @@ HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
 assert set(HOST_ACTIONS) == set(policy.HOST_ACTIONS)
 
 
-@sock.route("/t/<name>/ws/host", bp=bp)
+@ws_route("/t/<name>/ws/host", bp)
 def host_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         table = hub.table

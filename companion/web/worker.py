@@ -27,7 +27,7 @@ MAX_PER_ADDRESS = 64
 REQUEST_IDLE_S = 15.0
 
 
-class CafeWorker(GeventWorker):
+class CafeWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no types
     """gevent worker that refuses an address's connections beyond ``MAX_PER_ADDRESS`` and
     times out idle reads."""
 

@@ -135,7 +135,7 @@ def test_a_slow_endpoint_holds_up_neither_new_results_nor_other_endpoints(
         outbox.notify()
         took = wait_for(lambda: recorded(outbox, game_id, 2), "the new game recorded", 5)
         print(f"\n{slow_mode}: new game in the results after {took:.2f} s")
-        assert [r["game_id"] for r in outbox.results_of("1", limit=1)] == [game_id]
+        assert [r.game_id for r in outbox.results_of("1", limit=1)] == [game_id]
         # The other endpoint gets every result while the slow one still holds its first.
         wait_for(lambda: len(fast.posts) == 9, "all nine at the healthy endpoint", 10)
         assert len(idempotency_keys(fast)) == 9

@@ -15,6 +15,7 @@ import requests
 from live_server import Host, LiveServer, play, seat_phones
 
 from companion.store import Store
+from companion.store.rows import QueuedReview
 
 from .test_reviews_live import admin_token, wait_for
 
@@ -147,20 +148,19 @@ def test_the_queue_keeps_game_order_tries_and_its_place_in_the_store(tmp_path: P
         assert store.review_queue() == []
         store.queue_reviews(0.0)
         store.queue_reviews(0.0)  # twice: each game once
-        assert [q["game_id"] for q in store.review_queue()] == ids
-        assert playing not in [q["game_id"] for q in store.review_queue()]
+        assert [q.game_id for q in store.review_queue()] == ids
+        assert playing not in [q.game_id for q in store.review_queue()]
         assert store.next_review(3) == ids[0]
         for _ in range(3):
             store.review_failed(ids[0], "the log cannot be read")
         assert store.next_review(3) == ids[1]  # the failing one is left with its reason
-        assert store.review_queued(ids[0]) == {
-            "attempts": 3,
-            "last_error": "the log cannot be read",
-            "ahead": 0,
-        }
-        assert store.review_queued(ids[2])["ahead"] == 2
+        assert store.review_queued(ids[0]) == QueuedReview(
+            attempts=3, last_error="the log cannot be read", ahead=0
+        )
+        queued = store.review_queued(ids[2])
+        assert queued is not None and queued.ahead == 2
         store.save_review(ids[1], 5, {"players": {}, "decisions": []})
-        assert [q["game_id"] for q in store.review_queue()] == [ids[0], ids[2]]
+        assert [q.game_id for q in store.review_queue()] == [ids[0], ids[2]]
         store.queue_review(ids[0])  # asked again: its tries back
         assert store.next_review(3) == ids[0]
     finally:

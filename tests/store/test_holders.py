@@ -12,6 +12,7 @@ import pytest
 from companion.engine import apply, new_game
 from companion.players.random_games import random_document
 from companion.store.results import by_round, credited, seat_holders
+from companion.store.rows import TakeoverRow
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -37,7 +38,7 @@ def test_a_companion_round_and_a_takeover() -> None:
     for source in ("seat:a", "bot:a:strong", "seat:a", "seat:a"):  # rounds 1 to 4
         logged.append((len(logged), {"type": "harvest"}, "dealer"))
         logged.append((len(logged), {"type": "bid", "player": "a"}, source))
-    takeover = {"seat": "a", "n": 4, "name": "Bert", "colour": "blue"}
+    takeover = TakeoverRow(seat="a", n=4, name="Bert", colour="blue")
     held = seat_holders(seats, by_round(logged), [takeover])["a"]
     assert held == [
         {"name": "Ana", "colour": "green", "companion": None, "rounds": [1]},

@@ -17,6 +17,7 @@ from companion.cafe.history import History, games_csv
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.store.migrations import CURRENT, expected_columns, schema
+from companion.store.rows import SeatRow
 from companion.table import Table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "release-ca36d62.sqlite3"
@@ -75,10 +76,12 @@ def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Pat
     try:
         assert store._read("PRAGMA user_version")[0][0] == CURRENT
         row = store.table("1")
-        assert row is not None and row["host_token"] == tables[0]["host_token"]
-        assert row["join_secret"] == tables[0]["join_secret"]
-        assert row["settings"] == json.loads(tables[0]["settings"])
-        assert store.seats("1") == seats
+        assert row is not None and row.host_token == tables[0]["host_token"]
+        assert row.join_secret == tables[0]["join_secret"]
+        assert row.settings == json.loads(tables[0]["settings"])
+        assert store.seats("1") == [
+            SeatRow(s["seat"], s["name"], s["colour"], s["token_hash"], s["state"]) for s in seats
+        ]
         stored = store.games("1")
         assert [g.id for g in stored] == [g["id"] for g in games]
         by_result = {r["game_id"]: r["ended"] for r in results}
@@ -115,7 +118,7 @@ def test_release_database_opens_migrated_and_reads_back_the_same(release_db: Pat
         winners = {p["name"] for p in finished[0]["players"] if p["winner"]}
         assert {b["name"] for b in board if b["wins"]} == winners
         assert store.admin_token() == token
-        assert [d["url"] for d in store.deliveries(1)] == [outbox[0]["url"]]
+        assert [d.url for d in store.deliveries(1)] == [outbox[0]["url"]]
         # The table itself comes back with its seats and no game running.
         table = Table("1", store)
         try:
@@ -186,7 +189,8 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
         assert store._read("PRAGMA user_version")[0][0] == CURRENT == 4
         assert store.review(games[0]["id"]) is None
         store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
-        assert store.review(games[0]["id"])["seed"] == 7
+        stored_review = store.review(games[0]["id"])
+        assert stored_review is not None and stored_review.seed == 7
         assert store.reviewed([g["id"] for g in games]) == {games[0]["id"]}
     finally:
         store.close()
@@ -302,7 +306,7 @@ def test_a_version_2_cafe_queues_the_reviews_a_restart_lost(tmp_path: Path) -> N
         since = float(store.meta_setdefault("reviews_since", "0"))
         assert since == 200.0  # the first reviewed game's end
         store.queue_reviews(since)
-        assert [q["game_id"] for q in store.review_queue()] == [ids[2]]
+        assert [q.game_id for q in store.review_queue()] == [ids[2]]
     finally:
         store.close()
 

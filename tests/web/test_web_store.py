@@ -27,7 +27,7 @@ def test_pragmas_and_append_survive_reopening(tmp_path) -> None:
     )
     store.close()
     again = Store(path)
-    assert again.table("1")["current_game"] == gid
+    assert again.table("1").current_game == gid
     rows = again.commands(gid)
     assert [r.n for r in rows] == [0, 1] and rows[1].command["dice"] == [1, 2, 3]
     assert again.find_cmd(gid, "seat:a", "c1").n == 0

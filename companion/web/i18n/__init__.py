@@ -31,7 +31,8 @@ def path(lang: str) -> Path:
 def catalogue(lang: str) -> dict[str, str]:
     """All texts of ``lang`` (read once)."""
     with path(lang).open(encoding="utf-8") as f:
-        return json.load(f)
+        texts: dict[str, str] = json.load(f)
+    return texts
 
 
 def negotiate(accept_language: str | None) -> str:
