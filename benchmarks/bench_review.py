@@ -11,13 +11,14 @@
    lower headline loss (``players.<id>.mean_loss``); each kind's mean headline with a 95 %
    bootstrap interval over the games; the same for the raw mean over the decisions faced;
    and the seconds each review took. ``--jobs`` reviews games in that many processes (nice
-   them: the machine is shared). ``--out FILE`` keeps every game's rated decisions as JSON.
+   them: the machine is shared). ``--out FILE`` keeps every game's rated decisions as JSON;
+   ``--rescore FILE`` prints the same figures from such a file with the current headline.
 3. ``--agree K``: reviews the first K of those games twice, with seeds 0 and 1, at each budget
    of ``--agree-budgets``, and prints how often a decision gets the same label on both seeds
    and the correlation of the losses: the café budget's steadiness.
 
 Run: ``nice .venv/bin/python benchmarks/bench_review.py [--log FILE] [--budget S] [--games N]
-[--jobs J] [--out FILE] [--agree K] [--agree-budgets 4,16,40]``
+[--jobs J] [--out FILE] [--rescore FILE] [--agree K] [--agree-budgets 4,16,40]``
 """
 
 from __future__ import annotations
@@ -89,6 +90,26 @@ def one_game(seed: int, game: int, budget: float) -> dict[str, Any]:
     }
 
 
+def rescored(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Saved games (``--out``) with each kind's headline computed again by the current
+    ``review.headline`` from the saved decisions: a change of the summing-up is measured on
+    the same ratings without rating again."""
+    out = []
+    for g in games:
+        headline = {}
+        for kind in KINDS:
+            mine: list[Any] = [
+                {"kind": "bid", "step": 1 if d["kind"] == "gold" else "all", "loss": d["loss"]}
+                if d["kind"] in ("bid", "gold")
+                else {"kind": d["kind"], "step": None, "loss": d["loss"]}
+                for d in g["decisions"]
+                if d["player"] == kind
+            ]
+            headline[kind] = review.headline(mine)
+        out.append({**g, "headline": headline})
+    return out
+
+
 def interval(values: list[float], rng: random.Random) -> tuple[float, float]:
     """95 % bootstrap interval of the mean (games resampled)."""
     means = sorted(statistics.fmean(rng.choices(values, k=len(values))) for _ in range(BOOTSTRAP))
@@ -113,6 +134,17 @@ def summary(games: list[dict[str, Any]], field: str, label: str) -> None:
         )
 
 
+def report(results: list[dict[str, Any]]) -> None:
+    summary(results, "headline", "headline (mean_loss: points of margin per decision, common mix)")
+    summary(results, "raw", "raw mean over the decisions faced (for comparison)")
+    cpu = [r["cpu"] for r in results]
+    wall = [r["wall"] for r in results]
+    print(
+        f"review seconds: CPU mean {statistics.fmean(cpu):.1f}, max {max(cpu):.1f}; "
+        f"clock mean {statistics.fmean(wall):.1f}, max {max(wall):.1f}"
+    )
+
+
 def mixed(games: int, budget: float, seed: int, jobs: int, out: Path | None) -> None:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -132,14 +164,7 @@ def mixed(games: int, budget: float, seed: int, jobs: int, out: Path | None) -> 
         f"\n{games} mixed games ({','.join(KINDS)}, rotating seats), reviewed at budget "
         f"{budget:g} s, in {time.perf_counter() - start:.0f} s with {jobs} process(es)"
     )
-    summary(results, "headline", "headline (mean_loss: points of margin per decision, common mix)")
-    summary(results, "raw", "raw mean over the decisions faced (for comparison)")
-    cpu = [r["cpu"] for r in results]
-    wall = [r["wall"] for r in results]
-    print(
-        f"review seconds: CPU mean {statistics.fmean(cpu):.1f}, max {max(cpu):.1f}; "
-        f"clock mean {statistics.fmean(wall):.1f}, max {max(wall):.1f}"
-    )
+    report(results)
 
 
 def agree(games: int, budgets: list[float], seed: int) -> None:
@@ -181,7 +206,15 @@ def main() -> None:
     parser.add_argument("--agree", type=int, default=0, metavar="K")
     parser.add_argument("--agree-budgets", default="4,16,40")
     parser.add_argument("--no-speed", action="store_true", help="skip the 5-player speed run")
+    parser.add_argument(
+        "--rescore", type=Path, metavar="FILE", help="summarise a saved --out file again"
+    )
     args = parser.parse_args()
+    if args.rescore:
+        results = rescored(json.loads(args.rescore.read_text()))
+        print(f"{len(results)} saved games of {args.rescore}, headline computed again:")
+        report(results)
+        return
     if not args.no_speed:
         speed(args.log, args.budget, args.seed)
     if args.games:

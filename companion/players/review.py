@@ -24,8 +24,8 @@ labelling a move.
 Each player's headline (``mean_loss``) is the loss per decision **in a common mix** of
 decisions (:data:`MIX`, docs/DESIGN.md "Game review"): the mean loss of each kind of decision
 the player faced, weighed by how often a seat faces that kind in a typical game, not by how
-often this player happened to. A raw mean let a player who keeps taking bonus dice (many
-cheap dice windows) look as careful as a far better one.
+often this player happened to (a kind it never faced adds nothing). A raw mean let a player
+who keeps taking bonus dice (many cheap dice windows) look as careful as a far better one.
 
 Deterministic: every decision draws from its own generator seeded with the review seed and
 the command's index in the log, and the search runs a number of playouts (never a clock).
@@ -308,14 +308,14 @@ def kind_of(decision: DecisionReview) -> str:
 
 
 def headline(decisions: list[DecisionReview]) -> float:
-    """Points of margin lost per decision in the common mix: each kind's mean loss weighed
-    by MIX, over the kinds the player faced (forced decisions left out by the caller)."""
+    """Points of margin lost per decision in the common mix: each kind's mean loss weighed by
+    MIX, as if the player had met a typical game's decisions; a kind it never met (no dice
+    held, the city never won) adds nothing, as it lost nothing there. Renormalising over the
+    kinds met instead let a player who met only the costly kinds (whole-round bids) look
+    worse than one who also met many cheap ones. Forced decisions are left out by the caller."""
     by_kind = _by_kind(decisions)
-    weights = {k: MIX.get(k, 0.0) for k in by_kind}
-    total = sum(weights.values())
-    if total <= 0:
-        return round(statistics.fmean(d["loss"] for d in decisions), 3) if decisions else 0.0
-    return round(sum(weights[k] * v["mean_loss"] for k, v in by_kind.items()) / total, 3)
+    total = sum(MIX.values())
+    return round(sum(MIX.get(k, 0.0) * v["mean_loss"] for k, v in by_kind.items()) / total, 3)
 
 
 def _by_kind(decisions: list[DecisionReview]) -> dict[str, KindSummary]:

@@ -393,8 +393,8 @@ def test_the_headline_weighs_kinds_by_the_common_mix_not_by_how_often_they_came(
     raw = [sum(d["loss"] for d in ds) / len(ds) for ds in (busy, careful)]
     assert raw[0] < raw[1]
     assert rv.headline(busy) > rv.headline(careful)
-    # The value: each kind's mean weighed by MIX over the kinds faced.
-    weights = rv.MIX["dice"] + rv.MIX["bid"]
+    # The value: each kind's mean weighed by MIX, a kind never faced adding nothing.
+    weights = sum(rv.MIX.values())
     assert rv.headline(busy) == pytest.approx(
         (rv.MIX["dice"] * 0.1 + rv.MIX["bid"] * 2.0) / weights, abs=1e-3
     )
@@ -403,10 +403,23 @@ def test_the_headline_weighs_kinds_by_the_common_mix_not_by_how_often_they_came(
     assert rv.headline([]) == 0.0
 
 
+def test_a_kind_never_faced_adds_nothing_to_the_headline() -> None:
+    """A player who never held a die (no dice windows) is not charged for them, and is not
+    judged on its costly kinds alone: the careful bidder stays ahead of the one who bid
+    worse but also met many cheap dice windows."""
+    bids_only = [rated("bid", "all", 1.5)] * 5 + [rated("bid", 2, 0.5)] * 4
+    with_dice = [rated("bid", "all", 2.0)] * 5 + [rated("bid", 2, 0.5)] * 4
+    with_dice += [rated("dice", None, 0.0)] * 16
+    assert rv.headline(bids_only) < rv.headline(with_dice)
+    assert rv.headline(bids_only) == pytest.approx(
+        (rv.MIX["bid"] * 1.5 + rv.MIX["gold"] * 0.5) / sum(rv.MIX.values()), abs=1e-3
+    )
+
+
 def test_a_gold_step_is_its_own_kind_of_decision() -> None:
     assert rv.kind_of(rated("bid", 3, 1.0)) == "gold"  # R2.6: one station's bid
     assert rv.kind_of(rated("bid", "all", 1.0)) == "bid"  # R2.4
     assert rv.kind_of(rated("bid", "second", 1.0)) == "bid"  # R2.5
     assert rv.kind_of(rated("city", None, 1.0)) == "city"
     only_gold = [rated("bid", 3, 1.0), rated("bid", 4, 3.0)]
-    assert rv.headline(only_gold) == 2.0
+    assert rv.headline(only_gold) == round(rv.MIX["gold"] * 2.0 / sum(rv.MIX.values()), 3)

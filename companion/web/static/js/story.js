@@ -319,7 +319,12 @@ function statsTable(story, review) {
     story.stations.map((s) => h("td", { class: "num" }, String(s.played))),
     h("td", { colspan: extras.length + (losses ? 1 : 0) }, ""),
   );
-  return h("table", { class: "story-stats", dataset: { testid: "story-stats" } }, h("thead", {}, head), h("tbody", {}, rows, played));
+  return h(
+    "table",
+    { class: losses ? "story-stats reviewed" : "story-stats", dataset: { testid: "story-stats" } },
+    h("thead", {}, head),
+    h("tbody", {}, rows, played),
+  );
 }
 
 /** What is optional goes first when the panel is short of room: the row of how often each
