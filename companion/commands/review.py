@@ -68,14 +68,15 @@ def report(result: ReviewDocument) -> str:
     lang = result["lang"]
     lines = [
         f"review: seed {result['seed']}, {result['playouts']} playouts a decision; "
-        f"losses in expected points of the final total (± standard error)"
+        f"losses in expected points of the margin over the best other player (± standard "
+        f"error); mean loss in a common mix of decisions, the plain mean in brackets"
     ]
     for player, pr in result["players"].items():
         kind = f" ({pr['kind']})" if pr["kind"] else ""
         counts = ", ".join(f"{n} {text(lang, 'label.' + k)}" for k, n in pr["labels"].items())
         lines.append(
             f"{player}{kind}: {pr['decisions']} decisions ({pr['forced']} forced), "
-            f"mean loss {pr['mean_loss']:.2f}; {counts}"
+            f"mean loss {pr['mean_loss']:.2f} ({pr['raw_mean_loss']:.2f}); {counts}"
         )
         for d in pr["worst"]:
             lines.append("  " + _decision(d, lang))
@@ -90,7 +91,8 @@ def _decision(d: DecisionReview, lang: str) -> str:
         where += f", {d['step']} bid"
     return (
         f"{where}: {_move(d['made'])} -> {_move(d['better'])}: "
-        f"-{d['loss']:.1f} ± {d['se']:.1f} ({text(lang, 'label.' + d['label'])}). {d['reason']}"
+        f"-{d['loss']:.1f} ± {d['se']:.1f} ({text(lang, 'label.' + d['label'])}; own points "
+        f"{-d['points_loss']:+.1f}). {d['reason']}"
     )
 
 

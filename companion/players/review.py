@@ -6,15 +6,26 @@ the city choice, the pyramid order), asks the strong player's search what the de
 could have done, **from that seat's view at that moment** (``view(state, seat)``: never the
 full state, so what the seat could not know cannot change its rating). The search plays the
 move made and the strong player's candidates out on the same invented states with the same
-dice (paired samples), scoring each by the seat's expected final total in points (R7). The
-loss of a decision is the mean of (best move's points - made move's points) over those
-samples, with its standard error.
+dice (paired samples).
+
+What a move is worth is what wins the game: the seat's expected **margin** over the best
+other seat's final total (R7; the winner has the highest total). Scoring the seat's own
+points instead rated a leader's bids as costly when they only kept it ahead. The loss of a
+decision is the mean of (best move's margin - made move's margin) over the samples, with its
+standard error; the seat's own points the better move would have added are kept beside it
+(``points_loss``), from the same samples.
 
 A decision is called worse than good only when the loss is clear of the noise: more than
-:data:`NOISE_SES` standard errors and at least the label's threshold in points
+:data:`NOISE_SES` standard errors and at least the label's threshold in points of margin
 (:data:`THRESHOLDS`: 1, 2 and 4 points). The best move is picked on the same samples that
 measure the loss, so small losses lean high; the standard-error rule keeps that from
 labelling a move.
+
+Each player's headline (``mean_loss``) is the loss per decision **in a common mix** of
+decisions (:data:`MIX`, docs/DESIGN.md "Game review"): the mean loss of each kind of decision
+the player faced, weighed by how often a seat faces that kind in a typical game, not by how
+often this player happened to (a kind it never faced adds nothing). A raw mean let a player
+who keeps taking bonus dice (many cheap dice windows) look as careful as a far better one.
 
 Deterministic: every decision draws from its own generator seeded with the review seed and
 the command's index in the log, and the search runs a number of playouts (never a clock).
@@ -32,6 +43,7 @@ from typing import Any, TypedDict
 from companion.engine import (
     IllegalCommand,
     ReplayError,
+    State,
     apply_in_place,
     game_from_document,
     view,
@@ -40,8 +52,8 @@ from companion.players import strong
 from companion.players.common import PLAYER_KINDS, Command, View
 
 LANGUAGES = ("en", "de", "nl", "it")
-# Points lost (expected final total) from which a decision gets a label; each also needs the
-# loss to exceed NOISE_SES standard errors.
+# Points of margin lost (expected final total against the best other seat's) from which a
+# decision gets a label; each also needs the loss to exceed NOISE_SES standard errors.
 THRESHOLDS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))
 NOISE_SES = 2.0
 # Playouts a second of this search on one core of the development machine (5-player games,
@@ -51,6 +63,24 @@ DEFAULT_BUDGET = 40.0  # seconds for a whole game on that machine
 MIN_ROUNDS = 8  # invented states per decision at the least (a standard error needs several)
 MAX_ROUNDS = 400
 WORST = 3  # costliest decisions listed per player
+# How decisions are scored and summed up, kept in every review document. A stored review
+# without it was rated by the older method: the seat's own points, a raw mean per player.
+METHOD = "margin-mix"
+OLDER_METHOD = "points"
+# The common mix of decisions behind each player's headline: decisions of each kind a seat
+# faces in a typical game, the median over the four kinds of player of the mean per seat in
+# four-player arena games (strong, good, plain, random in rotating seats). The median keeps
+# one kind's habit out: plain takes the die at every city and then faces ~16 dice windows a
+# game, the others 1-3. "bid" is a whole round's bid (red, R2.4) or one half of it (green,
+# R2.5); "gold" one station's bid (R2.6).
+MIX: dict[str, float] = {
+    "sacrifice": 1.0,
+    "bid": 5.0,
+    "gold": 4.0,
+    "dice": 2.5,
+    "city": 1.0,
+    "pyramid": 0.5,
+}
 
 _TEXTS: dict[str, dict[str, str]] = json.loads(
     files(__package__).joinpath("review_text.json").read_text(encoding="utf-8")
@@ -71,8 +101,9 @@ class DecisionReview(TypedDict):
     step: str | int | None
     made: dict[str, Any]
     better: dict[str, Any]
-    loss: float  # expected points lost against the best move found (>= 0)
+    loss: float  # expected points of margin lost against the best move found (>= 0)
     se: float  # standard error of that loss
+    points_loss: float  # the seat's own expected points the better move would have added
     label: str  # good / inaccuracy / mistake / blunder
     forced: bool  # only one legal move
     options: int  # moves weighed
@@ -81,22 +112,31 @@ class DecisionReview(TypedDict):
     reason_key: Reason
 
 
+class KindSummary(TypedDict):
+    decisions: int
+    mean_loss: float
+
+
 class PlayerReview(TypedDict):
     kind: str | None  # the companion kind from the log's meta.seats, if any
     decisions: int  # decisions with a choice (forced ones are counted apart)
     forced: int
-    mean_loss: float
+    mean_loss: float  # the headline: points of margin lost per decision in the common MIX
+    raw_mean_loss: float  # the plain mean over the decisions this player faced
+    by_kind: dict[str, KindSummary]  # per kind of decision (the keys of MIX)
     labels: dict[str, int]
     worst: list[DecisionReview]
 
 
 class ReviewDocument(TypedDict):
+    method: str  # METHOD; absent from reviews stored by the older method
     seed: int
     budget: float
     playouts: int  # playouts per decision (all its moves together)
     lang: str
     thresholds: dict[str, float]
     noise_ses: float
+    mix: dict[str, float]
     players: dict[str, PlayerReview]
     decisions: list[DecisionReview]
 
@@ -155,13 +195,27 @@ def review_game(
         for index, _seat, v, command in found
         if only is None or index in only
     ]
+    return assemble(document, seed, budget, per_decision, lang, rated)
+
+
+def assemble(
+    document: dict[str, Any],
+    seed: int,
+    budget: float,
+    playouts: int,
+    lang: str,
+    rated: list[DecisionReview],
+) -> ReviewDocument:
+    """The review document from rated decisions (in log order): each player's summary."""
     return {
+        "method": METHOD,
         "seed": seed,
         "budget": budget,
-        "playouts": per_decision,
+        "playouts": playouts,
         "lang": lang,
         "thresholds": dict(THRESHOLDS),
         "noise_ses": NOISE_SES,
+        "mix": dict(MIX),
         "players": summaries(document, rated),
         "decisions": rated,
     }
@@ -177,7 +231,8 @@ def rate(
     seen: View, made: Command, index: int, seed: int, playouts: int, lang: str = "en"
 ) -> DecisionReview:
     """One decision from the deciding seat's view ``seen``: the made move against the
-    strong player's candidates, in expected points of the seat's final total."""
+    strong player's candidates, in expected points of the seat's margin over the best other
+    seat (what wins, R7), with its own points beside."""
     rng = random.Random(f"review-{seed}-{index}")
     me = seen["me"]
     moves = strong.candidates(seen, rng)
@@ -205,6 +260,7 @@ def rate(
         "better": _public(made),
         "loss": 0.0,
         "se": 0.0,
+        "points_loss": 0.0,
         "label": "good",
         "forced": len(moves) == 1,
         "options": len(moves),
@@ -215,28 +271,66 @@ def rate(
     if len(moves) == 1:
         return base
     rounds = max(MIN_ROUNDS, min(MAX_ROUNDS, playouts // len(moves)))
-    rows = strong.playout_scores(seen, moves, rng, rounds, strong.expected_points)
+    rows = strong.playout_scores(seen, moves, rng, rounds, outcome)
     means = []
     for i in range(len(moves)):
-        values = [v for row in rows if (v := row[i]) is not None]
+        values = [v[0] for row in rows if (v := row[i]) is not None]
         means.append(statistics.fmean(values) if values else -math.inf)
     best = max(range(len(moves)), key=lambda i: (means[i], i == made_at))
     base["playouts"] = rounds * len(moves)
     if best == made_at:
         return base
-    diffs = [
-        b - m for row in rows if (b := row[best]) is not None and (m := row[made_at]) is not None
+    pairs = [
+        (b, m) for row in rows if (b := row[best]) is not None and (m := row[made_at]) is not None
     ]
+    diffs = [b[0] - m[0] for b, m in pairs]
     loss = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     reason = explain(seen, made, moves[best])
     base["better"] = _public(moves[best])
     base["loss"] = round(loss, 3)
     base["se"] = round(se, 3)
+    base["points_loss"] = round(statistics.fmean(b[1] - m[1] for b, m in pairs), 3)
     base["label"] = label(loss, se)
     base["reason"] = _text(lang, reason["key"], reason["params"])
     base["reason_key"] = reason
     return base
+
+
+def outcome(sim: State, me: str) -> tuple[float, float]:
+    """A finished playout for ``me``: (margin over the best other seat, own total), both in
+    expected final points (R7: the highest total wins)."""
+    totals = strong.expected_totals(sim)
+    mine = totals[me]
+    return mine - max(v for p, v in totals.items() if p != me), mine
+
+
+def kind_of(decision: DecisionReview) -> str:
+    """The decision's kind in the common mix (a key of MIX)."""
+    if decision["kind"] == "bid":
+        return "gold" if type(decision["step"]) is int else "bid"  # R2.6: one station
+    return decision["kind"]
+
+
+def headline(decisions: list[DecisionReview]) -> float:
+    """Points of margin lost per decision in the common mix: each kind's mean loss weighed by
+    MIX, as if the player had met a typical game's decisions; a kind it never met (no dice
+    held, the city never won) adds nothing, as it lost nothing there. Renormalising over the
+    kinds met instead let a player who met only the costly kinds (whole-round bids) look
+    worse than one who also met many cheap ones. Forced decisions are left out by the caller."""
+    by_kind = _by_kind(decisions)
+    total = sum(MIX.values())
+    return round(sum(MIX.get(k, 0.0) * v["mean_loss"] for k, v in by_kind.items()) / total, 3)
+
+
+def _by_kind(decisions: list[DecisionReview]) -> dict[str, KindSummary]:
+    groups: dict[str, list[float]] = {}
+    for d in decisions:
+        groups.setdefault(kind_of(d), []).append(d["loss"])
+    return {
+        k: {"decisions": len(v), "mean_loss": round(statistics.fmean(v), 3)}
+        for k, v in sorted(groups.items())
+    }
 
 
 def _neighbours(made: Command) -> list[Command]:
@@ -375,7 +469,9 @@ def _summary(player: str, kind: str | None, rated: list[DecisionReview]) -> Play
         "kind": kind,
         "decisions": len(chosen),
         "forced": len(mine) - len(chosen),
-        "mean_loss": round(statistics.fmean(d["loss"] for d in chosen), 3) if chosen else 0.0,
+        "mean_loss": headline(chosen),
+        "raw_mean_loss": round(statistics.fmean(d["loss"] for d in chosen), 3) if chosen else 0.0,
+        "by_kind": _by_kind(chosen),
         "labels": labels,
         "worst": worst[:WORST],
     }

@@ -66,16 +66,14 @@ def assemble(
 ) -> ReviewDocument:
     """The review document from every part's ratings (the same as one ``review_game``)."""
     rated = sorted(rated, key=lambda d: d["index"])
-    return {
-        "seed": seed,
-        "budget": budget,
-        "playouts": playouts,
-        "lang": "en",
-        "thresholds": dict(review.THRESHOLDS),
-        "noise_ses": review.NOISE_SES,
-        "players": review.summaries(document, rated),
-        "decisions": rated,
-    }
+    return review.assemble(document, seed, budget, playouts, "en", rated)
+
+
+def older(document: dict[str, Any]) -> bool:
+    """A stored review rated by the older method (the seat's own points, a raw mean per
+    player): stored before reviews named their method, or by another one. Its numbers are
+    not comparable with the current ones, and the screens say so."""
+    return bool(document.get("method", review.OLDER_METHOD) != review.METHOD)
 
 
 def reasons(decision: DecisionReview) -> dict[str, str]:

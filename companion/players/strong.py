@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from companion.engine import IllegalCommand, State, apply_in_place, apply_made
 from companion.players import good, random_player
@@ -37,6 +37,7 @@ OPPONENT_NOISE = 0.25  # how far the model of another seat strays from the good 
 SELF_NOISE = 0.1
 RANDOM_SHARE = 0.3  # share of invented states in which another seat plays at random
 BASE_BONUS = 0.02  # the good player's own choice wins unless another is clearly better
+T = TypeVar("T")
 STATE_KEYS = (
     "round",
     "mode",
@@ -137,16 +138,16 @@ def playout_scores(
     moves: list[Command],
     rng: random.Random,
     rounds: int,
-    score: Callable[[State, str], float] | None = None,
-) -> list[list[float | None]]:
+    score: Callable[[State, str], T],
+) -> list[list[T | None]]:
     """``rounds`` rows of paired samples: each row is one invented state agreeing with
     ``view`` and one random stream, and every move is played out on both (common random
     numbers), so differences between moves are measured on the same luck. ``score`` rates a
-    finished playout for the seat (default: the search's own win-based utility); ``None``
-    marks a move the invented state refuses. A pure function of the view and ``rng``."""
+    finished playout for the seat (any value: the review scores the margin and the points
+    together); ``None`` marks a move the invented state refuses. A pure function of the view
+    and ``rng``."""
     me = view["me"]
-    score = _utility if score is None else score
-    rows: list[list[float | None]] = []
+    rows: list[list[T | None]] = []
     sim_rng = random.Random(0)  # its state is set before every playout
     for _ in range(rounds):
         det, others = _determinize(view, me, rng)
@@ -154,7 +155,7 @@ def playout_scores(
         step_rng = random.Random(rng.getrandbits(32))
         step = [_model(det, p, "", wild, step_rng) for p in others]
         after_step = step_rng.getstate()
-        row: list[float | None] = []
+        row: list[T | None] = []
         for move in moves:
             sim = copy_sim(det)
             sim_rng.setstate(after_step)
@@ -176,6 +177,17 @@ def expected_points(sim: State, me: str) -> float:
     if sim["finished"] and final is not None:
         return float(final["total"])
     return _projection(sim)[me]
+
+
+def expected_totals(sim: State) -> dict[str, float]:
+    """Every seat's final total (R7) at the end of a playout: exact once the game is over,
+    otherwise the search's projection of the rounds still to come."""
+    if sim["finished"]:
+        finals = {p: ps["final"] for p, ps in sim["players"].items()}
+        totals = {p: float(f["total"]) for p, f in finals.items() if f is not None}
+        if len(totals) == len(finals):
+            return totals
+    return _projection(sim)
 
 
 # --- candidates ---------------------------------------------------------------------------

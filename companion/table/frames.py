@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from companion.engine import Event, State, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
-from companion.players.reviewing import reasons
+from companion.players.reviewing import older, reasons
 from companion.table.dealer import NO_CHOICE, NO_DICE, TABLE_ANSWERS
 from companion.table.model import SEATS_MAX, Game, Seat
 
@@ -276,6 +276,8 @@ def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
     document = r["document"]
     names = {s.seat: s.name for s in snap.seats}
     players = document["players"]
+    # A review stored before the margin and the common mix: its figures mean something else.
+    out["older"] = older(document)
     out["players"] = [
         {
             "seat": p,

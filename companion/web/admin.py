@@ -34,7 +34,7 @@ from companion.cafe.history import (
     separator,
 )
 from companion.engine.colours import PLAYER_COLOURS
-from companion.players.reviewing import reasons
+from companion.players.reviewing import older, reasons
 from companion.store.database import DamagedRow, StoredGame
 from companion.store.results import engine_log, meta
 from companion.table import TableError
@@ -224,6 +224,7 @@ def review_json(game_id: int) -> Any:
             "seed": stored.seed,
             "created": stored.created,
             "names": names,
+            "older": older(document),  # rated by the older method (own points, raw mean)
             "review": document,
         }
         return _no_store(jsonify(body))

@@ -8,6 +8,7 @@ The review budget is kept tiny through ``COMPANION_REVIEW_BUDGET`` (README, "Gam
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import time
@@ -202,3 +203,58 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
         requests.post(f"{live.base}/admin/api/games/999999/review", headers=headers).status_code
         == 404
     )
+
+
+def older_shape(document: dict[str, Any]) -> dict[str, Any]:
+    """A review as the release before the margin and the common mix stored it: no method,
+    no mix, no plain mean or kinds per player, no own points per decision."""
+    old = {k: v for k, v in document.items() if k not in ("method", "mix")}
+    old["players"] = {
+        p: {k: v for k, v in pr.items() if k not in ("raw_mean_loss", "by_kind")}
+        for p, pr in document["players"].items()
+    }
+    old["decisions"] = [
+        {k: v for k, v in d.items() if k != "points_loss"} for d in document["decisions"]
+    ]
+    return old
+
+
+def test_a_review_stored_by_the_older_method_is_shown_as_such(live: Any) -> None:
+    """A café upgraded with reviews in its store: they keep their numbers (never computed
+    again) and the display, the phones and the admin are told they were rated by the older
+    method; a review made now is not marked."""
+    phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
+    host = Host(live, "1")
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    play(phones, [], host, max_steps=8)
+    assert host.act("end_game")["type"] == "ok"
+    ready = phones[0].until(lambda f: f.get("review", {}).get("state") == "ready", timeout=120)
+    assert ready["review"]["older"] is False
+    game_id = phones[0].view["game"]["id"]
+    review_url = f"{live.base}/admin/api/games/{game_id}/review"
+    body = requests.get(review_url, headers={"X-Admin-Token": admin_token(live)}, timeout=10)
+    assert body.json()["older"] is False
+    for peer in [host, *phones]:
+        peer.close()
+    live.stop()
+    db = sqlite3.connect(live.data / "companion.sqlite3")
+    with db:
+        (text,) = db.execute(
+            "SELECT document FROM reviews WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        old = older_shape(json.loads(text))
+        db.execute("UPDATE reviews SET document = ? WHERE game_id = ?", (json.dumps(old), game_id))
+    db.close()
+
+    live.start()
+    display = Peer(f"{live.ws_base}/t/1/ws/display")
+    hello = display.until(lambda f: f["type"] == "view" and "review" in f)
+    assert hello["review"]["state"] == "ready" and hello["review"]["older"] is True
+    shown = {p["seat"]: p["mean_loss"] for p in hello["review"]["players"]}
+    assert shown == {p: pr["mean_loss"] for p, pr in old["players"].items()}
+    body = requests.get(review_url, headers={"X-Admin-Token": admin_token(live)}, timeout=10)
+    assert body.json()["older"] is True
+    assert body.json()["review"]["players"].keys() == old["players"].keys()
+    assert "method" not in body.json()["review"]  # kept as stored, not rated anew
+    display.close()

@@ -237,13 +237,16 @@ def test_the_review_document_covers_every_decision_and_sums_up_each_player() -> 
         mine = [d for d in result["decisions"] if d["player"] == p]
         chosen = [d for d in mine if not d["forced"]]
         assert pr["decisions"] == len(chosen) and pr["forced"] == len(mine) - len(chosen)
-        assert pr["mean_loss"] == pytest.approx(
+        assert pr["raw_mean_loss"] == pytest.approx(
             sum(d["loss"] for d in chosen) / len(chosen), abs=1e-3
         )
+        assert pr["mean_loss"] == rv.headline(chosen)
+        assert sum(k["decisions"] for k in pr["by_kind"].values()) == len(chosen)
         assert sum(pr["labels"].values()) == len(chosen)
         losses = [w["loss"] for w in pr["worst"]]
         assert losses == sorted(losses, reverse=True) and len(losses) <= rv.WORST
         assert all(w["better"] != w["made"] and w["reason"] for w in pr["worst"])
+    assert result["method"] == rv.METHOD and result["mix"] == rv.MIX
     for d in result["decisions"]:
         assert d["loss"] >= 0 and d["se"] >= 0
         if d["label"] != "good":
@@ -293,3 +296,130 @@ def test_every_reason_renders_in_every_language(lang: str) -> None:
         if key.startswith("review."):
             line = rv.render({"key": key, "params": params}, lang)
             assert "{" not in line and "\n" not in line
+
+
+# --- what wins: the margin over the best other seat (R7) ----------------------------------
+
+
+def finished_state(document: dict[str, Any]) -> dict[str, Any]:
+    state = game_from_document(document)
+    for command in document["commands"]:
+        apply_in_place(state, command)
+    return state
+
+
+def test_a_finished_playout_scores_the_margin_over_the_best_other_seat() -> None:
+    state = finished_state(log("arena-3p-1"))
+    assert state["finished"]
+    totals = {p: ps["final"]["total"] for p, ps in state["players"].items()}
+    for p, total in totals.items():
+        best_other = max(t for q, t in totals.items() if q != p)
+        assert rv.outcome(state, p) == (total - best_other, total)
+    # The winner's margin is positive, everyone else's is not (R7: highest total wins).
+    (winner,) = state["winners"]
+    assert rv.outcome(state, winner)[0] > 0
+    assert all(rv.outcome(state, p)[0] <= 0 for p in totals if p != winner)
+
+
+def test_the_better_move_is_the_one_that_wins_not_the_one_that_scores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two moves on the same samples: the made one scores the seat more points but lets the
+    leader score even more; the other keeps the leader down. The review calls the second
+    better by the margin, and keeps the points the made move scored beside the loss."""
+    document = log("arena-3p-1")
+    index, _seat, seen, made = next(
+        f for f in rv.decisions_of(document) if f[3]["type"] == "bid" and len(f[3]["bids"]) > 1
+    )
+    calls: list[int] = []
+
+    def samples(view, moves, rng, rounds, score):  # (margin, own points) per move
+        calls.append(len(moves))
+        rows = []
+        for r in range(rounds):
+            row: list[tuple[float, float] | None] = [(-1.0 + r % 3, 30.0)] * len(moves)
+            row[0] = (-5.0 + r % 3, 34.0)  # the made move: +4 points, -4 margin
+            rows.append(row)
+        return rows
+
+    monkeypatch.setattr(rv.strong, "candidates", lambda v, rng: [made, *other_moves(made)])
+    monkeypatch.setattr(rv.strong, "playout_scores", samples)
+    d = rv.rate(seen, made, index, seed=0, playouts=200)
+    assert calls and d["made"] != d["better"]
+    assert d["loss"] == pytest.approx(4.0) and d["se"] == 0.0
+    assert d["points_loss"] == pytest.approx(-4.0)  # the better move scores fewer own points
+    assert d["label"] == "blunder"
+
+
+def other_moves(made: dict[str, Any]) -> list[dict[str, Any]]:
+    bids = made["bids"]
+    a, b = sorted(bids)[:2]
+    swapped = dict(bids)
+    swapped[a], swapped[b] = bids[b], bids[a]
+    return [{**made, "bids": swapped}]
+
+
+# --- the headline: a common mix of decisions ---------------------------------------------
+
+
+def rated(kind: str, step: Any, loss: float) -> rv.DecisionReview:
+    """A rated decision with only what the headline reads filled in meaningfully."""
+    return {
+        "index": 0,
+        "player": "ana",
+        "kind": kind,
+        "round": 1,
+        "station": None,
+        "step": step,
+        "made": {},
+        "better": {},
+        "loss": loss,
+        "se": 0.0,
+        "points_loss": 0.0,
+        "label": "good",
+        "forced": False,
+        "options": 2,
+        "playouts": 10,
+        "reason": "",
+        "reason_key": {"key": "review.best", "params": {}},
+    }
+
+
+def test_the_headline_weighs_kinds_by_the_common_mix_not_by_how_often_they_came() -> None:
+    """A player who faced many cheap dice windows (plain takes the die at every city) and a
+    careful one with few: the raw mean ranks the first better, the common mix does not."""
+    busy = [rated("dice", "all", 0.1)] * 16 + [rated("bid", "all", 2.0)] * 5
+    careful = [rated("dice", "all", 0.1)] * 2 + [rated("bid", "all", 1.6)] * 5
+    raw = [sum(d["loss"] for d in ds) / len(ds) for ds in (busy, careful)]
+    assert raw[0] < raw[1]
+    assert rv.headline(busy) > rv.headline(careful)
+    # The value: each kind's mean weighed by MIX, a kind never faced adding nothing.
+    weights = sum(rv.MIX.values())
+    assert rv.headline(busy) == pytest.approx(
+        (rv.MIX["dice"] * 0.1 + rv.MIX["bid"] * 2.0) / weights, abs=1e-3
+    )
+    # How often a kind came does not change the headline; its losses do.
+    assert rv.headline(busy[:1] + busy[16:]) == rv.headline(busy)
+    assert rv.headline([]) == 0.0
+
+
+def test_a_kind_never_faced_adds_nothing_to_the_headline() -> None:
+    """A player who never held a die (no dice windows) is not charged for them, and is not
+    judged on its costly kinds alone: the careful bidder stays ahead of the one who bid
+    worse but also met many cheap dice windows."""
+    bids_only = [rated("bid", "all", 1.5)] * 5 + [rated("bid", 2, 0.5)] * 4
+    with_dice = [rated("bid", "all", 2.0)] * 5 + [rated("bid", 2, 0.5)] * 4
+    with_dice += [rated("dice", None, 0.0)] * 16
+    assert rv.headline(bids_only) < rv.headline(with_dice)
+    assert rv.headline(bids_only) == pytest.approx(
+        (rv.MIX["bid"] * 1.5 + rv.MIX["gold"] * 0.5) / sum(rv.MIX.values()), abs=1e-3
+    )
+
+
+def test_a_gold_step_is_its_own_kind_of_decision() -> None:
+    assert rv.kind_of(rated("bid", 3, 1.0)) == "gold"  # R2.6: one station's bid
+    assert rv.kind_of(rated("bid", "all", 1.0)) == "bid"  # R2.4
+    assert rv.kind_of(rated("bid", "second", 1.0)) == "bid"  # R2.5
+    assert rv.kind_of(rated("city", None, 1.0)) == "city"
+    only_gold = [rated("bid", 3, 1.0), rated("bid", 4, 3.0)]
+    assert rv.headline(only_gold) == round(rv.MIX["gold"] * 2.0 / sum(rv.MIX.values()), 3)

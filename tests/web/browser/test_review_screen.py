@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 
+from companion.players import review as rv
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import sweep
 
@@ -50,6 +53,11 @@ def open_pad(browser, server: LiveServer, phone, locale: str = "en-GB"):
     return page
 
 
+def one_decimal(x: float) -> str:
+    """A number as the pages print it (review.js ``points``)."""
+    return f"{round(x * 10) / 10:.1f}"
+
+
 def test_the_phone_shows_its_own_review_and_opens_the_replay(
     reviewed, browser, artifacts: Path
 ) -> None:
@@ -64,6 +72,22 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
     rows = page.locator("[data-testid=review-players] tr")
     assert rows.count() == 3
     assert page.locator("[data-testid=review-players] tr.mine").count() == 1
+    # The headline: points of margin lost a decision in the common mix, as stored.
+    token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+    assert token, "the admin link is printed at start-up"
+    stored = requests.get(
+        f"{server.local}/admin/api/games/{frame['review']['game_id']}/review",
+        headers={"X-Admin-Token": token.group(1)},
+        timeout=10,
+    ).json()
+    assert stored["older"] is False and frame["review"]["older"] is False
+    chosen = [
+        d for d in stored["review"]["decisions"] if d["player"] == ana.seat and not d["forced"]
+    ]
+    assert mine["mean_loss"] == rv.headline(chosen)
+    accuracy = page.locator("[data-testid=review-accuracy]").inner_text()
+    assert one_decimal(mine["mean_loss"]) in accuracy and "lead" in accuracy
+    assert page.locator("[data-testid=review-older]").count() == 0
     cards = page.locator("[data-testid=review-decision]")
     assert cards.count() == len(mine["worst"])
     if mine["worst"]:
@@ -90,15 +114,43 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
         replay.wait_for_selector("#seats li")
         replay.screenshot(path=str(artifacts / "review-replay-390x844.png"))
 
-    # The café admin's history shows the stored review.
-    token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
-    assert token, "the admin link is printed at start-up"
+    # The café admin's history shows the stored review, each player's headline beside the
+    # name.
     admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     admin.goto(f"{server.base}/admin?token={token.group(1)}")
     admin.locator("[data-testid=review-show]").first.click()
     table = admin.wait_for_selector("[data-testid=admin-review]")
     assert "Bernadette Longname" in table.inner_text()
+    for seat, pr in stored["review"]["players"].items():
+        row = admin.locator(f"[data-testid=admin-review] tr[data-player='{seat}'] td.num")
+        assert row.inner_text() == one_decimal(pr["mean_loss"])
+    assert admin.locator("[data-testid=review-older]").count() == 0
     admin.screenshot(path=str(artifacts / "review-admin-1280x900.png"), full_page=True)
+
+    # A review stored by the older method (before the margin and the common mix) keeps its
+    # numbers and says so on the phone and in the admin.
+    page.context.close()
+    admin.context.close()
+    server.stop()
+    db = sqlite3.connect(server.data / "companion.sqlite3")
+    with db:
+        (text,) = db.execute("SELECT document FROM reviews").fetchone()
+        old = json.loads(text)
+        del old["method"]
+        db.execute("UPDATE reviews SET document = ?", (json.dumps(old),))
+    db.close()
+    server.start()
+    page = open_pad(browser, server, ana)
+    page.wait_for_selector("[data-testid=review-older]")
+    assert "older method" in page.locator("[data-testid=review-older]").inner_text()
+    problems = sweep(page, "phone", "review-older-en", shots=artifacts)
+    assert not problems, "\n".join(problems)
+    token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+    assert token
+    admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    admin.goto(f"{server.base}/admin?token={token.group(1)}")
+    admin.locator("[data-testid=review-show]").first.click()
+    admin.wait_for_selector("#admin-review [data-testid=review-older]")
 
 
 def test_the_progress_shows_before_the_review(

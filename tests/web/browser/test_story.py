@@ -1,5 +1,6 @@
 """The story of a game on the display: a whole game played by five companion players to its
-end, the final scoring first, then the story (score chart, turning points, stations won),
+end, the final scoring first, then the story (score chart, turning points, stations won and,
+once the review is ready, each player's review headline),
 checked against the frame's numbers and for legibility and fit at 1920×1080 and 1280×720 with
 five 24-character names (the longest allowed), in English and German."""
 
@@ -48,7 +49,22 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
     # and stays.
     page.wait_for_selector("#story-panel:not([hidden])", timeout=40_000)
     assert page.locator("#final-panel").is_hidden()
+    # Once the game's review is ready, each player's headline (points of margin lost a
+    # decision in the common mix) stands in the stations table, the lowest marked.
+    page.wait_for_selector("[data-testid=story-review]", timeout=120_000)
     frame = page.evaluate("window.__display.frame()")
+    headlines = {p["seat"]: p["mean_loss"] for p in frame["review"]["players"]}
+    shown = all_of(
+        page,
+        "[data-testid=story-stats] tbody tr[data-player]",
+        "rs => rs.map(r => [r.dataset.player, "
+        "r.querySelector('[data-testid=story-review]').textContent, "
+        "r.querySelector('[data-testid=story-review]').classList.contains('most')])",
+    )
+    assert {p: text for p, text, _ in shown} == {p: f"{v:.1f}" for p, v in headlines.items()}
+    fewest = min(headlines.values())
+    assert {p for p, _, most in shown if most} == {p for p, v in headlines.items() if v == fewest}
+    assert frame["review"]["older"] is False
     story, view = frame["story"], frame["game"]["view"]
     players = view["seats"]
     # The chart: one thick line per player in their screen colour, ending on the final total

@@ -2,7 +2,7 @@
 // or a button that asks for one (a job in the companion players' low-priority pool).
 import { fill, h } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
-import { moveText, whenText } from "./review.js";
+import { moveText, olderNote, whenText } from "./review.js";
 
 function points(x) {
   return (Math.round(x * 10) / 10).toFixed(1);
@@ -18,6 +18,7 @@ async function show(game, headers) {
   fill(
     "admin-review",
     h("h3", {}, `${game.table.title} · #${game.game_id}`),
+    olderNote(body),
     h(
       "table",
       { class: "admin-table", dataset: { testid: "admin-review" } },

@@ -1,7 +1,9 @@
 // The game review on a phone, once the game is over: the progress ("Review 40 %"), then this
-// seat's own part (frames.py sends each phone only its own): points lost per decision beside
-// the others' summary numbers, and its three costliest decisions with the better move, the
-// reason in the phone's language and a link to that moment of the replay.
+// seat's own part (frames.py sends each phone only its own): points of margin over the best
+// other player lost per decision (the headline, in a common mix of decisions) beside the
+// others' headlines, and its three costliest decisions with the better move, the reason in
+// the phone's language and a link to that moment of the replay. A review stored by the older
+// method (own points, raw mean) says so.
 import { h } from "./dom.js";
 import { chip, nameOf, stationLabel } from "./format.js";
 import { currentLanguage, t } from "./i18n.js";
@@ -66,6 +68,12 @@ function decisionCard(review, worst, credentials) {
   );
 }
 
+/** A line saying the review was rated by the older method, or null. */
+export function olderNote(review) {
+  if (!review?.older) return null;
+  return h("p", { class: "review-older", dataset: { testid: "review-older" } }, t("review.older"));
+}
+
 /** The review panel of the final screen, or null while there is none (the game is running). */
 export function reviewPanel(frame, credentials) {
   const review = frame?.review;
@@ -86,6 +94,7 @@ export function reviewPanel(frame, credentials) {
     "section",
     { class: "review", dataset: { testid: "game-review" } },
     h("h2", {}, t("review.title")),
+    olderNote(review),
     mine
       ? h(
           "p",

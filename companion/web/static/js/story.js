@@ -4,7 +4,8 @@
 // up: the step that names the winner carries `show.story_at`, the seconds into that step
 // after the winner's moment (never while a final-scoring line or the winner is still due). It
 // stays until a new game. An ended game (the host's "End game") has no final scoring, so its
-// story shows at once.
+// story shows at once. Once the game's review is ready, the stations table gains a column:
+// each player's review headline (points of margin lost per decision, lower is better).
 
 import { fill, h } from "./dom.js";
 import { nameOf, seat, stationName } from "./format.js";
@@ -66,7 +67,7 @@ function draw(panel, frame, story) {
         h("h3", {}, t("story.turns")),
         turns(story),
         h("h3", {}, t("story.stats")),
-        statsTable(story),
+        statsTable(story, frame.review),
       ),
     ),
   );
@@ -261,8 +262,17 @@ function turns(story) {
 
 // ---------- station statistics ----------
 
-function statsTable(story) {
+/** Each player's review headline (points of margin lost per decision in the common mix,
+ * players/review.py) once the review is ready, or null. */
+function reviewed(review) {
+  if (review?.state !== "ready" || !Array.isArray(review.players)) return null;
+  return Object.fromEntries(review.players.map((p) => [p.seat, p.mean_loss]));
+}
+
+function statsTable(story, review) {
   const players = story.players;
+  const losses = reviewed(review);
+  const fewest = losses ? Math.min(...players.map((p) => losses[p] ?? Infinity)) : null;
   const best = story.stations.map((s) => Math.max(0, ...players.map((p) => s.wins[p])));
   const extras = ["huts", "dice_used", "cards_exchanged", "figures"];
   const most = Object.fromEntries(extras.map((k) => [k, Math.max(0, ...players.map((p) => story.players_stats[p][k]))]));
@@ -272,6 +282,13 @@ function statsTable(story) {
     h("th", { scope: "col" }, ""),
     story.stations.map((s) => h("th", { scope: "col", class: "num", title: stationName(s.station) }, String(s.station))),
     extras.map((k) => h("th", { scope: "col", class: "num extra" }, t(`story.${k}`))),
+    losses
+      ? h(
+          "th",
+          { scope: "col", class: "num extra review-col", title: t("review.per_decision") },
+          t(review.older ? "story.review_older" : "story.review"),
+        )
+      : null,
   );
   const rows = players.map((p) =>
     h(
@@ -286,6 +303,13 @@ function statsTable(story) {
         const v = story.players_stats[p][k];
         return h("td", { class: `num extra ${v && v === most[k] ? "most" : ""}`.trim() }, String(v));
       }),
+      losses
+        ? h(
+            "td",
+            { class: `num extra review-col ${losses[p] === fewest ? "most" : ""}`.trim(), dataset: { testid: "story-review" } },
+            typeof losses[p] === "number" ? losses[p].toFixed(1) : "",
+          )
+        : null,
     ),
   );
   const played = h(
@@ -293,9 +317,14 @@ function statsTable(story) {
     { class: "played" },
     h("th", { scope: "row" }, t("story.played")),
     story.stations.map((s) => h("td", { class: "num" }, String(s.played))),
-    h("td", { colspan: extras.length }, ""),
+    h("td", { colspan: extras.length + (losses ? 1 : 0) }, ""),
   );
-  return h("table", { class: "story-stats", dataset: { testid: "story-stats" } }, h("thead", {}, head), h("tbody", {}, rows, played));
+  return h(
+    "table",
+    { class: losses ? "story-stats reviewed" : "story-stats", dataset: { testid: "story-stats" } },
+    h("thead", {}, head),
+    h("tbody", {}, rows, played),
+  );
 }
 
 /** What is optional goes first when the panel is short of room: the row of how often each
