@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 import requests
 from live_server import LiveServer
+from waiting import wait_for
 
 from companion.cafe.outbox import Outbox
 from companion.players.randomplay import random_document
 from companion.store import Store
 
-from .test_reviews_live import admin_token, wait_for
+from .test_reviews_live import admin_token
 
 
 def cafe_with_games(data: Path, count: int = 3) -> list[int]:
@@ -121,7 +122,7 @@ def test_a_damaged_review_is_named_in_the_history_and_reviewed_anew_on_request(
     headers = {"X-Admin-Token": admin_token(live)}
     url = f"{live.base}/admin/api/games/{bad}/review"
     assert requests.post(url, headers=headers, timeout=10).status_code == 202
-    wait_for(lambda: get(live, f"/admin/api/games/{bad}/review").status_code == 200, "review")
+    wait_for(lambda: get(live, f"/admin/api/games/{bad}/review").status_code == 200, "review", 120)
     assert get(live, f"/admin/api/games/{bad}/review").json()["state"] == "ready"
 
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, seat_phones, wait_for
+from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, seat_phones
+from waiting import wait_for
 
 
 def _display(server: LiveServer, table: str) -> Peer:
