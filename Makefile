@@ -6,6 +6,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
+# pytest-xdist workers for make test (tests/conftest.py groups a module's tests on one worker).
+TEST_WORKERS ?= 3
 
 .PHONY: run test lint bench clean
 
@@ -16,7 +18,7 @@ test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
 	node --test tests/js/
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests benchmarks firmware
