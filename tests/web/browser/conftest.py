@@ -49,6 +49,17 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         srv.stop()
 
 
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """``server`` for a test of a module whose ``server`` is the shared one."""
+    srv = LiveServer(tmp_path, host_name="table.lan")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 # Tables of the module's shared server: one a test (a start and stop of a server take about
 # 5 s on the 2-core machine, a table nothing).
 TABLES = 8
