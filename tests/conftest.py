@@ -17,6 +17,7 @@ import pytest
 # Modules whose tests are each a group of their own (independent: every test starts its own
 # server).
 APART = ("tests/web/browser/test_chaos.py",)
+APART_TIMEOUT_S = 900  # as test_display_fit.py's own mark
 
 # The slowest modules (README, "where the time goes"), started first on the workers.
 SLOWEST = (
@@ -38,11 +39,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
         module = _module(item)
-        group = item.nodeid if module in APART else module
-        item.add_marker(pytest.mark.xdist_group(group))
+        if module in APART and item.get_closest_marker("timeout") is None:
+            # Minutes alone, more beside other workers on two cores: the hang guard
+            # (pytest-timeout, 300 s) would stop a seed that is only slow.
+            item.add_marker(pytest.mark.timeout(APART_TIMEOUT_S))
+        if item.get_closest_marker("xdist_group") is None:
+            group = item.nodeid if module in APART else module
+            item.add_marker(pytest.mark.xdist_group(group))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the order it is given work
         rank = {module: i for i, module in enumerate(SLOWEST)}
         items.sort(key=lambda item: rank.get(_module(item), len(SLOWEST)))
