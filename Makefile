@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py groups a module's tests on one worker).
 TEST_WORKERS ?= 3
+# Browser tests running at once under xdist (each drives Chromium and a server).
+BROWSER_LANES ?= 2
 
 .PHONY: run test lint bench clean
 
@@ -18,7 +20,7 @@ test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
 	node --test tests/js/
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(ARGS)
+	BROWSER_LANES=$(BROWSER_LANES) $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check companion tests benchmarks firmware

@@ -14,6 +14,8 @@ one long test running alone.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 BROWSER = "tests/web/browser/"
@@ -28,7 +30,8 @@ SLOWEST = (
     "tests/web/browser/test_finale.py",
     "tests/web/browser/test_show.py",
 )
-LANES = ("browser-a", "browser-b")
+# How many browser lanes (``make test BROWSER_LANES=1`` runs one browser test at a time).
+LANES = tuple(f"browser-{k + 1}" for k in range(max(1, int(os.environ.get("BROWSER_LANES", "2")))))
 
 
 def _module(item: pytest.Item) -> str:
