@@ -5,11 +5,11 @@ test imports the shared helpers (``waiting.wait_for``) by their module name.
 
 ``make test`` runs the suite on several pytest-xdist workers with ``--dist loadgroup``: each
 test module is one group, kept on one worker (its tests share the module's server). The
-browser tests are two groups, two lanes that run beside each other and beside the rest: a
-browser test drives Chromium and a server, and three of them at once on two cores made
-timing checks fail (a phone's question not up within the show's hold plus 8 s). Each chaos
-seed heads a lane of its own; on the workers the lanes go first, so the last minutes are not
-one long test running alone.
+browser tests are ``BROWSER_LANES`` groups (2 unless the environment says), lanes that run
+beside each other and beside the rest: a browser test drives Chromium and a server, and on
+two cores their timing checks need the cores more than other tests do. Each chaos seed heads
+a lane of its own; on the workers the lanes go first, so the last minutes are not one long
+test running alone.
 """
 
 from __future__ import annotations
