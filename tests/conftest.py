@@ -31,6 +31,9 @@ SLOWEST = (
     "tests/web/browser/test_show.py",
 )
 # How many browser lanes (``make test BROWSER_LANES=1`` runs one browser test at a time).
+# The emulated RP2040 boards (tests/firmware/): one group, one emulator at a time (each takes a
+# core; three at once on two cores missed the watchdog tests' deadlines).
+FIRMWARE = "tests/firmware/"
 LANES = tuple(f"browser-{k + 1}" for k in range(max(1, int(os.environ.get("BROWSER_LANES", "2")))))
 
 
@@ -63,6 +66,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timeout(APART_TIMEOUT_S))
         if item.get_closest_marker("xdist_group") is None:
             group = lane_of.get(item.nodeid) or lane_of.get(module) or module
+            if module.startswith(FIRMWARE):
+                group = FIRMWARE
             item.add_marker(pytest.mark.xdist_group(group))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the order it is given work
         rank = {m: k for k, m in enumerate([*APART, *SLOWEST])}
