@@ -8,12 +8,15 @@ the state at the cursor, so no screen runs ahead of another: a phone is asked fo
 only once the display shows the step that asks it.
 
 The cursor survives a restart: whenever it reaches a step that holds, the table's settings
-keep ``show = {game, n, at}`` (``at`` the wall-clock time it got there), and a restarted
+keep ``show = {game, n, at}`` (``at`` the clock's time it got there), and a restarted
 server resumes there with the time left. Steps that hold nothing are never worth a write: a
 stale record only replays them instantly.
 
 Companion players think on the true state (they subscribe to the table, not to the stage);
 their answers wait in the store until the show gets to them.
+
+The clock is the wall clock (``time.time``) unless one is given: a test gives its own and
+moves it on, so a paced show is checked beat by beat without waiting the beats out.
 """
 
 from __future__ import annotations
@@ -39,19 +42,23 @@ log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Any, Outcome], None]  # as the table's (companion.table.core)
 Emit = Callable[[str, list[Event], bool], None]
+Clock = Callable[[], float]  # seconds since the epoch (the stored cursor's ``at`` is one)
 
 
 class Stage:
     """One table's show. Every method that reads the game takes the table's lock."""
 
-    def __init__(self, table: Table, default_pace: str = show.DEFAULT_PACE) -> None:
+    def __init__(
+        self, table: Table, default_pace: str = show.DEFAULT_PACE, clock: Clock = time.time
+    ) -> None:
         self.table = table
+        self.clock = clock
         self.default_pace = default_pace
         self.subscribers: list[Subscriber] = []  # the LED board: the shown state
         self.emit: Emit | None = None  # the web hub: frames of newly shown steps
         self.game_id: int | None = None
         self.shown = 0  # commands of the current game on the screens
-        self.reached = time.time()  # when the cursor got to ``shown`` (wall clock)
+        self.reached = clock()  # when the cursor got to ``shown`` (the clock's time)
         self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
         self._told = 0  # events of the shown step the LED board has been told (its beats)
         self._beat = -1  # the beat of the shown step the LED board was told last (-1: none up)
@@ -78,12 +85,12 @@ class Stage:
         record = self.table.settings.get("show")
         self.game_id = g.id if g else None
         if g is None:
-            self.shown, self.reached = 0, time.time()
+            self.shown, self.reached = 0, self.clock()
         elif isinstance(record, dict) and record.get("game") == g.id:
             self.shown = max(0, min(int(record.get("n", 0)), len(g.commands)))
-            self.reached = float(record.get("at", time.time()))
+            self.reached = float(record.get("at", self.clock()))
         else:
-            self.shown, self.reached = len(g.commands), time.time()
+            self.shown, self.reached = len(g.commands), self.clock()
 
     def _current_events(self, g: Game) -> list[Event]:
         return g.events[self.shown - 1] if 0 < self.shown <= len(g.events) else []
@@ -97,7 +104,7 @@ class Stage:
         wrong)."""
         with self.table.lock:
             g = self.table.game
-            return g is not None and time.time() - self.reached < self._hold(g) + margin
+            return g is not None and self.clock() - self.reached < self._hold(g) + margin
 
     def hold_left(self) -> float:
         """Seconds until the step up now stops holding the questions (0 when it does not)."""
@@ -115,7 +122,7 @@ class Stage:
         """Put up every step whose turn has come (under the table's lock), then tell the
         screens once; tell the LED board every beat that tells more of the step."""
         with self.table.lock:
-            now = time.time() if now is None else now
+            now = self.clock() if now is None else now
             g = self.table.game
             if g is None:
                 self.game_id, self.shown, self._state, self._told = None, 0, None, 0
@@ -207,7 +214,7 @@ class Stage:
             g = self.table.game
             if g is None:
                 return
-            now = time.time()
+            now = self.clock()
             elapsed = now - self.reached
             step_beats = self._beats(g)
             ends = show.beat_ends(step_beats)
@@ -352,7 +359,7 @@ class Stage:
                 return True
             if g.status == "playing" or self.game_id != g.id or self.shown < len(g.commands):
                 return False
-            return time.time() >= self.reached + self._hold(g)
+            return self.clock() >= self.reached + self._hold(g)
 
     def info(self) -> dict[str, Any]:
         """What every frame says about the show: the pace, the current step's beats and how
@@ -362,7 +369,7 @@ class Stage:
             pace = self.pace
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
-            block = show.block(g.events, self.shown, pace, time.time() - self.reached)
+            block = show.block(g.events, self.shown, pace, self.clock() - self.reached)
             if 0 < self.shown <= len(g.commands) and g.commands[self.shown - 1][2] in TABLE_ANSWERS:
                 for beat in block["beats"]:
                     if beat["kind"] == "decision":
@@ -394,12 +401,12 @@ class Stage:
     def _run(self) -> None:
         while not self._stop.is_set():
             due = self._due
-            timeout = None if due is None else max(0.0, due - time.time())
+            timeout = None if due is None else max(0.0, due - self.clock())
             self._wake.wait(timeout if timeout is None else min(timeout, 5.0))
             self._wake.clear()
             if self._stop.is_set():
                 return
-            if self._due is not None and time.time() >= self._due:
+            if self._due is not None and self.clock() >= self._due:
                 self._due = None
                 try:
                     self.tick()

@@ -116,9 +116,9 @@ def test_flash_refuses_a_port_the_server_holds(tmp_path, capsys):
     board = SimBoard(208).plug()
     link = BoardLink(board.path, 208).start()
     try:
-        from .conftest import wait_until
+        from waiting import wait_for
 
-        wait_until(lambda: link.status()["state"] == "connected", "the link")
+        wait_for(lambda: link.status()["state"] == "connected", "the link")
         assert main(["flash", "--port", board.path, "--mpremote", str(exe)]) == 2
         assert "stop the companion server" in capsys.readouterr().err
         assert not log.exists()

@@ -5,12 +5,18 @@ pseudo-terminal with the simulated firmware behind it). The players answer as fa
 can what the screens ask (the table refuses a move of a step not shown yet); while the show
 holds a station's result, the board
 shows that step — never a later one — and catches up when the show does.
+
+The show runs on a test clock (``ManualClock``): the test moves it on a quarter beat at a time
+and ticks the stage, so every beat is seen in order and no test waits the pace out.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+
+from manual_clock import ManualClock
+from waiting import wait_for
 
 from companion.cafe import Cafe, TableConfig
 from companion.engine import view
@@ -21,6 +27,19 @@ from companion.table import Outcome, show
 PACE = 1.0
 # Beats that each tell more of a step (a last-round notice comes with its station's result).
 TOLD = {"station", "summary"}
+
+
+def on_test_clock(table: object) -> ManualClock:
+    """The table's show on a clock the test moves (set before its game starts)."""
+    clock = ManualClock()
+    table.stage.clock = clock  # type: ignore[attr-defined]
+    return clock
+
+
+def step_clock(table: object, clock: ManualClock, pace: float) -> None:
+    """A quarter beat on: the stage puts up whatever is due then (no beat is skipped)."""
+    clock.advance(pace / 4)
+    table.stage.tick()  # type: ignore[attr-defined]
 
 
 def answer_on_screen(table: object, cmd_id: str) -> bool:
@@ -44,6 +63,7 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
         for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
             table.join(table.join_secret, name, colour)
         table.set_pace(f"test:{PACE}")
+        clock = on_test_clock(table)
         table.start("digital")
         stage = table.stage
         n = 0
@@ -65,19 +85,22 @@ def test_the_board_shows_the_step_the_screens_show(tmp_path: Path) -> None:
         with board._lock:
             on_board = board._view
         assert on_board == shown  # the shown step (at its beat), not the newest one
-        # The show moves on by itself; the board follows it to the newest state.
-        deadline = time.monotonic() + 60 * PACE
-        while stage.behind() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        # The show moves on with its clock; the board follows it to the newest state.
+        for _ in range(400):  # 100 beats
+            if not stage.behind():
+                break
+            step_clock(table, clock, PACE)
         assert stage.behind() == 0
         with table.lock:
             newest = view(table.game.state, None)
+
         # The last step's beats are told one by one too: the board gets there at the last.
-        while time.monotonic() < deadline:
+        def drawn_newest() -> bool:
+            step_clock(table, clock, PACE)
             with board._lock:
-                if board._view == newest:
-                    break
-            time.sleep(0.05)
+                return board._view == newest
+
+        wait_for(drawn_newest, "the board drawing the newest state", 60)
         with board._lock:
             assert board._view == newest
     finally:
@@ -97,13 +120,14 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
         for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
             table.join(table.join_secret, name, colour)
         table.set_pace(f"test:{pace}")
+        clock = on_test_clock(table)
         table.start("digital")
         stage = table.stage
-        seen: list[tuple[float, int, dict]] = []  # (time, step, view drawn)
+        seen: list[tuple[float, int, dict]] = []  # (the show's time, step, view drawn)
 
         def record(_table: object, outcome: Outcome) -> None:
             drawn = outcome.shown if outcome.shown is not None else view(outcome.state, None)
-            seen.append((time.monotonic(), stage.shown, drawn))
+            seen.append((clock(), stage.shown, drawn))
 
         stage.subscribe(record)
         n = 0
@@ -121,11 +145,11 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
             if target is None:
                 n += 1
                 if not answer_on_screen(table, f"c{n}"):
-                    time.sleep(0.02)
+                    step_clock(table, clock, pace)
         assert target is not None, "no step with several beats"
         step, beats = target
         while stage.shown <= step and time.monotonic() < deadline:
-            time.sleep(0.05)
+            step_clock(table, clock, pace)
         with table.lock:
             end = view(stage._state_at(step), None)
         drawn = [(t, v) for t, s, v in seen if s == step]
@@ -139,9 +163,9 @@ def test_the_board_walks_a_steps_stations_beat_by_beat(tmp_path: Path) -> None:
                 assert v["station"] == b["station"]
                 assert v["round"] == drawn[0][1]["round"]  # the round it belongs to
         assert drawn[-1][1] == end
-        # Each beat comes no sooner than the pace after the one before.
+        # Each beat comes no sooner than the pace after the one before (on the show's clock).
         times = [t for t, _ in drawn]
-        assert all(b - a >= pace * 0.9 for a, b in zip(times, times[1:], strict=False)), times
+        assert all(b - a >= pace for a, b in zip(times, times[1:], strict=False)), times
         with table.lock, board._lock:  # the board itself draws what its subscription got
             assert board._view == (stage._staged(table.game) or view(stage.shown_state(), None))
     finally:
@@ -161,13 +185,14 @@ def _lamp_game(tmp_path: Path, colour: str, rounds: int) -> list[tuple[list[dict
             table.join(table.join_secret, name, colour_)
         table.set_track_colors([colour] * 60)
         table.set_pace(f"test:{pace}")
+        clock = on_test_clock(table)
         stage = table.stage
 
         def record(_table: object, outcome: Outcome) -> None:
             # Called under the table's lock, at the tick that tells the board.
             drawn = outcome.shown if outcome.shown is not None else view(outcome.state, None)
             beats = stage._beats(table.game)
-            seen.append((beats, show.beat_at(beats, time.time() - stage.reached), drawn))
+            seen.append((beats, show.beat_at(beats, clock() - stage.reached), drawn))
 
         stage.subscribe(record)
         table.start("digital")
@@ -184,11 +209,12 @@ def _lamp_game(tmp_path: Path, colour: str, rounds: int) -> list[tuple[list[dict
                 n += 1
                 table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(state, waiting[0]))
             else:
-                time.sleep(0.02)
+                step_clock(table, clock, pace)
         # The show catches up: the last step's beats are drawn and read.
         while stage.behind() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(3 * pace)
+            step_clock(table, clock, pace)
+        for _ in range(12):  # three beats more
+            step_clock(table, clock, pace)
     finally:
         cafe.close()
         cafe.store.close()

@@ -12,13 +12,14 @@ import threading
 
 import pytest
 import serial
+from waiting import wait_for
 
 from companion.board import protocol as p
 from companion.board.link import BoardLink, LinkError, resolve_port
 from companion.board.service import BoardError, BoardService
 from companion.board.simboard import SimBoard
 
-from .conftest import DEADLINE_S, wait_until
+from .conftest import DEADLINE_S
 
 LEDS = 208
 
@@ -72,7 +73,7 @@ def test_unplug_mid_game_and_replug_brings_the_current_picture_back(service):
     gen = service.show(picture(5))
     assert service.wait_shown(gen, DEADLINE_S)
     service.unplug()
-    wait_until(lambda: service.status()["last_error"], "the link to notice")
+    wait_for(lambda: service.status()["last_error"], "the link to notice")
     assert service.status()["state"] == "searching"
     assert service.simulated_pixels() is None
     later = picture(6)  # the game goes on while the board is away
@@ -80,7 +81,7 @@ def test_unplug_mid_game_and_replug_brings_the_current_picture_back(service):
     service.replug()
     assert service.wait_shown(gen, DEADLINE_S)
     assert service.simulated_pixels() == later
-    wait_until(lambda: service.status()["state"] == "simulated", "reconnected status")
+    wait_for(lambda: service.status()["state"] == "simulated", "reconnected status")
     assert service.status()["handshakes"] >= 2
 
 
@@ -90,11 +91,11 @@ def test_board_reboot_rehandshakes_and_resends(service):
     boots = service.sim.boots
     service.reboot()
     assert service.sim.boots == boots + 1
-    wait_until(
+    wait_for(
         lambda: service.simulated_pixels() == pic and service.sim.firmware.frames >= 1,
         "the picture on the rebooted board",
     )
-    wait_until(lambda: service.status()["board_boots"] >= 1, "the link to see the boot")
+    wait_for(lambda: service.status()["board_boots"] >= 1, "the link to see the boot")
 
 
 def test_show_never_blocks_without_a_board():
@@ -111,7 +112,7 @@ def test_show_never_blocks_without_a_board():
         t.start()
         t.join(DEADLINE_S)
         assert done.is_set()
-        st = wait_until(lambda: link.status()["last_error"] and link.status(), "an error")
+        st = wait_for(lambda: link.status()["last_error"] and link.status(), "an error")
         assert st["state"] == "searching"
         assert "usb-nothing-here-if00" in st["last_error"]
         assert st["frames_sent"] == 0
@@ -136,7 +137,7 @@ def test_show_never_blocks_when_the_board_stops_reading(sim):
         t.start()
         t.join(DEADLINE_S)
         assert done.is_set()
-        wait_until(lambda: link.status()["state"] == "searching", "the silent board noticed")
+        wait_for(lambda: link.status()["state"] == "searching", "the silent board noticed")
         assert link.status()["last_error"]
         sim.hang(False)
         assert link.wait_shown(link.show(picture(1)), DEADLINE_S)  # and it recovers
@@ -155,14 +156,14 @@ def test_status_transitions(sim):
         return s
 
     try:
-        wait_until(lambda: link.status()["last_error"], "a missing port reported")
+        wait_for(lambda: link.status()["last_error"], "a missing port reported")
         assert state() == "searching"
         sim.plug()
-        wait_until(lambda: state() == "connected", "connected")
+        wait_for(lambda: state() == "connected", "connected")
         sim.unplug()
-        wait_until(lambda: state() == "searching", "searching after unplug")
+        wait_for(lambda: state() == "searching", "searching after unplug")
         sim.plug()
-        wait_until(lambda: state() == "connected", "connected after replug")
+        wait_for(lambda: state() == "connected", "connected after replug")
         assert seen == ["searching", "connected", "searching", "connected"]
     finally:
         link.stop()
@@ -173,7 +174,7 @@ def test_protocol_mismatch_is_an_error_state(sim):
     sim.plug()
     link = BoardLink(sim.path, LEDS).start()
     try:
-        wait_until(lambda: link.status()["state"] == "error", "error state")
+        wait_for(lambda: link.status()["state"] == "error", "error state")
         st = link.status()
         assert "protocol 1" in st["last_error"] and "companion flash" in st["last_error"]
         link.show(picture(9))
@@ -186,7 +187,7 @@ def test_board_with_fewer_leds_is_an_error_state():
     board = SimBoard(100).plug()
     link = BoardLink(board.path, LEDS).start()
     try:
-        wait_until(lambda: link.status()["state"] == "error", "error state")
+        wait_for(lambda: link.status()["state"] == "error", "error state")
         assert "100 LEDs" in link.status()["last_error"]
     finally:
         link.stop()
@@ -206,7 +207,7 @@ def test_firmware_answers_garbage_with_nack_and_still_takes_the_next_frame(sim):
             + p.encode(p.MessageType.PICTURE, 5, p.picture_payload(pic))
         )
         got: list = []
-        wait_until(
+        wait_for(
             lambda: (
                 got.extend(dec.feed(port.read(256)))
                 or any(isinstance(e, p.Frame) and e.type == p.MessageType.ACK for e in got)
@@ -267,7 +268,7 @@ def test_missing_ack_makes_the_link_resend(sim):
         sim.hang()  # the board stops answering: no ACK comes back
         pic = picture(21)
         gen = link.show(pic)
-        wait_until(lambda: link.status()["frames_resent"] >= 1, "a resend after the timeout")
+        wait_for(lambda: link.status()["frames_resent"] >= 1, "a resend after the timeout")
         sim.hang(False)
         assert link.wait_shown(gen, DEADLINE_S)
         assert sim.picture() == pic
@@ -277,6 +278,6 @@ def test_missing_ack_makes_the_link_resend(sim):
 
 def test_heartbeat_brings_the_board_status(service):
     assert service.wait_shown(service.show(picture(22)), DEADLINE_S)
-    board = wait_until(lambda: service.status()["board"], "a STATUS answer to the heartbeat")
+    board = wait_for(lambda: service.status()["board"], "a STATUS answer to the heartbeat")
     assert board["frames"] >= 1 and board["budget_ma"] == 3000 and not board["host_lost"]
     assert board["brightness"] == 255

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import requests
 from live_server import Host, LiveServer, Peer, play, seat_phones
+from waiting import wait_for
 
 from companion.cafe.history import History, leaderboard_csv
 from companion.cafe.outbox import Outbox
@@ -92,6 +93,7 @@ def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     games = wait_for(
         lambda: get(live, "/admin/api/history", token).json()["games"],
         "the finished game in the history",
+        30,
     )
     g = games[0]
     assert g["status"] == "finished" and g["table"]["name"] == "1"
@@ -128,7 +130,7 @@ def test_game_ids_no_game_can_have_answer_404(cafe: Any) -> None:
 def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     live, final, seats, _ = cafe
     token = admin_token(live)
-    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history")
+    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history", 30)
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     board = get(live, "/admin/api/leaderboard", token, **{"from": today, "to": today}).json()
     rows = {r["name"]: r for r in board["players"]}
@@ -200,6 +202,7 @@ def test_tables_overview_and_actions(cafe: Any) -> None:
             if g["status"] == "ended"
         ],
         "the closed game in the history",
+        30,
     )
     assert ended[0]["table"]["name"] == "2" and ended[0]["winners"] == []
 
@@ -207,7 +210,7 @@ def test_tables_overview_and_actions(cafe: Any) -> None:
 def test_admin_page_and_replay_in_chromium(cafe: Any) -> None:
     live, final, _, _ = cafe
     token = admin_token(live)
-    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history")
+    wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history", 30)
 
     def check(page: Any) -> None:
         page.goto(f"{live.base}/admin?token={token}")
@@ -295,16 +298,6 @@ def test_leaderboard_groups_names_and_csv_never_starts_a_formula(tmp_path: Path)
     assert board["Ben"]["win_share"] == 0.5
     assert "'=cmd" in leaderboard_csv(list(board.values()))
     store.close()
-
-
-def wait_for(pred: Any, what: str, timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = pred()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise TimeoutError(what)
 
 
 def test_replay_frames_step_event_by_event_without_spoilers() -> None:

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import Host, LiveServer, Peer, Phone, drain, policy, seat_phones, wait_for
+from live_server import Host, LiveServer, Peer, Phone, drain, policy, seat_phones
+from waiting import wait_for
 
 from .browser_check import with_chromium
 
@@ -147,7 +148,7 @@ def _get(live: LiveServer, path: str, **params: str) -> requests.Response:
 
 
 def _history(live: LiveServer) -> list[dict[str, Any]]:
-    return wait_for(lambda: _get(live, "/admin/api/history").json()["games"], 30, "history")
+    return wait_for(lambda: _get(live, "/admin/api/history").json()["games"], "history", 30)
 
 
 def _expected(rounds: int, moved: dict[str, set[int]], seats: dict[str, str]) -> dict:

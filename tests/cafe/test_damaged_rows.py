@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 import requests
 from live_server import LiveServer, free_port
+from waiting import wait_for
 
 from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
 from companion.store import Store
 
-from .test_reviews_live import admin_token, wait_for
+from .test_reviews_live import admin_token
 from .test_webhook_live import SECRET, Receiver
 
 
@@ -164,7 +165,7 @@ def test_a_damaged_review_is_named_in_the_history_and_reviewed_anew_on_request(
     headers = {"X-Admin-Token": admin_token(live)}
     url = f"{live.base}/admin/api/games/{bad}/review"
     assert requests.post(url, headers=headers, timeout=10).status_code == 202
-    wait_for(lambda: get(live, f"/admin/api/games/{bad}/review").status_code == 200, "review")
+    wait_for(lambda: get(live, f"/admin/api/games/{bad}/review").status_code == 200, "review", 120)
     assert get(live, f"/admin/api/games/{bad}/review").json()["state"] == "ready"
 
 

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 import requests
 from live_server import Host, LiveServer, play, seat_phones
+from waiting import wait_for
 
 from companion.store import Store
 from companion.store.rows import QueuedReview
 
-from .test_reviews_live import admin_token, wait_for
+from .test_reviews_live import admin_token
 
 BUDGET = "4.0"  # long enough that a review is under way when the server is killed
 
@@ -80,10 +81,12 @@ def test_kill_9_during_a_review_and_with_games_waiting_loses_no_review(
         wait_for(
             lambda: any((state(g) or {}).get("state") == "working" for g in games),
             "a review runs",
+            120,
         )
         states = wait_for(
             lambda: all(s := [(state(g) or {}).get("state") for g in games]) and s,
             "every game in the history with its review's state",
+            120,
         )
         assert states.count("working") <= 1, states
         assert set(states) <= {"working", "queued", "ready"}, states

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import requests
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
+from waiting import wait_for
 
 BUDGET = "0.3"  # seconds of the reference machine for a whole game: a quick, rough review
 
@@ -26,16 +27,6 @@ def admin_token(live: LiveServer) -> str:
     m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
     assert m, "the admin link is printed at start-up"
     return m.group(1)
-
-
-def wait_for(pred: Any, what: str, timeout: float = 120.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = pred()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise TimeoutError(what)
 
 
 @pytest.fixture
@@ -123,7 +114,7 @@ def test_a_game_ended_after_a_round_is_reviewed_for_each_phone_and_kept(live: An
         ).json()["games"]
         return next((g for g in games if g["game_id"] == game_id), None)
 
-    row = wait_for(history_row, "the game in the history")
+    row = wait_for(history_row, "the game in the history", 120)
     assert row["review"]["state"] == "ready"
     created = stored["created"]
     for peer in [display, host, *phones]:
@@ -162,6 +153,7 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
             requests.get(review_url, headers=headers, timeout=10).json().get("state") == "ready"
         ),
         "the first review",
+        120,
     )
     assert host.act("new_game")["type"] == "ok"  # the table moves on: back to the lobby
     for peer in [host, *phones]:
@@ -183,7 +175,7 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
         games = requests.get(f"{live.base}/admin/api/history", headers=headers, timeout=10)
         return next((g for g in games.json()["games"] if g["game_id"] == game_id), None)
 
-    row = wait_for(history_row, "the game in the history")
+    row = wait_for(history_row, "the game in the history", 120)
     assert row["review"] is None
     assert (
         requests.post(review_url, headers={"X-Admin-Token": "wrong"}, timeout=10).status_code == 403
@@ -197,6 +189,7 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
             and r
         ),
         "the review asked for",
+        120,
     )
     assert set(done["review"]["players"]) == {p.seat for p in phones}
     assert (

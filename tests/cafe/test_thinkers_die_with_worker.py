@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import os
 import signal
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from live_server import Host, LiveServer, play, seat_phones
+from waiting import wait_for
 
 
 def descendants(pid: int) -> list[int]:
@@ -43,15 +41,6 @@ def nice(pid: int) -> int | None:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
     except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
         return None
-
-
-def wait_for(pred: Callable[[], Any], what: str, timeout: float) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := pred():
-            return value
-        time.sleep(0.05)
-    raise TimeoutError(what)
 
 
 def test_thinking_processes_end_with_a_killed_worker(tmp_path: Path) -> None:

@@ -12,14 +12,13 @@ import json
 import ssl
 import subprocess
 import threading
-import time
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from live_server import Host, LiveServer, seat_phones
+from waiting import wait_for
 
 SECRET = "café-secret"
 
@@ -69,15 +68,6 @@ class HttpsReceiver:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-def wait_for(pred: Callable[[], Any], what: str, timeout: float) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := pred():
-            return value
-        time.sleep(0.05)
-    raise TimeoutError(what)
 
 
 def test_https_webhook_under_gevent_with_a_quiet_start_and_stop(

@@ -8,13 +8,13 @@ import hashlib
 import hmac
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import requests
 from live_server import Host, LiveServer, Peer, free_port, play, seat_phones
+from waiting import wait_for
 
 from .browser_check import with_chromium
 
@@ -58,16 +58,6 @@ def results(live: LiveServer) -> dict[str, Any]:
     return r.json()
 
 
-def wait_for(pred: Any, what: str, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = pred()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise TimeoutError(what)
-
-
 def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> None:
     hook_port = free_port()  # nobody listens here yet: the café's endpoint is down
     url = f"http://127.0.0.1:{hook_port}/results"
@@ -100,6 +90,7 @@ def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> 
                 d for g in results(live)["games"] for d in g["deliveries"] if d["attempts"] >= 2
             ],
             "two failed attempts",
+            60,
         )
         assert pending[0]["state"] == "pending" and pending[0]["last_error"] == "ConnectionError"
         for peer in [*phones, display, host]:
@@ -107,7 +98,7 @@ def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> 
         live.stop()  # the Pi restarts while the endpoint is still down ...
         receiver = Receiver(hook_port)  # ... and the endpoint comes back
         live.start()
-        wait_for(lambda: receiver.posts, "the result at the endpoint")
+        wait_for(lambda: receiver.posts, "the result at the endpoint", 60)
         post = receiver.posts[0]
         expected = hmac.new(SECRET.encode(), post["body"], hashlib.sha256).hexdigest()
         assert post["headers"]["X-Chocolatl-Signature"] == f"sha256={expected}"
@@ -128,6 +119,7 @@ def test_result_survives_endpoint_down_and_companion_restart(tmp_path: Path) -> 
                 if d["state"] == "delivered"
             ],
             "delivered on the host's list",
+            60,
         )
         assert delivered[0]["attempts"] >= 3
         assert len({json.loads(p["body"])["idempotency_key"] for p in receiver.posts}) == 1

@@ -322,7 +322,9 @@ def firmware_flash_patch(
     target = cache / f"flash-{digest.hexdigest()[:16]}.patch"
     if target.exists():
         return target
-    marker = cache / "markers.patch"
+    # One marker file a process: another test process (a pytest-xdist worker, another
+    # checkout) may be booting from its own while this one is written.
+    marker = cache / f"markers.{os.getpid()}.patch"
     _marker_patch(marker)
     with EmulatedBoard(marker) as board:
         board.event("usb")

@@ -514,17 +514,6 @@ def host_input(view: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     return {"type": "roll", "player": entry["player"], "values": [5] * count}
 
 
-def wait_for(pred: Any, timeout: float = 15.0, what: str = "condition") -> Any:
-    """Poll ``pred`` until it returns something true (a wait, not a speed check)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value or time.monotonic() > deadline:
-            assert value, f"{what} did not happen within {timeout} s: {value!r}"
-            return value
-        time.sleep(0.05)
-
-
 def reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
     """The same seats on new connections (a phone woke up or the server restarted)."""
     phones = []

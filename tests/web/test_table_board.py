@@ -4,11 +4,11 @@ board as the picture of the public view, and pulling the board out mid-game lose
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 from companion.board.follow import TableBoard, idle_view
 from companion.engine import DEFAULT_PROFILE, view
@@ -19,16 +19,6 @@ from companion.store import Store
 from companion.table import Table
 
 LAYOUT = load_layout()
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> bool:
-    """Poll ``check`` until it holds (a wait with a generous deadline, not a speed check)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return check()
 
 
 @pytest.fixture

@@ -39,8 +39,8 @@ from live_server import (
     serve_once,
     settled_status,
     slow_client,
-    wait_for,
 )
+from waiting import wait_for
 
 TABLES = [str(t) for t in range(1, 7)]
 NAMES = ["Ana", "Ben", "Cleo"]

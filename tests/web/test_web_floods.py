@@ -14,17 +14,8 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import (
-    ROOT,
-    Host,
-    LiveServer,
-    Peer,
-    Phone,
-    free_port,
-    play,
-    seat_phones,
-    wait_for,
-)
+from live_server import ROOT, Host, LiveServer, Peer, Phone, free_port, play, seat_phones
+from waiting import wait_for
 
 
 def _display(server: LiveServer, table: str) -> Peer:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import requests
-from live_server import Host, LiveServer, Phone, seat_phones, settle, wait_for
+from live_server import Host, LiveServer, Phone, seat_phones, settle
+from waiting import wait_for
 
 NAMES = ["Ana", "Ben", "Cleo"]
 

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 import requests
-from live_server import Host, LiveServer, Peer, Phone, policy, wait_for
+from live_server import Host, LiveServer, Peer, Phone, policy
+from waiting import wait_for
 
 SLOW = "test:20"  # seconds a beat stays up: far longer than any check below
 

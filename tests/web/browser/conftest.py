@@ -7,6 +7,7 @@ downloaded. Without it the tests skip, unless CHOCOLATL_REQUIRE_BROWSER=1 makes 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,12 +39,54 @@ PHONE = {
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server of the test's own (tests that stop, restart or kill it, or need a server
+    nobody else has touched)."""
     srv = LiveServer(tmp_path, host_name="table.lan")
     srv.start()
     try:
         yield srv
     finally:
         srv.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """``server`` for a test of a module whose ``server`` is the shared one."""
+    srv = LiveServer(tmp_path, host_name="table.lan")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+# Tables of the module's shared server: one a test (a start and stop of a server take about
+# 5 s on the 2-core machine, a table nothing).
+TABLES = 8
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for a module's tests, each on a table of its own (``table``)."""
+    srv = LiveServer(tmp_path_factory.mktemp("data"), tables=TABLES, host_name="table.lan")
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def _table_names() -> Iterator[str]:
+    return (str(i) for i in itertools.count(1))
+
+
+@pytest.fixture
+def table(shared_server: LiveServer, _table_names: Iterator[str]) -> str:
+    """A table of the module's shared server that no other test has used."""
+    name = next(_table_names)
+    assert int(name) <= TABLES, "raise TABLES in tests/web/browser/conftest.py"
+    return name
 
 
 @pytest.fixture(scope="session")

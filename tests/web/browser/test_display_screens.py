@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import requests
-from live_server import Host
+from live_server import Host, LiveServer
 
 from companion.table import NAME_MAX
 from tests.web.browser.layout import PHONE_SIZES, check, settle, sweep
@@ -16,6 +17,13 @@ from tests.web.browser.layout import PHONE_SIZES, check, settle, sweep
 TV = {"viewport": {"width": 1920, "height": 1080}}
 SMALL_TV = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """This module's tests share one server, each on a table of its own (``table``)."""
+    return shared_server
+
 
 # Five names of exactly 24 characters (the longest allowed), one without a space.
 NAMES = [
@@ -33,11 +41,11 @@ TITLE = """() => { const e = document.getElementById('table-title');
           inside: r.left >= 0 && r.right <= innerWidth + 0.5}; }"""
 
 
-def test_names_longer_than_the_limit_are_refused_with_the_reason(server) -> None:
+def test_names_longer_than_the_limit_are_refused_with_the_reason(server, table) -> None:
     assert all(len(n) == NAME_MAX == 24 for n in NAMES)
-    secret = server.join_secret("1")
+    secret = server.join_secret(table)
     answer = requests.post(
-        f"{server.local}/t/1/api/join",
+        f"{server.local}/t/{table}/api/join",
         json={"secret": secret, "name": NAMES[0] + "x", "colour": "orange"},
         timeout=5,
     )
@@ -45,29 +53,33 @@ def test_names_longer_than_the_limit_are_refused_with_the_reason(server) -> None
     body = answer.json()
     assert body["error"] == "bad_name" and "25 characters" in body["reason"]
     assert "24" in body["reason"]
-    seat = server.join("1", NAMES[0], "orange")
+    seat = server.join(table, NAMES[0], "orange")
     assert seat["name"] == NAMES[0], "a name of 24 characters is kept whole"
 
 
-def test_language_picker_on_the_display_and_the_title_whole(server, browser, artifacts) -> None:
+def test_language_picker_on_the_display_and_the_title_whole(
+    server, table, browser, artifacts
+) -> None:
     display = browser.new_context(**TV).new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     display.wait_for_function("window.__display && window.__display.frame()")
-    assert display.evaluate(TITLE) == {"text": "Table 1", "cut": False, "inside": True}
+    assert display.evaluate(TITLE) == {"text": f"Table {table}", "cut": False, "inside": True}
     phone = browser.new_context(**PHONE, locale="en-GB").new_page()
-    phone.goto(server.join_url("1"))
+    phone.goto(server.join_url(table))
     phone.wait_for_selector("#screen-join:not([hidden])")
     picker = display.locator("#display-lang")
     assert picker.evaluate("s => [...s.options].map(o => o.value)") == ["en", "de", "nl", "it"]
     picker.select_option("de")
     display.wait_for_function("document.documentElement.lang === 'de'")
-    display.wait_for_function("document.getElementById('table-title').textContent === 'Tisch 1'")
+    display.wait_for_function(
+        f"document.getElementById('table-title').textContent === 'Tisch {table}'"
+    )
     # Saved as the table's display setting: the host sees it, a reloaded display keeps it.
-    host = Host(server, "1")
+    host = Host(server, table)
     assert host.hello()["table"]["lang"] == "de"
     host.close()
     host_page = browser.new_context(**TV).new_page()
-    host_page.goto(server.host_url("1"))
+    host_page.goto(server.host_url(table))
     host_page.wait_for_function("document.getElementById('display-lang').value === 'de'")
     display.reload()
     display.wait_for_function("window.__display && window.__display.frame()")
@@ -75,7 +87,7 @@ def test_language_picker_on_the_display_and_the_title_whole(server, browser, art
     assert display.locator("#display-lang").input_value() == "de"
     # The phone keeps its own language.
     assert phone.evaluate("document.documentElement.lang") == "en"
-    for lang, title in (("nl", "Tafel 1"), ("it", "Tavolo 1")):
+    for lang, title in (("nl", f"Tafel {table}"), ("it", f"Tavolo {table}")):
         display.locator("#display-lang").select_option(lang)
         display.wait_for_function(
             "t => document.getElementById('table-title').textContent === t", arg=title
@@ -85,7 +97,7 @@ def test_language_picker_on_the_display_and_the_title_whole(server, browser, art
     for width, height in ((1920, 1080), (1280, 720)):
         display.set_viewport_size({"width": width, "height": height})
         settle(display)
-        assert display.evaluate(TITLE) == {"text": "Tisch 1", "cut": False, "inside": True}
+        assert display.evaluate(TITLE) == {"text": f"Tisch {table}", "cut": False, "inside": True}
         assert check(display, "display") == []
         display.screenshot(path=str(artifacts / f"display-lang-de-{width}x{height}.png"))
 
@@ -98,14 +110,14 @@ def _seat_names(page: Any) -> list[dict[str, Any]]:
     )
 
 
-def test_five_long_names_whole_in_german_at_1280x720(server, browser, artifacts) -> None:
+def test_five_long_names_whole_in_german_at_1280x720(server, table, browser, artifacts) -> None:
     for name, colour in zip(NAMES, COLOURS, strict=True):
-        server.join("1", name, colour)
-    host = Host(server, "1")
+        server.join(table, name, colour)
+    host = Host(server, table)
     host.hello()
     assert host.act("set_language", lang="de")["type"] == "ok"
     display = browser.new_context(**SMALL_TV).new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     display.wait_for_function("document.documentElement.lang === 'de'")
     display.wait_for_function("document.querySelectorAll('#seats .seat .chip-name').length === 5")
     lobby = _seat_names(display)
@@ -122,20 +134,20 @@ def test_five_long_names_whole_in_german_at_1280x720(server, browser, artifacts)
     assert problems == []
     # The host page shows them whole too.
     page = browser.new_context(**TV).new_page()
-    page.goto(server.host_url("1"))
+    page.goto(server.host_url(table))
     page.wait_for_function("window.__host && window.__host.frame()")
     text = page.locator("#host-seats").inner_text()
     assert all(n in text for n in NAMES)
     host.close()
 
 
-def test_phone_join_form_says_the_limit_and_refuses_longer_names(server, browser, artifacts):
+def test_phone_join_form_says_the_limit_and_refuses_longer_names(server, table, browser, artifacts):
     phone = browser.new_context(**PHONE, locale="de-DE").new_page()
-    phone.goto(server.join_url("1"))
+    phone.goto(server.join_url(table))
     phone.wait_for_selector("#screen-join:not([hidden])")
     hint = phone.locator("#name-hint")
     assert hint.is_visible() and hint.inner_text() == "Höchstens 24 Zeichen."
-    assert phone.locator("#screen-join .table-name").inner_text() == "Tisch 1"
+    assert phone.locator("#screen-join .table-name").inner_text() == f"Tisch {table}"
     long_name = NAMES[1] + "xy"
     phone.fill("input[name=name]", long_name)
     assert phone.input_value("input[name=name]") == long_name, "typing is never cut"

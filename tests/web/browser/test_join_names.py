@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from live_server import LiveServer
 
 from tests.web.browser.conftest import ROOT
 
@@ -18,11 +19,17 @@ CASES = [
 ]
 
 
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """This module's tests share one server, each on a table of its own (``table``)."""
+    return shared_server
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
-def test_the_join_page_says_why_a_name_is_refused(server, browser, lang: str) -> None:
+def test_the_join_page_says_why_a_name_is_refused(server, table, browser, lang: str) -> None:
     texts = json.loads((ROOT / "companion/web/i18n" / f"{lang}.json").read_text("utf-8"))
     phone = browser.new_context(**PHONE, locale=LOCALES[lang]).new_page()
-    phone.goto(server.join_url("1"))
+    phone.goto(server.join_url(table))
     phone.wait_for_selector("#screen-join:not([hidden])")
     phone.click("label.colour-option:has(input[value=orange])")
     for name, code in CASES:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+from live_server import LiveServer
+
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.pads import act
 from tests.web.browser.test_reconnect import seat_three
@@ -9,9 +12,15 @@ from tests.web.browser.test_reconnect import seat_three
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 
 
-def test_pad_language_follows_the_browser_and_the_switch_is_remembered(server, browser):
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """This module's tests share one server, each on a table of its own (``table``)."""
+    return shared_server
+
+
+def test_pad_language_follows_the_browser_and_the_switch_is_remembered(server, table, browser):
     page = browser.new_context(**PHONE, locale="de-DE").new_page()
-    page.goto(server.join_url())
+    page.goto(server.join_url(table))
     page.wait_for_selector("#screen-join:not([hidden])")
     assert page.locator("#join-form button[type=submit]").inner_text() == "Platz nehmen"
     assert page.evaluate("document.documentElement.lang") == "de"
@@ -23,23 +32,23 @@ def test_pad_language_follows_the_browser_and_the_switch_is_remembered(server, b
     assert page.locator("#join-form button[type=submit]").inner_text() == "Prendi posto"
 
 
-def test_display_uses_the_language_the_host_chooses(server, browser):
+def test_display_uses_the_language_the_host_chooses(server, table, browser):
     display = browser.new_context(**DISPLAY, locale="en-GB").new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     display.wait_for_selector(".players-panel h2")
     assert display.locator(".players-panel h2").inner_text().lower() == "players"
     host = browser.new_context().new_page()
-    host.goto(server.host_url())
+    host.goto(server.host_url(table))
     host.wait_for_selector("#display-lang option[value=nl]", state="attached")
     host.select_option("#display-lang", "nl")
     display.wait_for_function("document.documentElement.lang === 'nl'")
     assert display.locator(".players-panel h2").inner_text().lower() == "spelers"
 
 
-def test_keep_awake_uses_the_video_fallback_over_plain_http(server, browser):
+def test_keep_awake_uses_the_video_fallback_over_plain_http(server, table, browser):
     """table.lan over http is not a secure context: no Wake Lock API, so the pad plays the
     muted inline NoSleep video while it asks something, and stops it afterwards."""
-    phones, _host = seat_three(server, browser)
+    phones, _host = seat_three(server, browser, table)
     ana = phones[0]
     assert ana.evaluate("window.isSecureContext") is False
     assert ana.evaluate("window.__keepAwake.technique()") == "video"
@@ -51,10 +60,10 @@ def test_keep_awake_uses_the_video_fallback_over_plain_http(server, browser):
     ana.wait_for_function("!window.__keepAwake.isAwake()")
 
 
-def test_bid_review_lock_in_and_used_cards(server, browser, artifacts):
-    phones, _host = seat_three(server, browser)
+def test_bid_review_lock_in_and_used_cards(server, table, browser, artifacts):
+    phones, _host = seat_three(server, browser, table)
     display = browser.new_context(**DISPLAY).new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     for page in phones:
         assert act(page) == "sacrifice"
     ana = phones[0]

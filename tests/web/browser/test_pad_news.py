@@ -15,6 +15,7 @@ order (R5.4).
 
 from __future__ import annotations
 
+import pytest
 from live_server import Host, LiveServer, Phone, settle
 
 from tests.web.browser.conftest import PHONE
@@ -25,16 +26,22 @@ BEN = {"1": [2, 9], "2": [3, 10], "3": [1, 8], "4": [4, 11], "5": [5, 6], "6": [
 CLEO = {"1": [3, 9], "2": [4, 10], "3": [2, 6], "4": [1, 12], "5": [5, 7], "6": [8, 11]}
 
 
-def seated(server: LiveServer, browser):
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """This module's tests share one server, each on a table of its own (``table``)."""
+    return shared_server
+
+
+def seated(server: LiveServer, table: str, browser):
     ana = browser.new_context(**PHONE).new_page()
-    join(ana, server.join_url(), "Ana", "orange")
+    join(ana, server.join_url(table), "Ana", "orange")
     others = []
     for name, colour in (("Ben", "sky"), ("Cleo", "green")):
-        seat = server.join("1", name, colour)
-        phone = Phone(server, "1", seat)
+        seat = server.join(table, name, colour)
+        phone = Phone(server, table, seat)
         phone.hello()
         others.append(phone)
-    host = Host(server, "1")
+    host = Host(server, table)
     host.hello()
     assert host.act("start", dice="table")["type"] == "ok"
     ana.wait_for_function("document.body.dataset.task === 'sacrifice'")
@@ -59,8 +66,8 @@ def covered(page, selector: str) -> float:
     )
 
 
-def test_the_pad_tells_its_player_what_happened(server, browser, artifacts):
-    ana, (ben, cleo), host = seated(server, browser)
+def test_the_pad_tells_its_player_what_happened(server, table, browser, artifacts):
+    ana, (ben, cleo), host = seated(server, table, browser)
     ana.locator("#task .hand .card-btn[data-card='0']").tap()
     ana.locator("#lock-in").tap()
     for phone in (ben, cleo):
@@ -138,7 +145,7 @@ def test_the_pad_tells_its_player_what_happened(server, browser, artifacts):
     # The host ends the game: the standings at that moment.
     assert host.act("end_game")["type"] == "ok"
     ana.wait_for_selector("[data-testid=standings]")
-    settle(server, "1", [ben])
+    settle(server, table, [ben])
     scores = {p: s["score"] for p, s in ben.view["game"]["view"]["players"].items()}
     shown = ana.locator("[data-testid=standings] tr")
     assert shown.count() == 3
@@ -149,8 +156,8 @@ def test_the_pad_tells_its_player_what_happened(server, browser, artifacts):
     assert not problems, problems
 
 
-def test_a_removed_phone_says_the_host_removed_it(server, browser, artifacts):
-    ana, _others, host = seated(server, browser)
+def test_a_removed_phone_says_the_host_removed_it(server, table, browser, artifacts):
+    ana, _others, host = seated(server, table, browser)
     assert host.act("release_seat", seat="ana")["type"] == "ok"
     ana.wait_for_selector("#screen-status[data-kind=removed]")
     assert "host removed you" in ana.locator("#screen-status").inner_text()
@@ -184,16 +191,16 @@ ASK_PYRAMID = """() => {
 }"""
 
 
-def test_italian_pyramid_choices_stay_above_the_tray(server, browser, artifacts):
+def test_italian_pyramid_choices_stay_above_the_tray(server, table, browser, artifacts):
     ana = browser.new_context(**PHONE, locale="it-IT").new_page()
-    join(ana, server.join_url(), "Ana", "orange")
+    join(ana, server.join_url(table), "Ana", "orange")
     others = []
     for name, colour in (("Ben", "sky"), ("Cleo", "green")):
-        phone = Phone(server, "1", server.join("1", name, colour))
+        phone = Phone(server, table, server.join(table, name, colour))
         phone.hello()
         others.append(phone)
     ben, cleo = others
-    host = Host(server, "1")
+    host = Host(server, table)
     host.hello()
     assert host.act("set_hints", level="good")["type"] == "ok"
     assert host.act("start", dice="table")["type"] == "ok"

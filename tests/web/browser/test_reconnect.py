@@ -11,8 +11,8 @@ DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 PLAYERS = (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"))
 
 
-def seat_three(server, browser):
-    url = server.join_url()
+def seat_three(server, browser, table: str = "1"):
+    url = server.join_url(table)
     phones = []
     for name, colour in PLAYERS:
         page = browser.new_context(**PHONE).new_page()
@@ -20,7 +20,7 @@ def seat_three(server, browser):
         phones.append(page)
     host = browser.new_context().new_page()
     record(host)
-    host.goto(server.host_url())
+    host.goto(server.host_url(table))
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
     for page in phones:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from live_server import Host, LiveServer, Peer, Phone, policy
 from playwright.sync_api import Error as PlaywrightError
@@ -31,6 +32,13 @@ from tests.web.browser.test_pad_news import BEN, CLEO, wait_task
 from tests.web.browser.test_replay_display import _admin_token
 
 SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 740}}
+
+
+@pytest.fixture
+def server(shared_server: LiveServer) -> LiveServer:
+    """This module's tests share one server, each on a table of its own (``table``)."""
+    return shared_server
+
 
 # Characters of a name that moved to a new line although the one before is no break point.
 MID_WORD = """() => {
@@ -98,7 +106,7 @@ def _shows(page: Any, script: str, timeout: float = 8000) -> bool:
 
 
 def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
-    server: LiveServer, browser: Any, artifacts: Any
+    server: LiveServer, table: str, browser: Any, artifacts: Any
 ) -> None:
     """Each point is checked and listed (not stopped at), so one run names all that fail."""
     shots = _shots(artifacts)
@@ -108,17 +116,17 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     ana.on(
         "console", lambda m: warnings.append(m.text) if "missing translation" in m.text else None
     )
-    join(ana, server.join_url(), "Maximiliane-Alexandra", "orange")
+    join(ana, server.join_url(table), "Maximiliane-Alexandra", "orange")
     # Alone in the lobby: one player, in the singular.
     if not _shows(ana, "document.getElementById('screen-lobby').innerText.includes('(1 player ')"):
         problems.append(f"lobby: {ana.inner_text('#screen-lobby')!r}")
     others = []
     for name, colour in (("Jörg", "sky"), ("Xochitl", "green")):
-        phone = Phone(server, "1", server.join("1", name, colour))
+        phone = Phone(server, table, server.join(table, name, colour))
         phone.hello()
         others.append(phone)
     jorg, xochitl = others
-    host = Host(server, "1")
+    host = Host(server, table)
     host.hello()
     assert host.act("start", dice="table")["type"] == "ok"
     wait_task(ana, "sacrifice")
@@ -174,7 +182,7 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     # The display sees this window open and, 40 ms later, closed (its frames held back by the
     # test and let through that fast, as when companion players answer at once): it must
     # not draw the window for that moment.
-    problems += _window_flash(browser, server, lambda: _no_dice(ana))
+    problems += _window_flash(browser, server, table, lambda: _no_dice(ana))
 
     # A companion player takes her seat; the host gives it back: her phone says so.
     assert host.act("skip_seat", seat=me)["type"] == "ok"
@@ -191,7 +199,9 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     # The café closes the stuck game from its admin page: the phone names the café.
     token = _admin_token(server)
     answer = requests.post(
-        f"{server.local}/admin/api/tables/1/close", headers={"X-Admin-Token": token}, timeout=5
+        f"{server.local}/admin/api/tables/{table}/close",
+        headers={"X-Admin-Token": token},
+        timeout=5,
     )
     assert answer.status_code == 200, answer.text
     ana.wait_for_selector("[data-testid=standings]")
@@ -230,10 +240,10 @@ def _no_dice(ana: Any) -> None:
     wait_task(ana, "none")
 
 
-def _window_flash(browser: Any, server: LiveServer, close: Any) -> list[str]:
+def _window_flash(browser: Any, server: LiveServer, table: str, close: Any) -> list[str]:
     """The display gets the table's real frames (a websocket display took them): the window
     open, then 40 ms later closed. Its own socket is held silent so only these two count."""
-    watcher = Peer(f"{server.ws_base}/t/1/ws/display")
+    watcher = Peer(f"{server.ws_base}/t/{table}/ws/display")
     opened = watcher.until(
         lambda f: (
             f["type"] == "view" and bool((f.get("game") or {}).get("view", {}).get("dice_window"))
@@ -248,7 +258,7 @@ def _window_flash(browser: Any, server: LiveServer, close: Any) -> list[str]:
     watcher.close()
     tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     tv.route_web_socket(re.compile(r"/ws/display"), lambda ws: None)  # connected, never told
-    tv.goto(f"{server.base}/t/1/")
+    tv.goto(f"{server.base}/t/{table}/")
     tv.wait_for_function("window.__display && document.documentElement.lang === 'en'")
     tv.evaluate(WATCH_WINDOW)
     tv.evaluate(
@@ -265,7 +275,7 @@ def _window_flash(browser: Any, server: LiveServer, close: Any) -> list[str]:
     return ["the display drew a dice window that was open for 40 ms"] if drawn else []
 
 
-def _five_seats(server: LiveServer, n: int = 5) -> list[Phone]:
+def _five_seats(server: LiveServer, table: str, n: int = 5) -> list[Phone]:
     phones: list[Phone] = []
     for name, colour in (
         ("Ana", "orange"),
@@ -274,7 +284,7 @@ def _five_seats(server: LiveServer, n: int = 5) -> list[Phone]:
         ("Dora", "purple"),
         ("Emil", "yellow"),
     )[:n]:
-        phone = Phone(server, "1", server.join("1", name, colour))
+        phone = Phone(server, table, server.join(table, name, colour))
         phone.hello()
         phones.append(phone)
     return phones
@@ -283,11 +293,13 @@ def _five_seats(server: LiveServer, n: int = 5) -> list[Phone]:
 HOST_VIEWPORTS = ({"width": 390, "height": 844}, {"width": 1280, "height": 900})
 
 
-def test_host_page_menus_dialogs_and_done(server: LiveServer, browser: Any, artifacts: Any) -> None:
+def test_host_page_menus_dialogs_and_done(
+    server: LiveServer, table: str, browser: Any, artifacts: Any
+) -> None:
     shots = _shots(artifacts)
-    phones = _five_seats(server)
+    phones = _five_seats(server, table)
     host = browser.new_context(viewport=HOST_VIEWPORTS[0]).new_page()
-    host.goto(server.host_url())
+    host.goto(server.host_url(table))
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
     host.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
@@ -354,11 +366,13 @@ def test_host_page_menus_dialogs_and_done(server: LiveServer, browser: Any, arti
     assert host.evaluate("window.__host.frame().game.status") == "playing"  # all dismissed
 
 
-def test_display_sound_button_is_named_by_its_text(server: LiveServer, browser: Any) -> None:
+def test_display_sound_button_is_named_by_its_text(
+    server: LiveServer, table: str, browser: Any
+) -> None:
     """WCAG 2.5.3: the sound button reads "Sound: on" and is called that (it was called
     "Turn sound off" / "Sound off" while it read "Sound: on")."""
     display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     display.wait_for_function("document.getElementById('sound-toggle').textContent.length > 0")
     for _ in range(2):
         button = display.locator("#sound-toggle")
@@ -389,18 +403,20 @@ def _axe(page: Any, label: str) -> list[str]:
 
 
 def test_display_passes_axe_in_the_lobby_the_game_and_the_show(
-    server: LiveServer, browser: Any
+    own_server: LiveServer, browser: Any
 ) -> None:
     """axe-core (node_modules, package.json) finds nothing on the display: in the lobby, in a
     game and while the show tells a reveal. The sound button reads "Sound: on" and is called
-    that (it was called "Sound off": WCAG 2.5.3)."""
+    that (it was called "Sound off": WCAG 2.5.3). On a server of its own: the one-table
+    display with its simulated board."""
+    server, table = own_server, "1"
     assert AXE.exists(), "axe-core is a dev dependency: run `make node_modules/.installed`"
     display = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    display.goto(f"{server.base}/t/1/")
+    display.goto(f"{server.base}/t/{table}/")
     display.wait_for_function("document.getElementById('sound-toggle').textContent.length > 0")
     problems = _axe(display, "lobby")
-    phones = _five_seats(server, 3)
-    host = Host(server, "1")
+    phones = _five_seats(server, table, 3)
+    host = Host(server, table)
     host.hello()
     assert host.act("set_pace", pace="test:3")["type"] == "ok"
     assert host.act("start", dice="digital")["type"] == "ok"
