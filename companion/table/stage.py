@@ -110,7 +110,7 @@ class Stage:
         """Seconds until the step up now stops holding the questions (0 when it does not)."""
         with self.table.lock:
             g = self.table.game
-            return 0.0 if g is None else max(0.0, self.reached + self._hold(g) - time.time())
+            return 0.0 if g is None else max(0.0, self.reached + self._hold(g) - self.clock())
 
     def behind(self) -> int:
         """Committed steps not on the screens yet."""
