@@ -15,6 +15,7 @@ from live_server import free_port, serve_once
 from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
 from companion.store import Store
+from companion.store.rows import SeatRow
 
 
 def real_cafe(data: Path) -> Path:
@@ -28,7 +29,7 @@ def real_cafe(data: Path) -> Path:
     doc = random_document(random.Random(3), 3)
     seats = [{"seat": p, "name": p.title(), "colour": "sky"} for p in doc["players"]]
     store.commit(
-        store.seats_stmts("1", [{**s, "token_hash": None, "state": "phone"} for s in seats])
+        store.seats_stmts("1", [SeatRow(**s, token_hash=None, state="phone") for s in seats])
     )
     gid = store.create_game(
         "1", {"players": doc["players"], "stack": doc["stack"]}, seats, [[], []], "digital"

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from companion.engine import explain, scoring
+from companion.engine.types import EventType
 from companion.leds.palette import PLAYER_COLOURS
 from companion.web import i18n
 
@@ -198,7 +200,7 @@ def test_every_engine_event_type_has_a_translated_rendering():
     """texts.js renders each engine event from its fields (never from the English text)."""
     source = (WEB / "static" / "js" / "texts.js").read_text(encoding="utf-8")
     cases = set(re.findall(r'case "(\w+)":', source))
-    missing = sorted(set(explain._TEXT) - cases)
+    missing = sorted(set(get_args(EventType)) - cases)
     assert not missing, f"event types without a translated rendering: {missing}"
     assert ".text" not in re.sub(r"//.*", "", source), "texts.js must not show the English text"
 
