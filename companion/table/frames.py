@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from companion.engine import State, apply, new_game, views, visible_events
+from companion.engine import View, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import reasons
 from companion.table.dealer import NO_CHOICE, NO_DICE, TABLE_ANSWERS
 from companion.table.model import SEATS_MAX, Game, Seat
+from companion.table.staging import StepShown, at_beat, beat_views
 
 Audience = tuple[str, str | None]  # ("display" | "seat" | "host", seat id or None)
 
@@ -101,6 +102,7 @@ class Snapshot:
     board: dict[str, Any] | None
     host: HostInfo | None = None  # only taken when a host is in the audience
     review: dict[str, Any] | None = None  # the over game's review: progress, then document
+    step: StepShown | None = None  # the step up now while its beats run (Stage.snapshot)
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,10 @@ def render(
         for _role, seat in audiences
     }
     game_views = views(g.state, list(set(game_seats.values()))) if g is not None else {}
+    # The step up now: the view before it, for every audience at once (its beats are staged
+    # on it, so no page folds a step's events itself).
+    step = snap.step if g is not None else None
+    before_views = views(step.before, list(set(game_seats.values()))) if step else {}
     whole_history = _history(g) if history else []
     summaries = {w: summary(snap, links, w) for w in (True, False)}
     # Once the game is over, the display and host tell its story (after the final scoring).
@@ -221,6 +227,13 @@ def render(
                 "dice": g.dice,
                 "view": game_views[game_seats[seat]],
             }
+            if step is not None:
+                frame["game"]["staged"] = beat_views(
+                    before_views[game_seats[seat]],
+                    game_views[game_seats[seat]],
+                    _events(step.events, seat),
+                    step.beats,
+                )
             if g.status == "ended":
                 frame["game"]["standings"] = standings(g)
                 frame["game"]["ended_by"] = g.ended_by
@@ -572,13 +585,12 @@ def replay_frames(
     commands: list[dict[str, Any]],
     status: str,
     urls: dict[str, str | None] | None = None,
-    step: Callable[[Mapping[str, Any], list[Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """The display's view frames of a finished game, one per event: the start, then each
-    event of each command in turn. The board (the view) moves on with the command's last event,
-    so no step shows what a later event of the same command reveals; ``step(view, events so
-    far)`` may mark on a mid-command view what those events already announced. ``urls`` are
-    the web layer's (the display page's path); a seat's ``companion`` is its level, if any."""
+    event of each command in turn. A mid-command step shows the view as the live show staged
+    it with the events so far told (``staging.at_beat``), so no step shows what a later event
+    of the same command reveals. ``urls`` are the web layer's (the display page's path); a
+    seat's ``companion`` is its level, if any."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
     seats_info = [
         {
@@ -597,8 +609,7 @@ def replay_frames(
     frames: list[dict[str, Any]] = []
     round_events: list[dict[str, Any]] = []
 
-    def frame(shown: State, over: bool, done: list[Any] | None = None) -> dict[str, Any]:
-        seen = views(shown, [None])[None]
+    def frame(seen: View, over: bool) -> dict[str, Any]:
         summary = {
             "name": table,
             "title": title,
@@ -607,7 +618,7 @@ def replay_frames(
             "seats_filled": len(seats),
             "seats_max": SEATS_MAX,
             "game_id": game_id,
-            "round": shown["round"],
+            "round": seen["round"],
             "lang": lang,
             "urls": links,
         }
@@ -622,26 +633,31 @@ def replay_frames(
                 "id": game_id,
                 "status": status if over else "playing",
                 "dice": "digital",
-                "view": step(seen, done) if step is not None and done else seen,
+                "view": seen,
             },
             "events": [],
             "history": visible_events(list(round_events), None),
             "board": None,
         }
 
-    frames.append(frame(state, False))
+    after = views(state, [None])[None]
+    frames.append(frame(after, False))
     for n, command in enumerate(commands, start=1):
-        before = state
+        before = after
         state, events = apply(state, command)
+        after = views(state, [None])[None]
+        told = visible_events(events, None)
         last = n == len(commands)
         if not events:
-            frames.append(frame(state, last))
+            frames.append(frame(after, last))
         for j, e in enumerate(events):
             if e["type"] == "round_started":
                 round_events = []
             round_events.append(e)
-            done = j == len(events) - 1
-            frames.append(frame(state, last) if done else frame(before, False, events[: j + 1]))
+            if j == len(events) - 1:
+                frames.append(frame(after, last))
+            else:
+                frames.append(frame(cast(View, at_beat(before, after, told, j + 1)), False))
     return frames
 
 

@@ -42,7 +42,6 @@ from companion.table import frames as render
 from companion.web.guard import Refused, body_json, pong
 from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
-from companion.web.replay import step_view
 from companion.web.replays import BuildFailed, move, open_game
 from companion.web.replays import Replay as Replay  # one replay (kept by the app's Replays)
 from companion.web.services import (
@@ -352,9 +351,9 @@ def game_log(game_id: int) -> Any:
 
 # -- replay on the display --------------------------------------------------------------------
 def replay_frames(**game: Any) -> list[dict[str, Any]]:
-    """A finished game's display frames (frames.replay_frames), each mid-command step with
-    the cards its events already announced (replay.step_view)."""
-    return render.replay_frames(**game, step=step_view)
+    """A finished game's display frames (frames.replay_frames), each mid-command step staged
+    as the live show stages it (staging.at_beat)."""
+    return render.replay_frames(**game)
 
 
 @bp.get("/admin/games/<int:game_id>/replay")

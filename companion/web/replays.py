@@ -27,9 +27,10 @@ from companion.store import DamagedRow
 from companion.store.results import companion_levels, engine_log
 from companion.table import frames as render
 from companion.table import show as beats
+from companion.table.staging import beat_views
 from companion.web.guard import GuessThrottle
 from companion.web.hub import WsConnection
-from companion.web.replay import chapters, step_view
+from companion.web.replay import chapters
 
 MAX_REPLAYS = 100  # open replays of everybody: the oldest is forgotten past this ("expired")
 PER_OPENER = {"admin": 20, "table": 2}  # open replays kept per opener (the admin; a token)
@@ -71,7 +72,6 @@ def build(game: dict[str, Any]) -> Built:
         status=game["status"],
         commands=commands,
         urls={"display": game["display_url"]},
-        step=step_view,
     )
     size = len(json.dumps(frames, separators=(",", ":")))
     return Built(frames, render.replay_steps(document, commands), chapters(frames), size)
@@ -227,17 +227,23 @@ class Replay:
             if paused:
                 block["paused"] = True
             self.step, self.playing = end, n
+            # The command's events as a live display gets them (never a private field: R2.7,
+            # R1.2), and each beat's view staged on the server as the live show stages it.
+            told = [
+                {k: v for k, v in e.items() if k != "text"} for e in visible_events(events, None)
+            ]
+            game = self.frames[end]["game"]
+            if n and block["beats"]:
+                before = self.frames[start - 1]["game"]["view"]
+                game = {**game, "staged": beat_views(before, game["view"], told, block["beats"])}
             self._send(
                 {
                     **self.frames[end],
                     "reason": "command",
-                    # The log as before the command, then its events, as a live display gets
-                    # them (never a private field: R2.7, R1.2).
+                    "game": game,
+                    # The log as before the command, then its events.
                     "history": self.frames[start - 1]["history"] if n else [],
-                    "events": [
-                        {k: v for k, v in e.items() if k != "text"}
-                        for e in visible_events(events, None)
-                    ],
+                    "events": told,
                     "show": block,
                 }
             )

@@ -1,66 +1,94 @@
-// The display's board part-way through a step (companion/web/static/js/show.js) must say what
-// the engine says: R6.4 a hut takes a cube, R5.4 a cube on a full pyramid uses none, R3.2 dice
-// rolled at a ranking are spent.
+// The board part-way through a step is the server's (companion/table/staging.py, one fold for
+// every reader): the page puts the beat's view up as given and only animates between two
+// given views. Before, show.js folded the step's events itself and disagreed with the engine
+// (R6.4 a hut takes a cube, R5.4 a cube on a full pyramid uses none); tests/table/test_staging.py
+// checks the fold against the engine.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-globalThis.window = { matchMedia: () => ({ matches: true }) }; // reduced motion: no walk
+let reduced = true;
+globalThis.window = { matchMedia: () => ({ matches: reduced }) };
 
-const { Beat } = await import("../../companion/web/static/js/show.js");
+const { Beat, patch, walk } = await import("../../companion/web/static/js/show.js");
 
-const player = (extra = {}) => ({ score: 0, huts: 0, dice: 0, cubes_used: 0, ...extra });
-const before = (players) => ({
-  round: 1,
-  track: { 0: ["ana", "ben", "cleo"] },
-  pyramid: [[null, null, null]],
-  players,
-});
+const card = (extra = {}) => ({ score: 0, huts: 0, dice: 0, cubes_used: 0, final: null, ...extra });
+// The view after the step: Ana built a hut (R6.4: a cube) at the city, then station 4 scored.
+const after = {
+  round: 2,
+  station: 4,
+  track: { 0: ["cleo"], 3: ["ben"], 6: ["ana"] },
+  pyramid: [["ben", null, null]],
+  players: { ana: card({ score: 6, huts: 1, cubes_used: 1 }), ben: card({ score: 3, dice: 1, cubes_used: 1 }), cleo: card() },
+};
+// What the server sends with it: the view before the step and at each beat, as differences.
+const staged = {
+  before: {
+    station: 3,
+    track: { 0: ["ana", "ben", "cleo"] },
+    pyramid: [[null, null, null]],
+    players: { ana: { score: 0, huts: 0, cubes_used: 0 }, ben: { score: 0, dice: 0, cubes_used: 0 } },
+  },
+  beats: [
+    { station: 3, track: { 0: ["ben", "cleo"], 6: ["ana"] }, pyramid: [[null, null, null]], players: { ben: { score: 0, cubes_used: 0 } } },
+    {},
+  ],
+};
+const beats = [
+  { kind: "decision", station: 3, player: "ana", seconds: 60, told: 3 },
+  { kind: "station", station: 4, seconds: 60, told: 7 },
+];
+const events = [{}, {}, {}, {}, {}, {}, {}].map((_, i) => ({ type: `e${i}` }));
 
-/** The board as a screen shows it while the first of the step's beats is up. */
-function firstBeat(previous, events, beats) {
+function at(elapsed, frameStaged = staged) {
   const beat = new Beat();
-  beat.update({ reason: "command", events, show: { step: 7, beats, elapsed: 0 } }, previous);
-  return beat.staged(previous);
+  beat.update({ reason: "command", events, game: { view: after, staged: frameStaged }, show: { step: 7, beats, elapsed } });
+  return beat;
 }
 
-test("a hut built at the city takes a cube (R6.4)", () => {
-  const events = [
-    { type: "city_choice", player: "ana", choice: "hut" },
-    { type: "hut", player: "ana", huts: 1 },
-    { type: "die", player: "ben", dice: 1 },
-    { type: "revealed", station: 4 },
-  ];
-  const beats = [{ kind: "decision", station: 3, player: "ana", seconds: 60 }];
-  const shown = firstBeat(before({ ana: player(), ben: player(), cleo: player() }), events, beats);
-  assert.equal(shown.players.ana.huts, 1);
-  assert.equal(shown.players.ana.cubes_used, 1);
-});
-
-test("a cube that finds the pyramid full uses none (R5.4)", () => {
-  const events = [
-    { type: "ranking", station: 4, entries: [], ties: [] },
-    { type: "cube", player: "ben", row: null, cell: null },
-    { type: "revealed", station: 5 },
-    { type: "ranking", station: 5, entries: [], ties: [] },
-  ];
-  const beats = [
-    { kind: "station", station: 4, seconds: 60 },
-    { kind: "station", station: 5, seconds: 60 },
-  ];
-  const shown = firstBeat(before({ ana: player(), ben: player(), cleo: player() }), events, beats);
+test("the beat's view is the server's, put back on the frame's view", () => {
+  const beat = at(0);
+  const shown = beat.view(after);
+  assert.deepEqual({ ...shown, walking: undefined }, { ...patch(after, staged.beats[0]), walking: undefined });
+  assert.equal(shown.players.ana.cubes_used, 1); // the hut's cube, as the server staged it
   assert.equal(shown.players.ben.cubes_used, 0);
+  assert.deepEqual(shown.track, { 0: ["ben", "cleo"], 6: ["ana"] });
+  assert.equal(beat.untold(), 4); // the log runs as far as the beat's `told`
 });
 
-test("dice rolled at a ranking are spent once (R3.2)", () => {
-  const events = [
-    { type: "ranking", station: 5, entries: [{ player: "cleo", dice: [4, 2], place: 1 }], ties: [] },
-    { type: "revealed", station: 6 },
-    { type: "ranking", station: 6, entries: [], ties: [] },
-  ];
-  const beats = [
-    { kind: "station", station: 5, seconds: 60 },
-    { kind: "station", station: 6, seconds: 60 },
-  ];
-  const shown = firstBeat(before({ ana: player(), ben: player(), cleo: player({ dice: 3 }) }), events, beats);
-  assert.equal(shown.players.cleo.dice, 1);
+test("the view before the step is the server's too", () => {
+  assert.deepEqual(at(0).before(after), patch(after, staged.before));
+  assert.equal(at(0, null).before(after), null);
+});
+
+test("past the beats, or without staged views, the frame's view is shown", () => {
+  assert.equal(at(500).view(after), after);
+  assert.equal(at(0, null).view(after), after);
+  assert.equal(at(500).untold(), 0);
+});
+
+test("markers walk box by box between two given views", () => {
+  const from = { track: { 0: ["ana", "ben"] }, players: { ana: { score: 0 }, ben: { score: 0 } } };
+  const to = { track: { 0: ["ben"], 5: ["ana"] }, players: { ana: { score: 5 }, ben: { score: 0 } } };
+  const mid = walk(from, to, 0.25); // two boxes on
+  assert.deepEqual(mid.track, { 0: ["ben"], 2: ["ana"] });
+  assert.deepEqual(mid.walking, ["ana"]);
+  assert.deepEqual(walk(from, to, 5).track, to.track);
+  reduced = false;
+  try {
+    const shown = at(60.25).view(after); // station 4's beat, a quarter second in
+    assert.equal(shown.players.ben.score, 2); // on its way from box 0 to box 3
+    assert.deepEqual(shown.walking, ["ben"]);
+    assert.equal(shown.players.ana.score, 6); // Ana scored at the city's beat: she stays
+  } finally {
+    reduced = true;
+  }
+});
+
+test("show.js folds no event onto a view", () => {
+  const source = readFileSync(new URL("../../companion/web/static/js/show.js", import.meta.url), "utf8");
+  for (const kind of ["scored", "cube", "hut", "die", "figure", "old_man", "ranking"]) {
+    assert.ok(!source.includes(`"${kind}"`), `show.js reads "${kind}" events`);
+  }
+  for (const gone of ["staged(", "hiddenTail(", "function move("]) assert.ok(!source.includes(gone), gone);
 });

@@ -1,10 +1,13 @@
-"""Folding a step's told events onto the public view (the screens' board part-way through a
-step) gives the engine's own answer, whoever folds it: the live show, the replay, the LED board.
+"""Folding a step's told events onto a view (the screens' board part-way through a step) gives
+the engine's own answer, and there is one fold: ``companion.table.staging``. The live frames
+(each beat's view), the LED board, the replay's mid-command steps and its played steps all
+use it; the pages fold nothing (tests/js/show.test.mjs).
 
-Every random game's every step is folded whole onto the view before it and compared with the
-engine's view after it: scores, huts, dice, cubes used (R6.4: a hut takes a cube; a cube that
-finds the pyramid full uses none, R5.4), dice spent at a ranking (R3.2), the track (R6.1) and
-the pyramid.
+Before, three copies (``show.staged``, show.js ``Beat.staged``, the replay's ``step_view``)
+gave three answers for the same events: a hut built (R6.4: it takes a cube), a cube on a full
+pyramid (R5.4: it uses none), dice rolled at a ranking (R3.2: they are spent). Every random
+game's every step is folded whole onto the view before it and compared with the engine's view
+after it: scores, huts, dice, cubes used, the track (R6.1) and the pyramid.
 """
 
 from __future__ import annotations
@@ -13,12 +16,10 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
 from companion.engine import apply, new_game, view, visible_events
-from companion.players.randomplay import random_command, random_players
-from companion.table import show
-from companion.web.replay import step_view
+from companion.players.randomplay import random_command, random_document, random_players
+from companion.table import show, staging
+from companion.table.frames import replay_frames
 
 PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
 SEEDS = range(10)
@@ -50,6 +51,12 @@ def before_view() -> dict[str, Any]:
     return dict(view(new_game(["ana", "ben", "cleo"], ["ana", "ben", "cleo"]), None))
 
 
+def fold(before: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """All of ``events`` folded onto ``before`` (the after view only gives what they do not
+    speak of: here the same view)."""
+    return staging.fold(before, before, events)
+
+
 HUT = [{"type": "city_choice", "player": "ana", "choice": "hut"},
        {"type": "hut", "player": "ana", "huts": 1}]  # fmt: skip
 FULL_CUBE = [{"type": "cube", "player": "ben", "row": None, "cell": None}]
@@ -65,43 +72,29 @@ RANKED_DICE = [
 ]  # fmt: skip
 
 
-def folds() -> dict[str, Any]:
-    """Every way the server folds told events onto a view (one, once they agree)."""
-    return {
-        "show.staged": lambda before, events: show.staged(before, before, events, False),
-        "replay.step_view": step_view,
-    }
-
-
-@pytest.mark.parametrize("fold", sorted(folds()))
-def test_a_hut_takes_a_cube(fold: str) -> None:
+def test_a_hut_takes_a_cube() -> None:
     """R6.4: building a hut uses one of the builder's cubes (engine: build_hut)."""
-    before = before_view()
-    before["players"]["ana"]["dice"] = 0
-    out = folds()[fold](before, HUT)
+    out = fold(before_view(), HUT)
     assert out["players"]["ana"]["huts"] == 1
     assert out["players"]["ana"]["cubes_used"] == 1
 
 
-@pytest.mark.parametrize("fold", sorted(folds()))
-def test_a_cube_on_a_full_pyramid_uses_none(fold: str) -> None:
+def test_a_cube_on_a_full_pyramid_uses_none() -> None:
     """R5.4: a cube that finds no free cell is not placed and not used (engine: place_cube)."""
-    out = folds()[fold](before_view(), FULL_CUBE)
+    out = fold(before_view(), FULL_CUBE)
     assert out["players"]["ben"]["cubes_used"] == 0
 
 
-@pytest.mark.parametrize("fold", sorted(folds()))
-def test_dice_rolled_at_a_ranking_are_spent(fold: str) -> None:
+def test_dice_rolled_at_a_ranking_are_spent() -> None:
     """R3.2: the dice a player rolled at a station leave the player."""
     before = before_view()
     before["players"]["cleo"]["dice"] = 3
-    out = folds()[fold](before, RANKED_DICE)
+    out = fold(before, RANKED_DICE)
     assert out["players"]["cleo"]["dice"] == 1
     assert out["players"]["ana"]["dice"] == before["players"]["ana"]["dice"]
 
 
-@pytest.mark.parametrize("fold", sorted(folds()))
-def test_every_step_of_random_games_folds_to_the_engine_view(fold: str) -> None:
+def test_every_step_of_random_games_folds_to_the_engine_view() -> None:
     wrong: list[str] = []
     checked = 0
     for seed in SEEDS:
@@ -109,9 +102,53 @@ def test_every_step_of_random_games_folds_to_the_engine_view(fold: str) -> None:
             if not events:
                 continue
             checked += 1
-            got = board(folds()[fold](before, events))
-            if got != board(after) and len(wrong) < 5:
+            if board(fold(before, events)) != board(after) and len(wrong) < 5:
                 kinds = sorted({e["type"] for e in events})
                 wrong.append(f"seed {seed} step {n} ({', '.join(kinds)})")
     assert checked > 500
-    assert not wrong, f"{fold} differs from the engine at: {'; '.join(wrong)}"
+    assert not wrong, f"the fold differs from the engine at: {'; '.join(wrong)}"
+
+
+def test_each_beat_of_a_step_is_staged_by_the_same_fold() -> None:
+    """A frame's ``staged`` views are the fold at each beat's ``told`` (the count every frame
+    carries for the logs): patched onto the frame's view they give the fold's answer."""
+    checked = 0
+    for before, events, after in steps(3):
+        step_beats = show.beats(events, "quick")
+        if len(step_beats) < 2:
+            continue
+        staged = staging.beat_views(before, after, events, step_beats)
+        assert staging.patch(after, staged["before"]) == before
+        for i, b in enumerate(step_beats):
+            told = show.told(events, step_beats, i)
+            expected = staging.at_beat(before, after, events, told, b)
+            assert staging.patch(after, staged["beats"][i]) == expected
+            checked += 1
+    assert checked > 20
+
+
+def test_the_replay_steps_through_a_command_with_the_same_fold() -> None:
+    """A replay's mid-command step is the live show's view with the events so far told."""
+    doc = random_document(random.Random(7), 4)
+    seats = [{"seat": p, "name": p, "colour": "orange"} for p in doc["players"]]
+    frames = replay_frames(
+        table="1",
+        title="T",
+        lang="en",
+        game_id=1,
+        document=doc,
+        seats=seats,
+        commands=doc["commands"],
+        status="finished",
+    )
+    state = new_game(doc["players"], doc["stack"])
+    k = 1
+    for command in doc["commands"]:
+        before = dict(view(state, None))
+        state, events = apply(state, command)
+        after = dict(view(state, None))
+        told = visible_events(events, None)
+        for j in range(len(events) - 1):
+            assert frames[k + j]["game"]["view"] == staging.at_beat(before, after, told, j + 1)
+        k += max(1, len(events))
+    assert k == len(frames)

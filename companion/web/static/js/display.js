@@ -51,7 +51,6 @@ function onFrame(f) {
     return;
   }
   if (f.type !== "view") return;
-  const before = frame?.game?.view || null;
   setSeats(f.seats);
   if (f.history) {
     roundEvents = [];
@@ -61,7 +60,7 @@ function onFrame(f) {
   }
   absorb(f.events || []);
   frame = f;
-  if (beat.update(f, before)) {
+  if (beat.update(f)) {
     sound.play(stepSound(f));
     beatSounded = beatKey(); // the step's first beat has its "bids in" (or nothing)
   }
@@ -93,7 +92,7 @@ function render() {
   if (!frame) return;
   const game = frame.game;
   // The view on the show's beat; the game is over on screen once its final scoring starts.
-  const view = beat.beforeFinale(beat.staged(game?.view || null));
+  const view = beat.beforeFinale(beat.view(game?.view || null));
   if (beatKey() !== beatShown) noteBeat();
   beatShown = beatKey();
   if (beatKey() !== beatSounded) {
@@ -158,7 +157,7 @@ function renderStatusBar() {
     conn.title = text;
     fill(conn, h("span", { class: "conn-text" }, text));
   }
-  const view = beat.beforeFinale(beat.staged(frame?.game?.view || null)); // the round the show is on
+  const view = beat.beforeFinale(beat.view(frame?.game?.view || null)); // the round the show is on
   const over = Boolean(view && (view.finished || frame.game.status === "ended"));
   fill(
     "round",
@@ -708,6 +707,7 @@ function renderPyramid(view) {
   if (panel) panel.hidden = !view;
   if (!box || !view) return;
   const rows = view.pyramid || [];
+  const prior = beat.before(frame?.game?.view); // cells taken in this step are new
   const bonuses = (view.profile?.pyramid_rows || []).map((r) => r[1]);
   const out = [];
   for (let r = rows.length - 1; r >= 0; r -= 1) {
@@ -719,7 +719,7 @@ function renderPyramid(view) {
           owner
             ? h(
                 "span",
-                { class: `cell taken${beat.previous && !beat.previous.pyramid?.[r]?.[c] ? " new" : ""}`, style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
+                { class: `cell taken${prior && !prior.pyramid?.[r]?.[c] ? " new" : ""}`, style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
                 initials(nameOf(owner)),
               )
             : h("span", { class: "cell" }, ""),
@@ -737,7 +737,7 @@ function renderLog(view) {
   if (panel) panel.hidden = !view;
   if (!box) return;
   const lines = [];
-  const hidden = beat.hiddenTail();
+  const hidden = beat.untold();
   for (const ev of log.slice(0, log.length - hidden).reverse()) {
     const text = eventText(ev, view, { short: true });
     if (!text) continue;
@@ -814,7 +814,7 @@ function renderSpotlight(view) {
   document.body.classList.toggle("spotlit", Boolean(kind));
   if (!kind) return;
   panel.dataset.kind = kind;
-  const stakeView = beat.previous || view;
+  const stakeView = beat.before(frame?.game?.view) || view;
   const stations = beat.beats.filter((x) => x.kind === "station");
   if (kind === "station") {
     const n = stations.indexOf(b) + 1;
@@ -906,7 +906,7 @@ function tickShow() {
     const cur = beat.current();
     if (cur.into < 2 && frame?.game?.view) {
       // Markers walk box by box: only the track and the scores change.
-      const view = beat.staged(frame.game.view);
+      const view = beat.view(frame.game.view);
       renderSeats(view);
       renderTrack(view);
     }

@@ -36,9 +36,8 @@ function onFrame(f) {
       logBase += log.length - 40;
       log = log.slice(-40);
     }
-    const before = frame?.game?.view || null;
     frame = f;
-    beat.update(f, before);
+    beat.update(f);
     beatShown = `${beat.step}:${beat.current().index}`;
     showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
@@ -86,7 +85,7 @@ function confirmThen(text, fn) {
 function render() {
   if (!frame) return;
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
-  const view = beat.staged(frame.game?.view || null);
+  const view = beat.view(frame.game?.view || null);
   const playing = frame.game?.status === "playing";
   fill("host-message", message);
   fill(
@@ -108,7 +107,7 @@ function render() {
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   // The log runs as far as the show has told (a later station of the step is not told early).
   const lines = log
-    .slice(0, log.length - beat.hiddenTail())
+    .slice(0, log.length - beat.untold())
     .map((ev) => eventText(ev, view))
     .filter(Boolean);
   const base = logBase;

@@ -228,14 +228,13 @@ function onFrame(f) {
       if (ev.type === "round_started") events = [];
       events.push(ev);
     }
-    const before = frame?.game?.view || null;
     if (f.notice) notice = f.notice;
     else if (notice && f.game?.id !== frame?.game?.id) notice = null;
     // Answered since (by this phone or a companion player): the notice has done its job.
     if (notice && !(f.you?.pending || []).some((p) => p.type === notice.type)) notice = null;
     asking = reduce(asking, f);
     frame = f;
-    if (beat.update(f, before)) {
+    if (beat.update(f)) {
       cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
       beatShown = beatKey();
     } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
@@ -357,7 +356,7 @@ function render() {
   cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat); the
   // game is over on this phone once the final scoring starts, not while the last stations show.
-  const view = beat.beforeFinale(beat.staged(frame.game?.view));
+  const view = beat.beforeFinale(beat.view(frame.game?.view));
   renderHeader(view);
   if (!frame.game) {
     renderLobby();
@@ -1022,7 +1021,7 @@ function pyramidTask(view) {
 /** This round's events as far as the display has told them (stations still to come in the
  * show's current step are not told on the phone before the display shows them). */
 function told() {
-  const hidden = beat.hiddenTail();
+  const hidden = beat.untold();
   if (!hidden) return events;
   const before = events.slice(0, Math.max(0, events.length - beat.events.length));
   return [...before, ...beat.events.slice(0, beat.events.length - hidden)];
