@@ -277,16 +277,16 @@ export function eventText(ev, view, { short = false } = {}) {
   }
 }
 
-export const FINAL_LINES = [
-  "track",
-  "stones",
-  "pyramid_majority",
-  "chocolatl",
-  "old_man",
-  "sacrifice",
-  "sacrifice_bonus",
-  "die",
-];
+/** The final-scoring lines in the engine's order (companion/engine/scoring.py LINES, R7, handed
+ * over by base.html): the server's one list, never a copy. */
+export const FINAL_LINES = (() => {
+  try {
+    const lines = JSON.parse(document.querySelector('meta[name="final-lines"]')?.content || "[]");
+    return Array.isArray(lines) ? lines : [];
+  } catch {
+    return [];
+  }
+})();
 
 /** Final scoring (R7) as a table: one row per line, one column per player, totals, winners. */
 export function finalTable(order, linesByPlayer, winners = []) {

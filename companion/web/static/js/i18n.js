@@ -2,7 +2,16 @@
 // {name} placeholders). Every visible text goes through t(); templates mark elements with
 // data-i18n="key" (text) or data-i18n-attr="attr:key;attr:key" (attributes).
 
-export const LANGUAGES = ["en", "de", "nl", "it"];
+/** The languages the companion speaks (companion/web/i18n LANGUAGES, handed over by base.html):
+ * the server's one list, never a copy. */
+export const LANGUAGES = (() => {
+  try {
+    const codes = JSON.parse(document.querySelector('meta[name="languages"]')?.content || "[]");
+    return Array.isArray(codes) && codes.length ? codes : ["en"];
+  } catch {
+    return ["en"];
+  }
+})();
 const STORAGE_KEY = "chocolatl.lang";
 
 let lang = "en";
