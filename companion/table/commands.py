@@ -18,8 +18,8 @@ from companion.store import Statements
 from companion.store.results import TRACK_COLORS
 from companion.table import dealer, policy
 from companion.table.core import Reply, TableCore
-from companion.table.frames import undo_check, undone_notice
 from companion.table.model import Game, Outcome, Seat, TableError
+from companion.table.undo import undo_check, undone_notice
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +188,7 @@ class Commands(TableCore):
         )
 
     def _undo_check(self) -> tuple[bool, str]:
-        check = undo_check(self.game)  # the rule and its words: frames.undo_check
+        check = undo_check(self.game)  # the rule and its words: undo.undo_check
         return check.possible, check.text
 
     def undo(self, game_id: Any = None, n: Any = None) -> Outcome:

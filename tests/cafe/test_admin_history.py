@@ -309,8 +309,8 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
     """One frame per event; the view changes only with a command's last event, and every
     frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
     from companion.engine import apply, new_game, view, visible_events
+    from companion.table.replay_frames import replay_frames
     from companion.table.staging import at_beat
-    from companion.web.admin import replay_frames
 
     doc = random_document(random.Random(4), 3)
     seats = [

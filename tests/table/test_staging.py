@@ -19,7 +19,7 @@ from typing import Any
 from companion.engine import apply, new_game, view, visible_events
 from companion.players.randomplay import random_command, random_document, random_players
 from companion.table import show, staging
-from companion.table.frames import replay_frames
+from companion.table.replay_frames import replay_frames
 
 PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
 SEEDS = range(10)
