@@ -20,7 +20,7 @@ from companion.cafe.history import History, games_csv
 from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
 from companion.store import Store
-from companion.web.admin import replay_frames
+from companion.table.replay_frames import replay_frames
 
 NAMES = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu"]
 

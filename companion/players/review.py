@@ -51,7 +51,8 @@ from companion.engine import (
 from companion.players import strong
 from companion.players.common import PLAYER_KINDS, Command, View
 
-LANGUAGES = ("en", "de", "nl", "it")
+# The languages of the review texts and of every page (web/i18n): the one list.
+LANGUAGES: tuple[str, ...] = ("en", "de", "nl", "it")
 # Points of margin lost (expected final total against the best other seat's) from which a
 # decision gets a label; each also needs the loss to exceed NOISE_SES standard errors.
 THRESHOLDS = (("blunder", 4.0), ("mistake", 2.0), ("inaccuracy", 1.0))

@@ -19,8 +19,8 @@ from companion.store import Statements
 from companion.store.results import TRACK_COLORS
 from companion.table import dealer, policy
 from companion.table.core import Context, Reply
-from companion.table.frames import undo_check, undone_notice
 from companion.table.model import Game, Outcome, Seat, TableError
+from companion.table.undo import undo_check, undone_notice
 
 log = logging.getLogger(__name__)
 
@@ -216,7 +216,7 @@ class Commands:
                     f"move {n} of game {game_id} is no longer the last move (another came "
                     "after it, or it was undone): nothing was undone",
                 )
-            check = undo_check(g)  # the rule and its words: frames.undo_check
+            check = undo_check(g)  # the rule and its words: undo.undo_check
             if not check.possible:
                 raise TableError("cannot_undo", check.text)
             assert g is not None

@@ -10,7 +10,7 @@ live server's frames to these types.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from companion.engine.story import Story
 from companion.engine.types import Event, Pending, RankingEvent, View
@@ -84,6 +84,15 @@ class Standing(TypedDict):
     place: int
 
 
+class Staged(TypedDict):
+    """Each beat's view of the step up, staged on the server (table/staging.py
+    ``beat_views``): the audience's view before the step and at each beat, each as its
+    difference from ``game.view`` (only the changed keys; of ``players`` only changed fields)."""
+
+    before: dict[str, Any]
+    beats: list[dict[str, Any]]
+
+
 class GameInfo(TypedDict):
     """The game on the screens and the engine view its audience may see."""
 
@@ -93,6 +102,7 @@ class GameInfo(TypedDict):
     view: View
     standings: NotRequired[list[Standing]]
     ended_by: NotRequired[str | None]
+    staged: NotRequired[Staged]  # only while the step's beats run
 
 
 class Notice(TypedDict):
@@ -119,6 +129,7 @@ class Beat(TypedDict):
     rankings: NotRequired[list[RankingEvent]]
     reason: NotRequired[str]
     winners: NotRequired[list[str]]
+    told: int  # how many of the step's events the beat tells (show.told)
 
 
 class ShowInfo(TypedDict):

@@ -173,7 +173,7 @@ class Outcome:
     result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
     state: State | None = None  # the game's state, when the game moved (see above)
     # The public view part-way through a step, when the show tells its beats one by one
-    # (companion.table.show.staged): followers draw this rather than ``state``'s view.
+    # (companion.table.staging): followers draw this rather than ``state``'s view.
     shown: dict[str, Any] | None = None
     notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # per seat, its own only
 

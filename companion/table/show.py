@@ -20,7 +20,7 @@ owns the clock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from companion.engine.types import Event
@@ -209,8 +209,10 @@ _STATION_OPENERS = ("revealed", "first_cards_revealed", "dice_choices", "rolled"
 
 def told(events: list[Event], step_beats: list[dict[str, Any]], index: int) -> int:
     """How many of a step's events the screens have told once beat ``index`` is up: stations
-    of later beats, the round's end and the final scoring wait for their own beats (the same
-    rule as ``Beat.hiddenTail`` in show.js). ``index`` -1 (all read) tells everything.
+    of later beats, the round's end and the final scoring wait for their own beats (every
+    frame carries it with each beat, ``told``, so the pages' logs run as far as the beat up,
+    and ``staging`` stages each beat's view with it). ``index`` -1 (all read) tells
+    everything.
 
     >>> ev = [{"type": "ranking", "station": 5}, {"type": "scored"},
     ...       {"type": "revealed", "station": 6}, {"type": "ranking", "station": 6},
@@ -246,115 +248,6 @@ def told(events: list[Event], step_beats: list[dict[str, Any]], index: int) -> i
     return len(events)
 
 
-# What belongs to the round (as before the step until the next round is told) and to a player.
-ROUND_FIELDS = ("round", "mode", "returning", "harvest", "improvements", "profile")
-PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
-
-
-def staged(
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    told_events: list[Event],
-    complete: bool,
-) -> dict[str, Any]:
-    """The public view as the screens show it part-way through a step: ``before`` (the view
-    before the step) with the public events told so far replayed onto it — markers moved to
-    the top of their new box (R6.1), cubes in the pyramid (R5.4), huts, dice, the figure, the
-    old man, the last-round notice (R6.3) — and the round's own fields kept until the next
-    round is told. ``complete``: everything is told, so the view after the step.
-    The LED board walks a step's beats with it; show.js does the same for the pages.
-
-    >>> before = {"round": 1, "mode": "gold", "station": 5, "finished": False, "winners": [],
-    ...     "last_round": False, "last_round_reason": None, "chocolatl": None, "old_man": None,
-    ...     "track": {"3": ["a"], "5": ["b"]}, "pyramid": [[None]],
-    ...     "players": {"a": {"score": 3}, "b": {"score": 5}}}
-    >>> after = {**before, "round": 2, "station": None, "track": {"9": ["b", "a"]},
-    ...     "players": {"a": {"score": 9}, "b": {"score": 9}}}
-    >>> v = staged(before, after, [{"type": "ranking", "station": 5},
-    ...     {"type": "scored", "player": "a", "from": 3, "score": 9}], False)
-    >>> v["track"], v["round"], v["station"], v["players"]["a"]["score"]
-    ({'5': ['b'], '9': ['a']}, 1, 5, 9)
-    """
-    if complete:
-        return dict(after)
-    new_round = any(e["type"] == "round_started" for e in told_events)
-    out: dict[str, Any] = dict(after)
-    if not new_round:
-        out.update({k: before[k] for k in ROUND_FIELDS if k in before})
-        out["station"] = before.get("station")
-        for k in ("chocolatl", "old_man", "last_round", "last_round_reason"):
-            out[k] = before.get(k)
-    over = any(e["type"] == "game_over" for e in told_events)
-    out["finished"] = bool(after.get("finished")) and over
-    out["winners"] = list(after.get("winners") or []) if out["finished"] else []
-    track = {box: list(stack) for box, stack in (before.get("track") or {}).items()}
-    pyramid = [list(row) for row in (before.get("pyramid") or [])]
-    players = {
-        p: {
-            **ps,
-            **{
-                k: (before.get("players") or {}).get(p, {}).get(k, ps.get(k)) for k in PLAYER_FIELDS
-            },
-        }
-        for p, ps in (after.get("players") or {}).items()
-    }
-    for e in told_events:
-        # Each test reads e["type"] itself, so the type checker knows the event's fields.
-        if e["type"] == "scored":
-            ps = players.get(e.get("player", ""))
-            if ps is not None and "from" in e:
-                move_marker(track, e["player"], ps["score"], e["score"])
-                ps["score"] = e["score"]
-        elif e["type"] == "cube":
-            ps = players.get(e.get("player", ""))
-            if ps is not None:
-                ps["cubes_used"] = ps.get("cubes_used", 0) + 1
-                row, cell = e.get("row"), e.get("cell")
-                if row is not None and cell is not None and row < len(pyramid):
-                    pyramid[row][cell] = e["player"]
-        elif e["type"] == "hut":
-            ps = players.get(e.get("player", ""))
-            if ps is not None:
-                ps["huts"] = e["huts"]
-        elif e["type"] == "die":
-            ps = players.get(e.get("player", ""))
-            if ps is not None:
-                ps["dice"] = e["dice"]
-        elif e["type"] == "ranking":
-            if not new_round:
-                out["station"] = e["station"]  # the station whose result is up
-            for entry in e.get("entries") or []:  # R3.2: dice rolled are spent
-                q = players.get(entry.get("player", ""))
-                if q is not None and entry.get("dice"):
-                    q["dice"] = q.get("dice", 0) - len(entry["dice"])
-        elif not new_round and (e["type"] == "figure" or e["type"] == "old_man"):
-            out["chocolatl" if e["type"] == "figure" else "old_man"] = e["player"]
-        elif not new_round and e["type"] == "last_round":
-            out["last_round"], out["last_round_reason"] = True, e["reason"]
-    out.update(track=track, pyramid=pyramid, players=players)
-    return out
-
-
-def move_marker(track: dict[str, list[str]], player: str, frm: int, to: int) -> None:
-    """A marker that moves leaves its box and goes on top of the box it reaches; one that
-    stays (no points, or cut at 0) keeps its place in its stack (R6.1, as the engine).
-
-    >>> track = {"3": ["a", "b"]}
-    >>> move_marker(track, "a", 3, 3); track
-    {'3': ['a', 'b']}
-    >>> move_marker(track, "a", 3, 5); track
-    {'3': ['b'], '5': ['a']}
-    """
-    if frm == to:
-        return
-    stack = track.get(str(frm))
-    if stack is not None and player in stack:
-        stack.remove(player)
-        if not stack:
-            del track[str(frm)]
-    track.setdefault(str(to), []).append(player)
-
-
 def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -> dict[str, Any]:
     """What every frame says about the show (the live stage's and a replay's alike): the pace,
     the beats of step ``shown`` of ``steps`` (each committed step's events), their hold and how
@@ -364,6 +257,8 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     >>> b = block(steps, 2, "quick", 9.0)
     >>> b["step"], [x["kind"] for x in b["beats"]], b["hold"], b["elapsed"], b["more"]
     (2, ['station'], 2.0, 2.0, False)
+    >>> b["beats"][0]["told"]
+    1
 
     The step that names the winner says when the story may come up (``story_at``, seconds
     into the step), and its ``elapsed`` runs on to that moment:
@@ -380,6 +275,8 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     for beat in out:
         if beat["kind"] == "summary":
             beat["rankings"] = round_rankings(steps[:shown], beat["round"])
+    for i, beat in enumerate(out):
+        beat["told"] = told(current, out, i)  # how many of the step's events it tells
     story = story_at(out)
     # Past the hold (or the story's moment) it stays there: a read of a quiet table is the
     # same twice.

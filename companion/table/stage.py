@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import Event, State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
-from companion.table import show
+from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
 from companion.table.model import Game, Outcome
+from companion.table.staging import StepShown
 
 if TYPE_CHECKING:
     from companion.table.frames import Snapshot
@@ -59,10 +60,11 @@ class Stage:
         self.game_id: int | None = None
         self.shown = 0  # commands of the current game on the screens
         self.reached = clock()  # when the cursor got to ``shown`` (the clock's time)
-        self._state: tuple[int, int, State] | None = None  # (game, n, state) cache
+        # (game, n, state after n commands, state after n - 1 or None) cache
+        self._state: tuple[int, int, State, State | None] | None = None
         self._told = 0  # events of the shown step the LED board has been told (its beats)
         self._beat = -1  # the beat of the shown step the LED board was told last (-1: none up)
-        self._before: tuple[tuple[int, int], dict[str, Any]] | None = None  # view before it
+        self._before: tuple[tuple[int, int], State] | None = None  # the state before it
         # (the step's events, the pace, their beats): see _beats
         self._beats_of: tuple[list[Event], str, list[dict[str, Any]]] | None = None
         self._wake = threading.Event()
@@ -194,18 +196,21 @@ class Stage:
         current = self._current_events(g)
         if self.shown < 1:
             return None
-        if self._told >= len(current):
-            beats = self._beats(g)
-            up = beats[self._beat] if 0 <= self._beat < len(beats) else None
-            if up is None or up["kind"] not in ("station", "decision"):
-                return None
-            return {**view(self.shown_state(), None), "station": up["station"]}
+        beats = self._beats(g)
+        up = beats[self._beat] if 0 <= self._beat < len(beats) else None
+        if self._told >= len(current) and (up is None or up["kind"] not in ("station", "decision")):
+            return None
+        before = dict(view(self._state_before(g), None))
+        after = dict(view(self.shown_state(), None))
+        return staging.at_beat(before, after, visible_events(current, None), self._told, up)
+
+    def _state_before(self, g: Game) -> State:
+        """The state before the step up now (kept while the step stays: every frame of the
+        step stages its beats on it)."""
         key = (g.id, self.shown)
         if self._before is None or self._before[0] != key:
-            self._before = (key, dict(view(self._state_at(self.shown - 1), None)))
-        after = dict(view(self.shown_state(), None))
-        told_events = visible_events(current[: self._told], None)
-        return show.staged(self._before[1], after, told_events, complete=False)
+            self._before = (key, self._state_at(self.shown - 1))
+        return self._before[1]
 
     def next(self) -> None:
         """The host's "next": the current beat ends now (the next one, or the next step);
@@ -286,11 +291,15 @@ class Stage:
             if n >= len(g.commands):
                 return g.state
             cached = self._state
+            if cached is not None and cached[0] == g.id and cached[1] == n + 1 and cached[3]:
+                return cached[3]  # the step before the one up (its beats are staged on it)
             if cached is None or cached[0] != g.id or cached[1] > n:
                 doc = g.document
-                cached = (g.id, 0, new_game(doc["players"], doc.get("stack"), doc.get("profile")))
-            _, done, state = cached
+                start = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
+                cached = (g.id, 0, start, None)
+            _, done, state, prior = cached
             for k in range(done, n):
+                prior = state
                 command = g.commands[k][1]
                 if command["type"] == TRACK_COLORS:
                     profile = {**g.document["profile"], "track_colors": command["colors"]}
@@ -298,7 +307,7 @@ class Stage:
                     state = _replay(state, [c for _, c, _, _ in g.commands[:k]])
                 else:
                     state, _ = apply(state, command)
-            self._state = (g.id, n, state)
+            self._state = (g.id, n, state, prior)
             return state
 
     def shown_game(self, g: Game) -> Game:
@@ -345,7 +354,15 @@ class Stage:
                     {**x, "status": game.status} if x["id"] == game.id else x for x in host.games
                 ]
                 host = replace(host, inputs=inputs, games=games)
-            return replace(snap, game=game, host=host)
+            return replace(snap, game=game, host=host, step=self._step_shown(snap.game))
+
+    def _step_shown(self, g: Game) -> StepShown | None:
+        """The step up now while its beats run: every frame stages each beat's view on it."""
+        current = self._current_events(g)
+        step_beats = self._beats(g)
+        if self.shown < 1 or not current or self.clock() - self.reached >= show.held(step_beats):
+            return None
+        return StepShown(self._state_before(g), current, step_beats)
 
     def end_shown(self, game_id: int) -> bool:
         """Whether game ``game_id`` is over on the screens: its last step is up and has held

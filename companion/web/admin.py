@@ -22,7 +22,6 @@ from flask import (
     request,
     url_for,
 )
-from simple_websocket import ConnectionClosed
 
 from companion.cafe.history import (
     History,
@@ -37,14 +36,10 @@ from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import older, reasons
 from companion.store.database import DamagedRow, StoredGame
 from companion.store.results import engine_log, meta
-from companion.table import TableError
-from companion.table import frames as render
-from companion.web.guard import Refused, body_json, pong
-from companion.web.hub import WsConnection
-from companion.web.receive import messages, send_error
-from companion.web.replay import step_view
-from companion.web.replays import BuildFailed, move, open_game
-from companion.web.replays import Replay as Replay  # one replay (kept by the app's Replays)
+from companion.table import TableError, admin_frames
+from companion.web.replay_routes import socket_path
+from companion.web.replay_sessions import BuildFailed, open_game
+from companion.web.replay_sessions import Replay as Replay  # one replay (kept by the app's Replays)
 from companion.web.services import (
     admin_token_of,
     cafe_of,
@@ -55,13 +50,8 @@ from companion.web.services import (
     replays_of,
 )
 from companion.web.shown import ahead_of_screens, over_on_screens
-from companion.web.sockets import ws_route
 
 bp = Blueprint("admin", __name__)
-
-# The replay display's socket carries no token: its replay id is an unguessable secret that
-# only the token-checked replay page hands out.
-UNCHECKED = {"admin.replay_socket"}
 
 
 # -- access ---------------------------------------------------------------------------------
@@ -77,8 +67,6 @@ def _token() -> str | None:
 def _check() -> tuple[Response, int] | None:
     """None when the admin token is right; else the refusal (wrong guesses are throttled,
     guard.GuessThrottle)."""
-    if request.endpoint in UNCHECKED:
-        return None
     guesses = guesses_of()
     addr = request.remote_addr or "?"
     if guesses.wait(addr) > 0:
@@ -132,7 +120,7 @@ def tables_json() -> Any:
     out = []
     for hub in hubs_of().values():
         table = hub.table
-        row = render.admin_summary(hub.shown_snapshot(), hub.connected_seats())
+        row = admin_frames.admin_summary(hub.shown_snapshot(), hub.connected_seats())
         row["host_url"] = url_for("pages.host_page", name=table.name, token=table.host_token)
         row["display_url"] = url_for("pages.display_page", name=table.name)
         last = None
@@ -355,12 +343,6 @@ def game_log(game_id: int) -> Any:
 
 
 # -- replay on the display --------------------------------------------------------------------
-def replay_frames(**game: Any) -> list[dict[str, Any]]:
-    """A finished game's display frames (frames.replay_frames), each mid-command step with
-    the cards its events already announced (replay.step_view)."""
-    return render.replay_frames(**game, step=step_view)
-
-
 @bp.get("/admin/games/<int:game_id>/replay")
 def replay_page(game_id: int) -> Any:
     stored = _stored_over(game_id)
@@ -381,9 +363,9 @@ def replay_page(game_id: int) -> Any:
     summary = frames[-1]["table"]
     urls = {
         **summary["urls"],
-        "ws_display": f"/admin/replay/{rid}/ws",  # a path: the page adds ws:// and its host
+        "ws_display": socket_path(rid),
         "qr": "",
-        "step": url_for("admin.replay_step", rid=rid),
+        "step": url_for("replays.replay_step", rid=rid),
     }
     return _no_store(
         Response(
@@ -399,42 +381,3 @@ def replay_page(game_id: int) -> Any:
             )
         )
     )
-
-
-@bp.post("/admin/replay/<rid>/step")
-def replay_step(rid: str) -> Any:
-    """Move the replay to step ``to`` (0 = before the first event)."""
-    replay = replays_of().get(rid)
-    if replay is None:
-        return jsonify(
-            {"error": "no_replay", "reason": "this replay has expired; reopen it from the history"}
-        ), 404
-    try:
-        body = body_json(request.get_data())
-    except Refused as exc:
-        return jsonify({"error": exc.code, "reason": exc.reason}), 400
-    answer, status = move(replay, body)
-    return jsonify(answer), status
-
-
-@ws_route("/admin/replay/<rid>/ws", bp)
-def replay_socket(ws: Any, rid: str) -> None:
-    conn = WsConnection(ws, "display")
-    try:
-        replay = replays_of().get(rid)
-        if replay is None:
-            conn.close(4404, "no such replay")
-            return
-        replay.attach(conn)
-        try:
-            for msg in messages(conn):
-                if msg["type"] == "ping":
-                    conn.send(pong(msg))
-                else:
-                    send_error(conn, "unknown_type", "the replay display only sends ping")
-        except ConnectionClosed:
-            pass
-        finally:
-            replay.detach(conn)
-    finally:
-        conn.shutdown()

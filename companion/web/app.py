@@ -12,14 +12,14 @@ from companion.cafe import Cafe
 from companion.cafe.outbox import Outbox
 from companion.store import Store
 from companion.table import Outcome
-from companion.web import admin, cafe_pages, pages, reviews, services, sockets
+from companion.web import admin, cafe_pages, pages, replay_routes, reviews, services, sockets
 from companion.web.config import ServerConfig
 from companion.web.guard import GuessThrottle, host_allowed
 from companion.web.hub import Hub
 from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
-from companion.web.replays import Replays
+from companion.web.replay_sessions import Replays
 
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
@@ -69,6 +69,7 @@ def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
     app.register_blueprint(cafe_pages.bp)
     app.register_blueprint(admin.bp)
     app.register_blueprint(reviews.bp)
+    app.register_blueprint(replay_routes.bp)
     app.register_blueprint(sockets.bp)
     sockets.sock.init_app(app)
     # Each table's connections; its links come from the app's URL map (url_for's builder).

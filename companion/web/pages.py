@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
+from companion.engine.scoring import LINES
 from companion.store.database import DamagedRow
 from companion.table import NAME_MAX, TableError
 from companion.web import i18n
@@ -56,9 +57,15 @@ def _colours() -> list[list[str]]:
 
 @bp.app_context_processor
 def _screen_colours() -> dict[str, Any]:
-    """Every page gets the screen palette (base.html hands it to the scripts) and the longest
-    name a player may have (the join form says it)."""
-    return {"screen_colours": SCREEN_COLOURS, "name_max": NAME_MAX}
+    """Every page gets the screen palette, the languages and the final-scoring lines (R7, in
+    the engine's order): base.html hands them to the scripts, which keep no list of their
+    own. And the longest name a player may have (the join form says it)."""
+    return {
+        "screen_colours": SCREEN_COLOURS,
+        "name_max": NAME_MAX,
+        "languages": list(i18n.LANGUAGES),
+        "final_lines": list(LINES),
+    }
 
 
 def _no_store(response: Response) -> Response:

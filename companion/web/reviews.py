@@ -2,8 +2,8 @@
 the replay" behind each of a phone's costliest decisions in its review (cafe/reviews.py).
 
 A phone opens it with its own seat token (the host with the host token): the same replay as
-the café admin's (``frames.replay_frames``), started at the asked step, whose step URL then
-needs only the replay's own unguessable id, as the admin replay's display socket does. The
+the café admin's (``replay_frames.replay_frames``), started at the asked step, whose step URL then
+needs only the replay's own unguessable id (``replay_routes``: one route for every replay). The
 café admin's review routes live in admin.py behind the admin token.
 """
 
@@ -15,8 +15,8 @@ from flask import Blueprint, Response, jsonify, render_template, request, url_fo
 
 from companion.store import DamagedRow
 from companion.web.access import seat_or_host_refusal
-from companion.web.guard import Refused, body_json
-from companion.web.replays import BuildFailed, move, open_game
+from companion.web.replay_routes import socket_path
+from companion.web.replay_sessions import BuildFailed, open_game
 from companion.web.services import cafe_of, replays_of
 from companion.web.shown import over_on_screens
 
@@ -83,9 +83,9 @@ def table_replay(name: str, game_id: int) -> Any:
     summary = frames[-1]["table"]
     urls = {
         **summary["urls"],
-        "ws_display": f"/admin/replay/{rid}/ws",  # a path: the page adds ws:// and its host
+        "ws_display": socket_path(rid),
         "qr": "",
-        "step": url_for("reviews.table_replay_step", name=name, rid=rid),
+        "step": url_for("replays.replay_step", rid=rid),
     }
     return _no_store(
         Response(
@@ -102,18 +102,3 @@ def table_replay(name: str, game_id: int) -> Any:
             )
         )
     )
-
-
-@bp.post("/t/<name>/replays/<rid>/step")
-def table_replay_step(name: str, rid: str) -> Any:
-    """Move a table's replay (its id was handed out only after the token check)."""
-    replay = replays_of().get(rid)
-    if replay is None:
-        reason = "this replay has expired; open it again"
-        return jsonify({"error": "no_replay", "reason": reason}), 404
-    try:
-        body = body_json(request.get_data())
-    except Refused as exc:
-        return jsonify({"error": exc.code, "reason": exc.reason}), 400
-    answer, status = move(replay, body)
-    return jsonify(answer), status

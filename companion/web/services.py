@@ -17,7 +17,7 @@ from companion.web.guard import GuessThrottle
 if TYPE_CHECKING:
     from companion.web.hub import Hub
     from companion.web.mdns import Announcer
-    from companion.web.replays import Replays
+    from companion.web.replay_sessions import Replays
 
 
 def _ext(app: Flask | None, key: str) -> Any:

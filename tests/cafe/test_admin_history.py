@@ -304,8 +304,8 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
     """One frame per event; the view changes only with a command's last event, and every
     frame holds only what the live display may show (R-secrecy: visible_events for nobody)."""
     from companion.engine import apply, new_game, view, visible_events
-    from companion.web.admin import replay_frames
-    from companion.web.replay import step_view
+    from companion.table.replay_frames import replay_frames
+    from companion.table.staging import at_beat
 
     doc = random_document(random.Random(4), 3)
     seats = [
@@ -328,8 +328,9 @@ def test_replay_frames_step_event_by_event_without_spoilers() -> None:
         before = view(state, None)
         state, events = apply(state, command)
         after = view(state, None)
-        # Mid-command steps: the view before, with the cards the log has spoken of so far.
-        partial = [step_view(before, events[: j + 1]) for j in range(len(events) - 1)]
+        # Mid-command steps: the view as the live show stages it with the events so far told.
+        told = visible_events(events, None)
+        partial = [at_beat(before, after, told, j + 1) for j in range(len(events) - 1)]
         expected_views += [*partial, after] if events else [after]
     assert [f["game"]["view"] for f in frames] == expected_views
     assert frames[-1]["game"]["status"] == "finished"

@@ -13,9 +13,9 @@ import pytest
 from companion.engine import visible_events
 from companion.players.random_games import random_document
 from companion.table import show
-from companion.table.frames import replay_steps
-from companion.web.admin import replay_frames
-from companion.web.replays import BadPlay, Replay, move
+from companion.table.replay_frames import replay_frames, replay_steps
+from companion.table.staging import beat_views
+from companion.web.replay_sessions import BadPlay, Replay, move
 
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 
@@ -64,11 +64,24 @@ def test_playing_shows_each_command_with_the_live_beats(seed: int, players: int)
         frame = screen.frames[-1]
         # The command's last frame, with all its events, the show block as the live stage's.
         assert answer["step"] == replay.step == step + max(1, len(events))
-        assert frame["game"] == replay.frames[answer["step"]]["game"]
+        # With each beat's view staged on the server as the live show stages it.
+        game = dict(frame["game"])
+        staged = game.pop("staged", None)
+        assert game == replay.frames[answer["step"]]["game"]
+        told = frame["events"]
+        beats = show.beats(events, "normal")
+        before = replay.frames[step]["game"]["view"]
+        assert staged == (beat_views(before, game["view"], told, beats) if beats else None)
         assert frame["show"] == show.block(steps, n, "normal", 0.0) == answer["show"]
         # The same beats as the live show's for the same events (a summary adds its rankings).
-        plain = [{k: v for k, v in b.items() if k != "rankings"} for b in frame["show"]["beats"]]
-        assert plain == show.beats(events, "normal")
+        plain = [
+            {k: v for k, v in b.items() if k not in ("rankings", "told")}
+            for b in frame["show"]["beats"]
+        ]
+        assert plain == beats
+        assert [b["told"] for b in frame["show"]["beats"]] == [
+            show.told(events, beats, i) for i in range(len(beats))
+        ]
         assert frame["show"]["hold"] == show.hold(events, "normal")
         assert frame["show"]["step"] == n and frame["show"]["more"] == (n < len(steps))
         assert frame["reason"] == "command"

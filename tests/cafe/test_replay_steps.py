@@ -11,7 +11,8 @@ import pytest
 
 from companion.engine import visible_events
 from companion.players.random_games import random_document
-from companion.web.admin import Replay, replay_frames
+from companion.table.replay_frames import replay_frames
+from companion.web.admin import Replay
 
 COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 

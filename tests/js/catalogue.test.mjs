@@ -2,8 +2,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { chooseLanguage, LANGUAGES, Words } from "../../companion/web/static/js/catalogue.js";
-import { catalogue } from "./load.mjs";
+import { chooseLanguage, LANGUAGES, setLanguages, Words } from "../../companion/web/static/js/catalogue.js";
+import { catalogue, languages } from "./load.mjs";
+
+setLanguages(languages()); // the server's list, as base.html hands it to the pages
 
 const english = catalogue("en");
 const words = (lang) => new Words(lang, catalogue(lang), english);

@@ -36,7 +36,7 @@ test("who the table waits for: names, a phone not connected, the host's inputs",
   assert.equal(waitingText({ pending: [] }, []), "—");
 });
 
-test("the undo check in words (frames.undo_check's key and params)", () => {
+test("the undo check in words (undo.undo_check's key and params)", () => {
   const revealed = { possible: false, key: "undo.revealed", params: { command: "bid", player: "ana", what: ["ranked", "scored"] } };
   assert.equal(undoText(revealed), "the last move (Ana's bid) already showed or scored something: a station was ranked, points were scored");
   assert.equal(undoWhat(revealed), "Ana's bid");

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { LANGUAGES } from "../../companion/web/static/js/catalogue.js";
+import { LANGUAGES, setLanguages } from "../../companion/web/static/js/catalogue.js";
 import { useCatalogues } from "../../companion/web/static/js/i18n.js";
 import {
   eventText,
@@ -17,7 +17,9 @@ import {
   stakeText,
   tieText,
 } from "../../companion/web/static/js/texts.js";
-import { catalogue, gameFrames } from "./load.mjs";
+import { catalogue, gameFrames, languages } from "./load.mjs";
+
+setLanguages(languages()); // the server's list, as base.html hands it to the pages
 
 const { display } = gameFrames();
 const english = catalogue("en");

@@ -20,15 +20,8 @@ from companion.engine.bonusdice import nothing_to_decide
 from companion.store import Store
 from companion.table import Table
 from companion.table.dealer import NO_CHOICE, NO_DICE
-from companion.table.frames import (
-    UNDO_EN,
-    UNDO_WHAT,
-    UNDO_WHAT_EN,
-    UndoCheck,
-    companion_moves,
-    not_asked,
-    undo_check,
-)
+from companion.table.news import companion_moves, not_asked
+from companion.table.undo import UNDO_EN, UNDO_WHAT, UNDO_WHAT_EN, UndoCheck, undo_check
 
 EVEN = {str(s): [s, 13 - s] for s in range(1, 7)}
 BEN = {"1": [5, 6], "2": [7, 8], "3": [9, 10], "4": [1, 2], "5": [3, 4], "6": [11, 12]}

@@ -23,7 +23,7 @@ from typing import Any
 import requests
 from live_server import Host, LiveServer, Peer, Phone, policy, reconnect, seat_phones
 
-from companion.table import show
+from companion.table import show, staging
 
 NAMES = ["Ana", "Ben", "Cleo"]
 PACE = 0.8  # seconds a station's result stays up (the test pace, "test:0.8")
@@ -151,6 +151,34 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
         assert t_next - t >= wanted - SLACK, (step, wanted, t_next - t, events)
         ranked += len(rankings)
     assert ranked >= 12  # at least two rounds of six stations were watched
+
+    # Each step comes with the board at each of its beats, staged on the server
+    # (companion/table/staging.py): a station's beat shows that station, with cubes and
+    # scores between the view before the step and the view after it.
+    staged_steps = 0
+    for _t, _step, frame in steps:
+        beats, game = frame["show"]["beats"], frame["game"]
+        if not beats or "staged" not in game:
+            continue
+        staged_steps += 1
+        after = game["view"]
+        assert len(game["staged"]["beats"]) == len(beats)
+        before = staging.patch(after, game["staged"]["before"])
+        for b, changes in zip(beats, game["staged"]["beats"], strict=True):
+            at = staging.patch(after, changes)
+            if b["kind"] == "station":
+                assert at["station"] == b["station"], (
+                    b["told"],
+                    [e["type"] for e in frame["events"]],
+                    frame["reason"],
+                    at["station"],
+                )
+            for p, card in at["players"].items():
+                low, high = sorted(
+                    (before["players"][p]["cubes_used"], after["players"][p]["cubes_used"])
+                )
+                assert low <= card["cubes_used"] <= high, (p, b, card)
+    assert staged_steps >= 5
 
     # No phone is asked for a decision the display does not show yet (same step, same beat).
     shown_at: dict[int, float] = {}

@@ -11,7 +11,11 @@ import json
 from functools import cache
 from pathlib import Path
 
-LANGUAGES: tuple[str, ...] = ("en", "de", "nl", "it")
+from companion.players import review
+
+# The languages the companion speaks: one list, the review texts' (players/review.py), handed
+# to every page by base.html.
+LANGUAGES: tuple[str, ...] = review.LANGUAGES
 DEFAULT = "en"
 _HERE = Path(__file__).resolve().parent
 

@@ -143,7 +143,7 @@ def test_every_dynamic_key_family_is_complete():
         "wait": ("harvest", "improvements"),
         "phase": ("sacrifice", "setup", "bid", "dice", "roll", "final_roll", "finished"),
         "conn": ("connecting", "reconnecting", "closed", "replaced", "released", "removed"),
-        # The host's undo answer (companion.table.frames.undo_check) and the pads' places.
+        # The host's undo answer (companion.table.undo.undo_check) and the pads' places.
         "undo": (
             "no_game",
             "nothing",

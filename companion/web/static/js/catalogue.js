@@ -6,7 +6,19 @@
 /** @typedef {Record<string, string>} Strings a catalogue as the JSON files hold it */
 /** @typedef {Record<string, string | number | null | undefined>} Params placeholder values */
 
-export const LANGUAGES = ["en", "de", "nl", "it"];
+/** The languages the companion speaks: the server's one list (companion/web/i18n LANGUAGES),
+ * handed over by base.html and set by i18n.js (tests set it from the catalogue files). Until
+ * then only English. Never a copy of the list. */
+export const LANGUAGES = ["en"];
+
+/**
+ * Take the server's list of languages (kept in the same array: importers hold it).
+ * @param {unknown} codes
+ */
+export function setLanguages(codes) {
+  const valid = Array.isArray(codes) ? codes.filter((c) => typeof c === "string" && c) : [];
+  if (valid.length) LANGUAGES.splice(0, LANGUAGES.length, ...valid);
+}
 
 /**
  * The language a page starts in: a stored choice when it is supported, else the first

@@ -70,11 +70,10 @@ function onFrame(f) {
     return;
   }
   if (f.type !== "view") return;
-  const before = display.frame?.game?.view || null;
   setSeats(f.seats);
   display.told = followTold(display.told, f);
   display.frame = f;
-  if (beat.update(f, before)) {
+  if (beat.update(f)) {
     sound.play(stepSound(f));
     display.beatSounded = beatKey(); // the step's first beat has its "bids in" (or nothing)
   }
@@ -94,7 +93,7 @@ function render() {
   if (!display.frame) return;
   const game = display.frame.game;
   // The view on the show's beat; the game is over on screen once its final scoring starts.
-  const view = beat.beforeFinale(beat.staged(game?.view || null));
+  const view = beat.beforeFinale(beat.view(game?.view || null));
   if (beatKey() !== display.beatShown) noteBeat();
   display.beatShown = beatKey();
   if (beatKey() !== display.beatSounded) {
@@ -159,7 +158,7 @@ function renderStatusBar() {
     conn.title = text;
     fill(conn, h("span", { class: "conn-text" }, text));
   }
-  const view = beat.beforeFinale(beat.staged(display.frame?.game?.view || null)); // the round the show is on
+  const view = beat.beforeFinale(beat.view(display.frame?.game?.view || null)); // the round the show is on
   const over = Boolean(view && (view.finished || display.frame.game.status === "ended"));
   fill(
     "round",
@@ -684,6 +683,7 @@ function renderPyramid(view) {
   if (panel) panel.hidden = !view;
   if (!box || !view) return;
   const rows = view.pyramid || [];
+  const prior = beat.before(display.frame?.game?.view); // cells taken in this step are new
   const bonuses = (view.profile?.pyramid_rows || []).map((r) => r[1]);
   const out = [];
   for (let r = rows.length - 1; r >= 0; r -= 1) {
@@ -695,7 +695,7 @@ function renderPyramid(view) {
           owner
             ? h(
                 "span",
-                { class: `cell taken${beat.previous && !beat.previous.pyramid?.[r]?.[c] ? " new" : ""}`, style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
+                { class: `cell taken${prior && !prior.pyramid?.[r]?.[c] ? " new" : ""}`, style: { background: seat(owner).hex }, title: nameOf(owner), dataset: { player: owner } },
                 initials(nameOf(owner)),
               )
             : h("span", { class: "cell" }, ""),
@@ -713,7 +713,7 @@ function renderLog(view) {
   if (panel) panel.hidden = !view;
   if (!box) return;
   const lines = [];
-  const hidden = beat.hiddenTail();
+  const hidden = beat.untold();
   for (const ev of display.told.log.slice(0, display.told.log.length - hidden).reverse()) {
     const text = eventText(ev, view, { short: true });
     if (!text) continue;
@@ -789,7 +789,7 @@ function renderSpotlight(view) {
   document.body.classList.toggle("spotlit", Boolean(kind));
   if (!kind) return;
   panel.dataset.kind = kind;
-  const stakeView = beat.previous || view;
+  const stakeView = beat.before(display.frame?.game?.view) || view;
   const stations = beat.beats.filter((x) => x.kind === "station");
   if (kind === "station") {
     const n = stations.indexOf(b) + 1;
@@ -881,7 +881,7 @@ function tickShow() {
     const cur = beat.current();
     if (cur.into < 2 && display.frame?.game?.view) {
       // Markers walk box by box: only the track and the scores change.
-      const view = beat.staged(display.frame.game.view);
+      const view = beat.view(display.frame.game.view);
       renderSeats(view);
       renderTrack(view);
     }

@@ -2,8 +2,8 @@
 // come from texts.js (pure, re-exported here so the pages import both from one place).
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import { FINAL_LINES, seat, setScreenColours, signed } from "./texts.js";
+import { pageList, t } from "./i18n.js";
+import { FINAL_LINES, seat, setFinalLines, setScreenColours, signed } from "./texts.js";
 
 export * from "./texts.js";
 
@@ -18,6 +18,10 @@ setScreenColours(
     }
   })(),
 );
+
+/** The final-scoring lines in the engine's order (companion/engine/scoring.py LINES, R7, handed
+ * over by base.html): the server's one list, never a copy. */
+setFinalLines(pageList("final-lines"));
 
 /** A player's name with their colour swatch: colour is never the only cue. */
 export function chip(id, extra = {}) {

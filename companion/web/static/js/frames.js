@@ -90,6 +90,9 @@
  * @property {GameView} view
  * @property {{player: string, score: number, place: number}[]} [standings]
  * @property {"host" | "cafe"} [ended_by]
+ * @property {{before: Record<string, any>, beats: Record<string, any>[]}} [staged] each beat's
+ *   view of the step up, as its difference from `view` (only while the beats run;
+ *   companion/table/staging.py)
  */
 
 /**

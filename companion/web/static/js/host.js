@@ -38,9 +38,8 @@ function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
     host.log = followLog(host.log, f);
-    const before = host.frame?.game?.view || null;
     host.frame = f;
-    beat.update(f, before);
+    beat.update(f);
     host.beatShown = `${beat.step}:${beat.current().index}`;
     host.showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
@@ -88,7 +87,7 @@ function confirmThen(text, fn) {
 function render() {
   if (!host.frame) return;
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
-  const view = beat.staged(host.frame.game?.view || null);
+  const view = beat.view(host.frame.game?.view || null);
   const playing = host.frame.game?.status === "playing";
   fill("host-message", host.message);
   fill(
@@ -110,7 +109,7 @@ function render() {
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   // The log runs as far as the show has told (a later station of the step is not told early).
   const lines = host.log.events
-    .slice(0, host.log.events.length - beat.hiddenTail())
+    .slice(0, host.log.events.length - beat.untold())
     .map((ev) => eventText(ev, view))
     .filter(Boolean);
   const base = host.log.base;

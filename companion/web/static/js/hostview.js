@@ -67,7 +67,7 @@ export function waitingText(view, waiting) {
 }
 
 /**
- * @typedef {object} UndoCheck the host frame's `host.undo` (frames.undo_check)
+ * @typedef {object} UndoCheck the host frame's `host.undo` (undo.undo_check)
  * @property {boolean} [possible]
  * @property {string} [reason]
  * @property {string} [key]

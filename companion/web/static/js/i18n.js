@@ -1,12 +1,30 @@
 // Translations: the catalogues live in companion/web/i18n/<lang>.json (flat key -> text with
 // {name} placeholders). Every visible text goes through t(); templates mark elements with
 // data-i18n="key" (text) or data-i18n-attr="attr:key;attr:key" (attributes). The lookup itself
-// is catalogue.js (pure); this module fetches the catalogues and translates the page. Nothing
-// here reads the DOM at import, so pure modules that translate load in Node too.
+// is catalogue.js (pure); this module fetches the catalogues and translates the page. At import
+// it reads only the page's list of languages, and only when there is a page, so pure modules
+// that translate load in Node too.
 
-import { chooseLanguage, LANGUAGES, Words } from "./catalogue.js";
+import { chooseLanguage, LANGUAGES, setLanguages, Words } from "./catalogue.js";
 
 export { LANGUAGES };
+
+/**
+ * A list the server hands every page in a `<meta>` tag of base.html (JSON); none outside a page.
+ * @param {string} name
+ * @returns {unknown}
+ */
+export function pageList(name) {
+  if (typeof document === "undefined") return null;
+  try {
+    return JSON.parse(/** @type {HTMLMetaElement | null} */ (document.querySelector(`meta[name="${name}"]`))?.content || "null");
+  } catch {
+    return null;
+  }
+}
+
+// The languages the companion speaks (companion/web/i18n LANGUAGES): the server's one list.
+setLanguages(pageList("languages"));
 
 const STORAGE_KEY = "chocolatl.lang";
 

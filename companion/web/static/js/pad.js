@@ -266,11 +266,10 @@ function onFrame(f) {
   if (f.type === "view") {
     setSeats(f.seats);
     if (f.history) pad.reported = ""; // a new connection (or a resent view): tell it what we show
-    const before = pad.frame?.game?.view || null;
     pad.news = followNews(pad.news, f, pad.frame);
     pad.asking = reduce(pad.asking, f);
     pad.frame = f;
-    if (beat.update(f, before)) {
+    if (beat.update(f)) {
       cue(stepSound(f)); // a new step: its first beat has the "bids in" (or nothing)
       pad.beatShown = beatKey();
     } else soundBeat(); // a frame on a beat's edge must not swallow the beat's sound
@@ -382,7 +381,7 @@ function render() {
   cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat); the
   // game is over on this phone once the final scoring starts, not while the last stations show.
-  const view = beat.beforeFinale(beat.staged(pad.frame.game?.view));
+  const view = beat.beforeFinale(beat.view(pad.frame.game?.view));
   renderHeader(view);
   if (!pad.frame.game) {
     renderLobby();
@@ -972,7 +971,7 @@ function pyramidTask(view) {
 /** This round's events as far as the display has told them (stations still to come in the
  * show's current step are not told on the phone before the display shows them). */
 function told() {
-  const hidden = beat.hiddenTail();
+  const hidden = beat.untold();
   if (!hidden) return pad.news.events;
   const before = pad.news.events.slice(0, Math.max(0, pad.news.events.length - beat.events.length));
   return [...before, ...beat.events.slice(0, beat.events.length - hidden)];

@@ -1,8 +1,9 @@
 // The show on a screen: which beat of the current step is up (from the frame's `show`: the
 // step's beats with their seconds and how far the server's show is into them), the view as it
-// stood at that beat (markers walk, cubes land one station at a time), and short sounds made
-// with the Web Audio API (no audio files). The server decides when a step comes; this only
-// walks through the beats of the step it sent, on the screen's own clock.
+// stood at that beat, and short sounds made with the Web Audio API (no audio files). The
+// server decides when a step comes and stages every beat's view (the frame's `game.staged`,
+// companion/table/staging.py); this walks through the beats on the screen's own clock and
+// animates between two views it was given (markers walk box by box). It folds no event.
 
 const REDUCED = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
@@ -11,14 +12,16 @@ export class Beat {
     this.step = null;
     this.beats = [];
     this.start = 0; // performance.now() at which the step's first beat began
-    this.previous = null; // the view before this step (to replay its moves beat by beat)
+    this.staged = null; // the server's views of this step: before it and at each beat (diffs)
     this.events = []; // the step's events (when the step arrived while we watched)
     this.frozen = null; // seconds into the step where a paused replay holds it (null: running)
   }
 
-  /** A frame came: a new step (remember the view before it and its events), or the same one. */
-  update(frame, previousView) {
+  /** A frame came: a new step (remember its events), or the same one. Every frame of a step
+   * carries its staged views while the beats run. */
+  update(frame) {
     const show = frame.show;
+    this.staged = frame.game?.staged || null;
     if (!show) {
       this.step = null;
       this.beats = [];
@@ -26,10 +29,7 @@ export class Beat {
       return false;
     }
     const fresh = show.step !== this.step;
-    if (fresh) {
-      this.previous = frame.reason === "command" ? previousView : null;
-      this.events = frame.reason === "command" ? frame.events || [] : [];
-    }
+    if (fresh) this.events = frame.reason === "command" ? frame.events || [] : [];
     this.step = show.step;
     this.beats = show.beats || [];
     this.start = performance.now() - (show.elapsed || 0) * 1000;
@@ -92,112 +92,73 @@ export class Beat {
   }
 
   /** How many of the step's last events are not told yet (stations still to come): the log
-   * only runs as far as the beat that is up (the same rule as companion/table/show.py told). */
-  hiddenTail() {
+   * only runs as far as the beat that is up (each beat says how many it tells, `told`). */
+  untold() {
     const cur = this.current();
     if (cur.index < 0 || !this.events.length) return 0;
-    const upto = this.beats.slice(0, cur.index + 1);
-    const later = this.beats.slice(cur.index + 1);
-    const done = upto.filter((b) => b.kind === "station").length;
-    const laterNotes = later.some((b) => b.kind !== "station" && b.kind !== "last_round");
-    let seen = 0;
-    for (let i = 0; i < this.events.length; i += 1) {
-      const type = this.events[i].type;
-      if (type === "ranking") seen += 1;
-      // The next station starts with its cards turned (revealed) or, with dice, its rolls:
-      // told with its own beat, or (waiting for a decision or dice) once the step is read.
-      const nextStation = seen >= done && ["revealed", "first_cards_revealed", "dice_choices", "rolled"].includes(type);
-      if (seen > done || nextStation) return this.events.length - i;
-      if (laterNotes && ["round_ended", "final_scoring"].includes(type)) return this.events.length - i;
-    }
-    return 0;
+    const told = this.beats[cur.index].told ?? this.events.length;
+    return Math.max(0, this.events.length - told);
   }
 
-  /** The view as it stood when the beat that is up began: the view before this step with the
-   * step's events told so far replayed onto it (scores, track, pyramid, huts, dice, cubes,
-   * figure, old man; the round's own fields until the next round is told), markers walking
-   * box by box in the first moments of a station. A screen that came in mid-step (no view
-   * before) shows the step's end. */
-  staged(view) {
+  /** The view before this step (null: the server sent none, the step's beats are over). */
+  before(view) {
+    return view && this.staged?.before ? patch(view, this.staged.before) : null;
+  }
+
+  /** The view as it stands while the beat that is up is on the screens (the server's view
+   * for that beat), markers walking box by box from the beat before in the first moments of
+   * a station. Past the beats (or without staged views): `view` itself. */
+  view(view) {
     const cur = this.current();
-    if (!view || !this.previous || cur.index < 0 || !this.events.length) return view;
-    const beat = this.beats[cur.index];
-    const told = this.events.slice(0, this.events.length - this.hiddenTail());
-    const walkingNow = beat.kind === "station" && cur.into < walkSeconds() && !REDUCED();
-    if (told.length === this.events.length && !walkingNow) return view;
-    const prev = this.previous;
-    const newRound = told.some((e) => e.type === "round_started");
-    const hidden = told.length < this.events.length;
-    // While part of the step is still to come, the next station's cards, its dice window and
-    // the decisions it asks wait too: nobody is asked anything while the table reads.
-    const later = hidden ? { ...pick(prev, STEP_FIELDS), pending: [] } : {};
-    const base = newRound ? { ...view, ...later } : { ...view, ...pick(prev, ROUND_FIELDS), ...later };
-    const track = Object.fromEntries(Object.entries(prev.track || {}).map(([b, st]) => [b, [...st]]));
-    const pyramid = (prev.pyramid || []).map((row) => [...row]);
-    const players = Object.fromEntries(
-      Object.entries(view.players || {}).map(([p, ps]) => [p, { ...ps, ...pick(prev.players?.[p] || {}, PLAYER_FIELDS) }]),
-    );
-    let chocolatl = prev.chocolatl;
-    let oldMan = prev.old_man;
-    let lastRound = prev.last_round;
-    let lastReason = prev.last_round_reason;
-    // The scored events of the station that is up walk; the ranking that starts it is the last told.
-    const lastRanking = told.map((e) => e.type).lastIndexOf("ranking");
-    const walking = [];
-    told.forEach((ev, i) => {
-      const ps = players[ev.player];
-      if (ev.type === "scored" && ps && ev.from !== undefined) {
-        let to = ev.score;
-        if (walkingNow && i > lastRanking) {
-          const dist = Math.abs(ev.score - ev.from);
-          to = ev.from + Math.sign(ev.score - ev.from) * Math.min(dist, Math.floor(cur.into / 0.12));
-          if (to !== ev.score) walking.push(ev.player);
-        }
-        if (to !== ps.score) move(track, ev.player, ps.score, to);
-        ps.score = to;
-      } else if (ev.type === "cube" && ps) {
-        ps.cubes_used = (ps.cubes_used || 0) + 1;
-        if (ev.row !== null && ev.row !== undefined && pyramid[ev.row]) pyramid[ev.row][ev.cell] = ev.player;
-      } else if (ev.type === "hut" && ps) ps.huts = ev.huts;
-      else if (ev.type === "die" && ps) ps.dice = ev.dice;
-      else if (ev.type === "figure") chocolatl = ev.player;
-      else if (ev.type === "old_man") oldMan = ev.player;
-      else if (ev.type === "last_round") {
-        lastRound = true;
-        lastReason = ev.reason;
-      } else if (ev.type === "ranking") {
-        for (const e of ev.entries || []) {
-          if (players[e.player] && e.dice?.length) players[e.player].dice -= e.dice.length; // R3.2
-        }
-      }
-    });
-    if (newRound) return { ...base, track, pyramid, players, walking };
-    return { ...base, track, pyramid, players, walking, chocolatl, old_man: oldMan, last_round: lastRound, last_round_reason: lastReason };
+    const staged = this.staged?.beats;
+    if (!view || !staged || cur.index < 0 || cur.index >= staged.length) return view;
+    const at = patch(view, staged[cur.index]);
+    const walkingNow = this.beats[cur.index]?.kind === "station" && cur.into < walkSeconds() && !REDUCED();
+    if (!walkingNow) return { ...at, walking: [] };
+    const from = cur.index > 0 ? patch(view, staged[cur.index - 1]) : patch(view, this.staged.before || {});
+    return walk(from, at, cur.into);
   }
 }
 
-// What belongs to the round (shown as before until the next round is told) and to a player.
-const ROUND_FIELDS = ["round", "mode", "returning", "harvest", "improvements", "profile"];
-const PLAYER_FIELDS = ["score", "huts", "dice", "cubes_used"];
-const STEP_FIELDS = ["phase", "step", "revealed", "dice_window", "decision", "projection"];
-
-function pick(obj, keys) {
-  return Object.fromEntries(keys.filter((k) => k in obj).map((k) => [k, obj[k]]));
+/** `view` with one of the server's differences put back (companion/table/staging.py `patch`):
+ * the keys it names, and of `players` the fields it names of each card. */
+export function patch(view, changes) {
+  if (!changes) return view;
+  const out = { ...view, ...changes };
+  if (changes.players) {
+    const cards = { ...(view.players || {}) };
+    for (const [p, card] of Object.entries(changes.players)) cards[p] = { ...cards[p], ...card };
+    out.players = cards;
+  }
+  return out;
 }
 
 function walkSeconds() {
   return REDUCED() ? 0 : 1.5;
 }
 
-/** Move a marker from box `from` to the top of box `to` (R6.1: a moved marker goes on top). */
-function move(track, player, from, to) {
-  const stack = track[String(from)];
-  if (stack) {
-    const i = stack.indexOf(player);
-    if (i >= 0) stack.splice(i, 1);
-    if (!stack.length) delete track[String(from)];
+/** `to` with each marker whose score differs from `from` part of the way there, one box
+ * every 0.12 s `into` the beat: an animation between two given views (it decides nothing). */
+export function walk(from, to, into) {
+  const track = Object.fromEntries(Object.entries(to.track || {}).map(([b, st]) => [b, [...st]]));
+  const players = { ...(to.players || {}) };
+  const walking = [];
+  for (const [p, card] of Object.entries(players)) {
+    const a = from.players?.[p]?.score;
+    const b = card.score;
+    if (a === undefined || a === b) continue;
+    const now = a + Math.sign(b - a) * Math.min(Math.abs(b - a), Math.floor(into / 0.12));
+    if (now === b) continue;
+    const stack = track[String(b)];
+    if (stack?.includes(p)) {
+      stack.splice(stack.indexOf(p), 1);
+      if (!stack.length) delete track[String(b)];
+    }
+    (track[String(now)] ||= []).push(p);
+    players[p] = { ...card, score: now };
+    walking.push(p);
   }
-  (track[String(to)] ||= []).push(player);
+  return { ...to, track, players, walking };
 }
 
 // ---------- sound ----------

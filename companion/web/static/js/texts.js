@@ -335,14 +335,17 @@ export function eventText(ev, view, { short = false } = {}) {
   }
 }
 
-export const FINAL_LINES = [
-  "track",
-  "stones",
-  "pyramid_majority",
-  "chocolatl",
-  "old_man",
-  "sacrifice",
-  "sacrifice_bonus",
-  "die",
-];
+/** The final-scoring lines in the engine's order (companion/engine/scoring.py LINES, R7): the
+ * server's one list, handed over by base.html and set by format.js; never a copy.
+ * @type {string[]} */
+export const FINAL_LINES = [];
+
+/**
+ * Take the server's final-scoring lines (kept in the same array: importers hold it).
+ * @param {unknown} lines
+ */
+export function setFinalLines(lines) {
+  const valid = Array.isArray(lines) ? lines.filter((l) => typeof l === "string") : [];
+  FINAL_LINES.splice(0, FINAL_LINES.length, ...valid);
+}
 

@@ -1,6 +1,7 @@
-"""Finished games stepped through on a display page (the café admin's replay). The app owns
-one :class:`Replays` (``services.replays_of``); each replay's frames come from
-``companion.table.frames.replay_frames``.
+"""Open replays of finished games, each a session that display pages follow (the café admin's
+and a table's phones' alike), and the built games behind them. The app owns one
+:class:`Replays` (``services.replays_of``); each replay's frames come from
+``companion.table.replay_frames``; ``replay_routes`` serves the one step route and socket.
 
 A replay may also *play*: each command of the game comes up as the live show put it up, one
 frame with the command's events and a ``show`` block made as the live stage makes it
@@ -25,11 +26,11 @@ from typing import Any
 from companion.engine import Event, visible_events
 from companion.store import DamagedRow
 from companion.store.results import companion_levels, engine_log
-from companion.table import frames as render
+from companion.table import replay_frames as render
 from companion.table import show as beats
+from companion.table.staging import beat_views
 from companion.web.guard import GuessThrottle
 from companion.web.hub import WsConnection
-from companion.web.replay import chapters, step_view
 
 MAX_REPLAYS = 100  # open replays of everybody: the oldest is forgotten past this ("expired")
 PER_OPENER = {"admin": 20, "table": 2}  # open replays kept per opener (the admin; a token)
@@ -71,10 +72,9 @@ def build(game: dict[str, Any]) -> Built:
         status=game["status"],
         commands=commands,
         urls={"display": game["display_url"]},
-        step=step_view,
     )
     size = len(json.dumps(frames, separators=(",", ":")))
-    return Built(frames, render.replay_steps(document, commands), chapters(frames), size)
+    return Built(frames, render.replay_steps(document, commands), render.chapters(frames), size)
 
 
 class BuildFailed(RuntimeError):
@@ -162,7 +162,7 @@ class BadPlay(ValueError):
 class Replay:
     """One finished game on display pages: a view frame per event, with the events of its
     round so far as ``history`` (the display renders it as on a reload). ``steps`` are the
-    game's commands' events (``frames.replay_steps``), which playing needs."""
+    game's commands' events (``replay_frames.replay_steps``), which playing needs."""
 
     def __init__(
         self, frames: list[dict[str, Any]], steps: list[list[Event]] | None = None
@@ -227,17 +227,23 @@ class Replay:
             if paused:
                 block["paused"] = True
             self.step, self.playing = end, n
+            # The command's events as a live display gets them (never a private field: R2.7,
+            # R1.2), and each beat's view staged on the server as the live show stages it.
+            told = [
+                {k: v for k, v in e.items() if k != "text"} for e in visible_events(events, None)
+            ]
+            game = self.frames[end]["game"]
+            if n and block["beats"]:
+                before = self.frames[start - 1]["game"]["view"]
+                game = {**game, "staged": beat_views(before, game["view"], told, block["beats"])}
             self._send(
                 {
                     **self.frames[end],
                     "reason": "command",
-                    # The log as before the command, then its events, as a live display gets
-                    # them (never a private field: R2.7, R1.2).
+                    "game": game,
+                    # The log as before the command, then its events.
                     "history": self.frames[start - 1]["history"] if n else [],
-                    "events": [
-                        {k: v for k, v in e.items() if k != "text"}
-                        for e in visible_events(events, None)
-                    ],
+                    "events": told,
                     "show": block,
                 }
             )
