@@ -103,3 +103,31 @@ def led_marker_problems(page: Page) -> list[str]:
     if got is None or got["smallest"] >= got["digits"] - 0.5:
         return []
     return [f"LED markers {got['smallest']:.1f}px < box number digits {got['digits']:.1f}px"]
+
+
+# A name broken inside a word: two letters of one word on different lines (a break after a
+# space or a hyphen is a word boundary).
+_MID_WORD = """(selector) => {
+  const bad = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const text = el.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+    const s = text.textContent;
+    let top = null;
+    for (let i = 0; i < s.length; i += 1) {
+      const r = document.createRange();
+      r.setStart(text, i);
+      r.setEnd(text, i + 1);
+      const rect = r.getClientRects()[0];
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2 && !/[\\s-]/.test(s[i - 1])) bad.push(`${s} @ ${i}`);
+      top = rect.top;
+    }
+  }
+  return bad;
+}"""
+
+
+def mid_word_breaks(page: Page, selector: str) -> list[str]:
+    """The texts of ``selector`` (names) that the page breaks inside a word."""
+    return list(page.evaluate(_MID_WORD, selector))

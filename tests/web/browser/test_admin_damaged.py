@@ -8,7 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from live_server import LiveServer, free_port, wait_for
+from live_server import LiveServer, free_port
+from waiting import wait_for
 
 from tests.cafe.test_damaged_rows import cafe_to_send, cafe_with_games, damage, damage_delivery
 from tests.cafe.test_webhook_live import SECRET, Receiver

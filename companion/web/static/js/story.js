@@ -327,9 +327,30 @@ function statsTable(story, review) {
   );
 }
 
+/** The stations table's names never break inside a word: a word too long for the names'
+ * column makes every name there smaller, step by step, down to the display's smallest text
+ * (`--small`, 0.8 of the panel's size); only a word too long even then may break (the table's
+ * `squeezed` class). */
+function fitNames(panel) {
+  const table = panel.querySelector(".story-stats");
+  const names = /** @type {HTMLElement[]} */ ([...panel.querySelectorAll(".story-stats .who-name")]);
+  if (!table || !names.length) return;
+  const wide = () => names.some((n) => n.scrollWidth > n.clientWidth + 0.5);
+  table.classList.remove("squeezed");
+  for (const n of names) n.style.fontSize = "";
+  const smallest = 0.8 * parseFloat(getComputedStyle(panel).fontSize);
+  let size = parseFloat(getComputedStyle(names[0]).fontSize);
+  while (wide() && size > smallest) {
+    size = Math.max(smallest, size - 1);
+    for (const n of names) n.style.fontSize = `${size}px`;
+  }
+  if (wide()) table.classList.add("squeezed");
+}
+
 /** What is optional goes first when the panel is short of room: the row of how often each
  * station was played, then the earliest lead changes. */
 function fit(panel) {
+  fitNames(panel);
   const right = panel.querySelector(".story-right");
   const over = () => right && right.scrollHeight > right.clientHeight + 1;
   const played = panel.querySelector(".story-stats tr.played");
