@@ -115,3 +115,32 @@ test("liveness: whenever the last view awaits the seat and nothing is in flight,
     }
   }
 });
+
+test("a recorded live sequence with undos: the pad asks what the latest view awaits", async () => {
+  // tests/js/record_live.py: Ana's socket on a live server while the host takes back other
+  // seats' moves as her answers are in flight (an undo's view between her command and its
+  // ack among them). Whenever a view is the newest thing the pad got and it shows everything
+  // Ana sent (its number at least her last ack's), her pending questions are asked.
+  const { readFile } = await import("node:fs/promises");
+  const url = new URL("./fixtures/live_undos.json", import.meta.url);
+  const messages = JSON.parse(await readFile(url, "utf-8"));
+  assert.ok(messages.some((m) => m.reason === "undo"), "the recording has an undo");
+  assert.ok(messages.some((m) => m.type === "sent"), "the recording has Ana's answers");
+  let state = initial();
+  let acked = 0;
+  let checked = 0;
+  for (const [i, m] of messages.entries()) {
+    state = reduce(state, m);
+    if (m.type === "ack") acked = m.seq;
+    if (m.type !== "view" || state.sending) continue;
+    if (m.seq < acked && !m.history) continue; // her move's view is still on its way
+    const pending = [...new Set((m.you?.pending || []).map((p) => p.type))];
+    assert.deepEqual(asks(state), pending, `message ${i}: ${JSON.stringify(m)}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 5, `only ${checked} views checked`);
+  // The view that shows her last answer came (an ack one ahead of its view, as before the
+  // one sequence, would leave every later view unchecked and her pad waiting).
+  const last = messages.filter((m) => m.type === "view").at(-1);
+  assert.ok(last.seq >= acked, `last view ${last.seq}, last ack ${acked}`);
+});
