@@ -43,6 +43,7 @@ const page = document.body.dataset;
 const display = {
   /** @type {import("./frames.js").ViewFrame | null} the latest view frame */
   frame: null,
+  refitting: false, // a render that looks again at what fitOptional dropped (once a frame)
   told: initialTold(), // this round's events, the round before, the log (displayview.js)
   connStatus: "connecting",
   /** @type {string | null} "step:index" last rendered, to render once per beat */
@@ -136,14 +137,27 @@ function fitOptional() {
   reveal?.classList.remove("compact");
   if (over(reveal)) reveal.classList.add("compact");
   const table = document.querySelector("#reveal .past-list");
+  let dropped = false;
   while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
     for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
+    dropped = true;
   }
   const prev = document.querySelector("#reveal .previous-round");
   if (table && over(reveal)) {
     // The earlier round's results go whole, their heading with them: never an empty box.
     table.closest(".past-wrap")?.remove();
     prev?.remove();
+    dropped = true;
+  }
+  // A panel measured before the page has settled (a frame's first paint on a busy screen) can
+  // seem too tall for a moment: results dropped then are looked at again once, on the next
+  // frame, so a moment's overflow never hides a station for the rest of the step.
+  if (dropped && !display.refitting) {
+    display.refitting = true;
+    requestAnimationFrame(() => {
+      render();
+      display.refitting = false;
+    });
   }
   if (reveal && !reveal.hidden && !document.getElementById("reveal")?.children.length) reveal.hidden = true;
 }
