@@ -900,6 +900,10 @@ function tickShow() {
       renderTrack(view);
     }
     renderCountdown();
+    // A seat card that grew with its new score, or a top bar the countdown made taller, takes
+    // room from the panels below: they fit again now, not at the next beat (the log's last
+    // line was cut for the rest of a beat at 1280×720).
+    fitOptional();
   }
 }
 
