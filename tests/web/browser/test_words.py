@@ -27,6 +27,7 @@ from live_server import Host, LiveServer, Peer, Phone, policy
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import mid_word_breaks
 from tests.web.browser.pads import join
 from tests.web.browser.test_pad_news import BEN, CLEO, wait_task
 from tests.web.browser.test_replay_display import _admin_token
@@ -41,27 +42,6 @@ def server(shared_server: LiveServer) -> LiveServer:
 
 
 # Characters of a name that moved to a new line although the one before is no break point.
-MID_WORD = """() => {
-  const bad = [];
-  for (const el of document.querySelectorAll('#task table.mini .chip-name, #who .chip-name')) {
-    const text = el.firstChild;
-    if (!text) continue;
-    const s = text.textContent;
-    let top = null;
-    for (let i = 0; i < s.length; i += 1) {
-      const r = document.createRange();
-      r.setStart(text, i);
-      r.setEnd(text, i + 1);
-      const rect = r.getClientRects()[0];
-      if (!rect) continue;
-      if (top !== null && rect.top > top + 2 && !/[\\s-]/.test(s[i - 1])) bad.push(`${s} @ ${i}`);
-      top = rect.top;
-    }
-  }
-  return bad;
-}"""
-
-
 # Where the first ranking shown while the phone only watches stands on the screen.
 FIRST_RANKING = """() => {
   const look = () => {
@@ -89,7 +69,8 @@ def _shots(artifacts: Path) -> Path:
 
 def _mid_word_breaks(page: Any, label: str) -> list[str]:
     page.wait_for_selector("#task table.mini .chip-name")
-    out = [f"{label}: {x}" for x in page.evaluate(MID_WORD)]
+    names = "#task table.mini .chip-name, #who .chip-name"
+    out = [f"{label}: {x}" for x in mid_word_breaks(page, names)]
     wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
     if wide > 0:
         out.append(f"{label}: the page is {wide}px wider than the phone")
