@@ -144,7 +144,7 @@ def test_bad_play_requests_change_nothing() -> None:
     screen.frames.clear()
     for body, error in [
         ({"to": 8, "pace": "bogus"}, "bad_play"),
-        ({"to": 8, "pace": "test:99"}, "bad_play"),
+        ({"to": 8, "pace": f"test:{show.TEST_MAX_S + 1:g}"}, "bad_play"),
         ({"to": 8, "pace": "quick", "elapsed": -1}, "bad_message"),
         ({"to": 8, "pace": "quick", "elapsed": "2"}, "bad_message"),
         ({"to": 8, "pace": "quick", "paused": "yes"}, "bad_message"),

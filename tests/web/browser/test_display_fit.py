@@ -61,6 +61,13 @@ def _play_until(phones: list[Phone], host: Host, done: Any, what: str) -> None:
     raise AssertionError(f"never reached: {what}")
 
 
+def _hold_the_result(host: Host) -> None:
+    """The step just shown (at the instant pace) stays up long enough for every language at
+    both sizes, also on a busy machine: the pace is raised once the step is reached, so no
+    command waits behind a held step (the phones' views follow the show, never run ahead)."""
+    assert host.act("set_pace", pace="test:600")["type"] == "ok"
+
+
 def _caught_up(page: Any, server: LiveServer) -> None:
     page.wait_for_function(
         "n => (window.__display?.frame()?.seq ?? -1) >= n", arg=_seq(server), timeout=15000
@@ -137,9 +144,8 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
 
         # A station's result stays up while the screens count down (the show's pace).
         countdown = "!document.getElementById('show-countdown').hidden"
-        # Up long enough for every language at both sizes, also on a busy machine.
-        assert host.act("set_pace", pace="test:600")["type"] == "ok"
         _play_until(phones, host, lambda v: v["step"] != 1, "round 2, station 1 ranked")
+        _hold_the_result(host)
         # A seat is freed: its QR code comes up beside the station's result.
         leaving = phones[-1]
         assert host.act("release_seat", seat=leaving.seat)["type"] == "ok"
@@ -162,12 +168,11 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
             "the last round's bids",
         )
         assert _view(phones)["mode"] == "gold"
-        # Up long enough for every language at both sizes, also on a busy machine.
-        assert host.act("set_pace", pace="test:600")["type"] == "ok"
         ended = _view(phones)["finished"]
         if not ended:
             step = _view(phones)["step"]
             _play_until(phones, host, lambda v: v["step"] != step, "a station ranked")
+        _hold_the_result(host)
         problems += _look(page, server, "last-round", None if ended else countdown)
         assert host.act("set_pace", pace="instant")["type"] == "ok"
 

@@ -377,7 +377,14 @@ AXE_RUN = """async () => {
 }"""
 
 
+# Cards turning over fade in (0.6 s): their colours are checked once they have turned, as a
+# person reads them. Endless animations (a waiting pulse) are not waited for.
+TURNED = """() => document.getAnimations().every((a) =>
+  a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
 def _axe(page: Any, label: str) -> list[str]:
+    page.wait_for_function(TURNED)
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
     return [f"{label}: {v}" for v in page.evaluate(AXE_RUN)]

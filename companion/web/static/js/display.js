@@ -44,6 +44,7 @@ const display = {
   /** @type {import("./frames.js").ViewFrame | null} the latest view frame */
   frame: null,
   refitting: false, // a render that looks again at what fitOptional dropped (once a frame)
+  /** @type {number | null} */ droppedAt: null, // the reveal panel's height when fitOptional last dropped results
   told: initialTold(), // this round's events, the round before, the log (displayview.js)
   connStatus: "connecting",
   /** @type {string | null} "step:index" last rendered, to render once per beat */
@@ -152,6 +153,8 @@ function fitOptional() {
   // A panel measured before the page has settled (a frame's first paint on a busy screen) can
   // seem too tall for a moment: results dropped then are looked at again once, on the next
   // frame, so a moment's overflow never hides a station for the rest of the step.
+  // A panel that grows later (the page settled, the window grew) gets its results back.
+  if (dropped && reveal) display.droppedAt = reveal.clientHeight;
   if (dropped && !display.refitting) {
     display.refitting = true;
     requestAnimationFrame(() => {
@@ -603,7 +606,9 @@ function pastList(rankings) {
                 h("span", { class: "sum-place" }, `${e.place}.`),
                 " ",
                 h("b", {}, String(e.total)),
-                e.won.map((rule) => h("span", { class: "past-tie" }, ` ${t(`tie.cell.${rule}`)}`)),
+                // The reason may go to a line of its own: a column narrower than "30 ⚖ figure"
+                // ran it into the next one (the round's summary at 1280×720).
+                e.won.flatMap((rule) => [" ", h("span", { class: "past-tie" }, t(`tie.cell.${rule}`))]),
               );
             }),
           ),
@@ -652,9 +657,10 @@ function renderTrack(view) {
   if (!box || !view) return;
   const stacks = view.track || {};
   const top = Math.max(0, ...Object.keys(stacks).map(Number));
-  // Boxes 0–49 in one row (the stacks need the height); beyond 49, rows of 25.
-  const length = Math.max(50, Math.ceil((top + 1) / 25) * 25);
-  const perRow = length === 50 ? 50 : 25;
+  // Rows of 50 boxes (0–49, then 50–99): the stacks need the height, and a third row took
+  // the room the pyramid needs in the last round (it covered the track at 1920×1080 in German).
+  const perRow = 50;
+  const length = Math.max(perRow, Math.ceil((top + 1) / perRow) * perRow);
   box.style.setProperty("--per-row", String(perRow));
   const cells = [];
   for (let b = 0; b < length; b += 1) {
@@ -803,6 +809,11 @@ function renderSpotlight(view) {
   document.body.classList.toggle("spotlit", Boolean(kind));
   if (!kind) return;
   panel.dataset.kind = kind;
+  // The cells turn over once, when the beat comes up: any later render of the same beat (a
+  // frame about a phone, a resize, a language) shows them settled, never turning again.
+  const key = beatKey();
+  panel.classList.toggle("settled", panel.dataset.beat === key);
+  panel.dataset.beat = key;
   const stakeView = beat.before(display.frame?.game?.view) || view;
   const stations = beat.beats.filter((x) => x.kind === "station");
   if (kind === "station") {
@@ -1108,6 +1119,14 @@ async function main() {
   window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());
+  const revealPanel = document.getElementById("reveal-panel");
+  if (revealPanel && typeof ResizeObserver === "function") {
+    new ResizeObserver(() => {
+      if (display.droppedAt === null || revealPanel.clientHeight <= display.droppedAt + 1) return;
+      display.droppedAt = null;
+      requestAnimationFrame(() => render());
+    }).observe(revealPanel);
+  }
   render();
 }
 
