@@ -77,3 +77,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 rank.get(_module(i), len(rank)),
             )
         )
+
+
+# -- where the time goes ---------------------------------------------------------------------
+# The seconds each folder's tests took (set-up, call and tear-down), printed at the end of every
+# run: the README's figures for the suite come from CI's output of this table.
+_SECONDS: dict[str, float] = {}
+_COUNT: dict[str, int] = {}
+
+
+def _folder(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    parts = path.split("/")
+    if path in APART:
+        return path  # the chaos seeds on their own line
+    return "/".join(parts[:3] if parts[:3] == ["tests", "web", "browser"] else parts[:2])
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    folder = _folder(report.nodeid)
+    _SECONDS[folder] = _SECONDS.get(folder, 0.0) + report.duration
+    if report.when == "call":
+        _COUNT[folder] = _COUNT.get(folder, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _SECONDS:
+        return
+    terminalreporter.section("seconds by folder")
+    total = sum(_SECONDS.values())
+    for folder, seconds in sorted(_SECONDS.items(), key=lambda kv: -kv[1]):
+        share = 100 * seconds / total if total else 0
+        terminalreporter.write_line(
+            f"{seconds:8.1f} s {share:5.1f} %  {_COUNT.get(folder, 0):5d} tests  {folder}"
+        )
+    terminalreporter.write_line(f"{total:8.1f} s  (summed over workers)")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from companion.web.connections import Connection, WsConnection
 from companion.web.guard import RateLimit, Refused, parse
-from companion.web.hub import Connection, WsConnection
 from companion.web.services import config_of
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from simple_websocket import ConnectionClosed
 
+from companion.web.connections import WsConnection
 from companion.web.guard import Refused, body_json, pong
-from companion.web.hub import WsConnection
 from companion.web.receive import messages, send_error
 from companion.web.replay_sessions import move
 from companion.web.services import replays_of

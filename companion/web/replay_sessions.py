@@ -29,8 +29,8 @@ from companion.store.results import companion_levels, engine_log
 from companion.table import replay_frames as render
 from companion.table import show as beats
 from companion.table.staging import beat_views
+from companion.web.connections import WsConnection
 from companion.web.guard import GuessThrottle
-from companion.web.hub import WsConnection
 
 MAX_REPLAYS = 100  # open replays of everybody: the oldest is forgotten past this ("expired")
 PER_OPENER = {"admin": 20, "table": 2}  # open replays kept per opener (the admin; a token)

@@ -19,6 +19,7 @@ from companion.table import Outcome, Table, TableError, policy
 from companion.table.model import ErrorCode, Role
 from companion.web import i18n, receive
 from companion.web.config import ServerConfig
+from companion.web.connections import Connection, WsConnection
 from companion.web.guard import (
     RateLimit,
     RefusalCode,
@@ -27,7 +28,7 @@ from companion.web.guard import (
     origin_allowed,
     pong,
 )
-from companion.web.hub import Connection, Hub, WsConnection
+from companion.web.hub import Hub
 from companion.web.services import cafe_of, guesses_of, hub_of
 
 log = logging.getLogger(__name__)

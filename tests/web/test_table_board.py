@@ -134,7 +134,8 @@ def test_a_new_game_clears_the_board_back_to_the_empty_track(
 def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
     from flask import Flask
 
-    from companion.web.hub import Connection, Hub
+    from companion.web.connections import Connection
+    from companion.web.hub import Hub
     from companion.web.pages import bp as pages_bp
     from companion.web.sockets import bp as sockets_bp
 

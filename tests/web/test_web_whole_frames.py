@@ -37,7 +37,7 @@ CHILD = textwrap.dedent(
     from wsproto import ConnectionType, WSConnection
     from wsproto.events import AcceptConnection, CloseConnection, Request, TextMessage
 
-    from companion.web.hub import WsConnection
+    from companion.web.connections import WsConnection
 
     FRAMES = 6
     SIZE = 32 * 1024  # a large view: more than the buffers below hold at once
