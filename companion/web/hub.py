@@ -187,6 +187,7 @@ class Hub:
                 self.showing(conn, *conn.report)
 
         conn.recheck = threading.Timer(max(0.1, seconds), again)
+        conn.recheck.name = f"look-again-{self.table.name}-{conn.seat}"
         conn.recheck.daemon = True
         conn.recheck.start()
 
@@ -246,6 +247,9 @@ class Hub:
                 self.broadcast("seats")
 
     def _drop(self, conn: Connection) -> None:
+        if conn.recheck is not None:  # a closed phone is not looked at again: no timer left
+            conn.recheck.cancel()
+            conn.recheck = None
         if conn in self.connections:
             self.connections.remove(conn)
         if conn.seat and self.seat_conns.get(conn.seat) is conn:
