@@ -28,7 +28,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -203,8 +203,12 @@ class Outbox:
         retention_days: int | None = None,
         delete_games: Callable[[list[int]], list[int]] | None = None,
         deadline: float | None = None,
+        ahead: Callable[[], Collection[int]] | None = None,
     ) -> None:
         self.urls = list(urls or [])
+        # The games over in the store whose end the table's screens have not shown yet
+        # (web/shown.py): recorded and sent once the winner's moment has been, never before.
+        self.ahead = ahead
         if self.urls and not secret:
             raise ValueError("webhooks need a secret to sign with (--webhook-secret)")
         self.secret = secret or ""
@@ -235,8 +239,9 @@ class Outbox:
         """Record every game that is over and has no result yet; queue its webhooks. Returns
         how many games were recorded."""
         count = 0
+        ahead = set(self.ahead()) if self.ahead is not None else set()
         for game in self.store.games_over_unrecorded():
-            if game.id in self._broken:
+            if game.id in self._broken or game.id in ahead:
                 continue
             try:
                 self._record(game)

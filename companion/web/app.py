@@ -20,6 +20,7 @@ from companion.web.mdns import Announcer, local_addresses
 from companion.web.mdns import base_url as mdns_base
 from companion.web.netaddr import public_base
 from companion.web.replay_sessions import Replays
+from companion.web.shown import ahead_of_screens
 
 
 def create_app(config: ServerConfig, cafe: Cafe | None = None) -> Flask:
@@ -131,6 +132,8 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
         first_retry=config.webhook_retry,
         retention_days=config.retention_days,
         delete_games=cafe.store.delete_games,
+        # A result goes out when the table has shown the end, not when the store has it.
+        ahead=lambda: ahead_of_screens(cafe.tables.values()),
     )
 
     def on_commit(_table: object, outcome: Outcome) -> None:

@@ -8,12 +8,13 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import requests
-from live_server import Host, LiveServer, Peer, free_port, play, seat_phones
+from live_server import Host, LiveServer, Peer, drain, free_port, play, seat_phones
 from waiting import wait_for
 
 from .browser_check import with_chromium
@@ -33,7 +34,12 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.posts.append(
-                    {"path": self.path, "headers": dict(self.headers), "body": body}
+                    {
+                        "path": self.path,
+                        "headers": dict(self.headers),
+                        "body": body,
+                        "at": time.monotonic(),
+                    }
                 )
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
@@ -138,3 +144,71 @@ def _host_page_shows_delivered(url: str) -> None:
         assert badge.inner_text() == "delivered"
 
     with_chromium(check)
+
+
+def test_the_result_goes_out_once_the_screens_have_shown_the_end(tmp_path: Path) -> None:
+    """The webhook is a reader like any other (DESIGN.md "The show"): a café's channel hears
+    who won when the table's TV has shown the final lines and the winner, not while they are
+    still counting down."""
+    hook_port = free_port()
+    receiver = Receiver(hook_port)
+    live = LiveServer(
+        tmp_path / "data",
+        extra=[
+            "--webhook",
+            f"http://127.0.0.1:{hook_port}/results",
+            "--webhook-secret",
+            SECRET,
+            "--board",
+            "none",
+        ],
+    ).start()  # pace "instant" until the last round
+    try:
+        phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
+        display = Peer(f"{live.ws_base}/t/1/ws/display")
+        host = Host(live, "1")
+        host.hello()
+        assert host.act("start", dice="digital")["type"] == "ok"
+        play(phones, [display], host, max_steps=0)  # every phone has the game
+        while not phones[0].view["game"]["view"]["last_round"]:
+            assert play(phones, [display], host, max_steps=1) == 1
+        # The last round at a pace whose final step holds its beats for a while (R7: a line
+        # per player, then the winner).
+        assert host.act("set_pace", pace="test:3")["type"] == "ok"
+
+        drain([display])
+        # The display's frames from here on, each stamped when it arrived (its own thread).
+        arrived: list[tuple[float, dict[str, Any]]] = []
+
+        def read() -> None:
+            while not display.closed:
+                frame = display.poll(0.05)
+                if frame is not None:
+                    arrived.append((time.monotonic(), frame))
+
+        threading.Thread(target=read, daemon=True).start()
+        play(phones, [], host)
+        t, final = wait_for(
+            lambda: next(
+                (
+                    (t, f)
+                    for t, f in arrived
+                    if f["type"] == "view" and f["game"] and f["game"]["status"] == "finished"
+                ),
+                None,
+            ),
+            "the display's finished view",
+            60,
+        )
+        hold, elapsed = final["show"]["hold"], final["show"]["elapsed"]
+        assert hold >= 3 * (len(phones) + 1), final["show"]
+        end_shown = t + hold - elapsed
+        wait_for(lambda: receiver.posts, "the result at the endpoint", hold + 30)
+        # It came after the final beats (the display's frame came first, so a late frame only
+        # moves end_shown later than the server's own moment: the slack covers the frame's way).
+        early = end_shown - receiver.posts[0]["at"]
+        assert early < 0.5, f"the result went out {early:.1f} s before the TV showed the winner"
+        assert json.loads(receiver.posts[0]["body"])["status"] == "finished"
+    finally:
+        live.stop()
+        receiver.close()
