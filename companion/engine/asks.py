@@ -77,3 +77,21 @@ def awaited(pending: Iterable[Pending], seat: str) -> PlayerKind | None:
             if kind == "city" or kind == "pyramid":
                 return kind
     return None
+
+
+def awaiting(pending: Iterable[Pending]) -> dict[str, frozenset[str]]:
+    """Every seat the engine waits for now, first asked first, with what it waits for (rolls
+    included: with digital dice a phone rolls). The host's "waiting for" list and the hub's
+    check that a waited-for phone shows its question read this one answer.
+
+    >>> seats = awaiting([{"type": "harvest"}, {"type": "dice", "player": "ben"},
+    ...                   {"type": "roll", "player": "ana"}, {"type": "dice", "player": "ana"}])
+    >>> {seat: sorted(kinds) for seat, kinds in seats.items()}
+    {'ben': ['dice'], 'ana': ['dice', 'roll']}
+    """
+    out: dict[str, set[str]] = {}
+    for entry in pending:
+        player = entry.get("player")
+        if player is not None:
+            out.setdefault(str(player), set()).add(str(entry["type"]))
+    return {seat: frozenset(kinds) for seat, kinds in out.items()}

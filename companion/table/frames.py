@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from companion.engine import Event, views, visible_events
+from companion.engine.asks import awaiting
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import older, reasons
 from companion.table.model import SEATS_MAX, Game, Seat
@@ -280,7 +281,7 @@ def waiting(snap: Snapshot, connected: set[str]) -> list[dict[str, Any]]:
     g = snap.game
     if g is None or g.status != "playing":
         return []
-    awaited = list(dict.fromkeys(str(e["player"]) for e in g.state["pending"] if "player" in e))
+    awaited = awaiting(g.state["pending"])  # first asked first
     seats = {s.seat: s for s in snap.seats}
     return [
         {

@@ -122,8 +122,10 @@ def base_url(config: ServerConfig) -> str:
 
 
 def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
-    """Results and webhook deliveries; a finished game wakes the sender at once (a game the
-    host ends is found by the sender's reconciling within seconds)."""
+    """Results and webhook deliveries; a finished game wakes the recorder when it commits
+    and at each beat of its end on the screens, so its result is recorded and sent the
+    moment the end is shown (a game the host ends is found by the recorder's look within
+    seconds)."""
     outbox = Outbox(
         config.database,
         config.webhooks,
@@ -142,6 +144,8 @@ def _outbox(config: ServerConfig, cafe: Cafe) -> Outbox:
 
     for table in cafe.tables.values():
         table.subscribe(on_commit)
+        if table.stage is not None:  # and again at each beat of the end, for its last one
+            table.stage.subscribe(on_commit)
     return outbox
 
 

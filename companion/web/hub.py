@@ -17,6 +17,7 @@ import orjson
 from werkzeug.routing import MapAdapter
 
 from companion.engine import Event
+from companion.engine.asks import awaiting
 from companion.table import Outcome, Table
 from companion.table import frames as render
 from companion.table.frames import Links
@@ -160,7 +161,7 @@ class Hub:
             seat = next((s for s in snap.seats if s.seat == conn.seat), None)
             if seat is None or seat.companion:
                 return False  # a companion player answers for the seat, not the phone
-            awaited = {e["type"] for e in g.state["pending"] if e.get("player") == conn.seat}
+            awaited = awaiting(g.state["pending"]).get(conn.seat, frozenset())
             if not awaited or awaited & asks or conn.resent == seq:
                 return False
             conn.resent = seq

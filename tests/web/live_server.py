@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,8 @@ import simple_websocket
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIONS = ("1", "2", "3", "4", "5", "6")
+# Commands a test phone sends in any one second, at most (the socket allows 20 messages).
+COMMANDS_PER_S = 15
 
 
 def die_with_parent() -> None:
@@ -309,6 +311,7 @@ class Phone(Peer):
         self.seat = seat["seat"]
         self.token = seat["token"]
         self.counter = 0
+        self._sent_at: deque[float] = deque(maxlen=COMMANDS_PER_S)
         self.outstanding: str | None = None
         self.acked_seq = 0
         self.stale = False
@@ -325,6 +328,11 @@ class Phone(Peer):
             cmd_id = f"{self.seat}-{self.counter}"
         self.outstanding = cmd_id
         self.sent[cmd_id] = command
+        # Below the socket's limit (PROTOCOL.md: 20 messages a second): at the instant pace a
+        # phone answering every question at once could pass it and see its command dropped.
+        while len(self._sent_at) >= COMMANDS_PER_S and time.monotonic() - self._sent_at[0] < 1.0:
+            time.sleep(0.01)
+        self._sent_at.append(time.monotonic())
         self.send({"type": "command", "token": self.token, "id": cmd_id, "command": command})
         return cmd_id
 

@@ -55,6 +55,8 @@ READ_TV = r"""() => {
     finished: Boolean(f?.game?.view?.finished),
     final: vis(final),
     totals: vis(final) ? texts(final, '.final-table tr.total td') : [],
+    finalText: vis(final) ? final.innerText : '',
+    faceDown: vis(final) ? final.querySelectorAll('.final-table td.face-down').length : 0,
     crowned: vis(crowned) ? crowned.textContent : null,
     story: vis(story),
     headline: vis(story) ? story.querySelector('.story-headline')?.textContent || '' : null,
@@ -193,6 +195,10 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
     assert tv_samples[first_crown]["totals"] == [str(totals[p]) for p in order]
     for s in tv_samples[:first_crown]:
         assert "Winner" not in s["text"] and "Shared win" not in s["text"], s["text"][:300]
+        # A line not turned yet is a blank face, never the word "secret" (nothing is secret
+        # at the end: it is only still face down).
+        assert "secret" not in s["finalText"].lower(), s["finalText"][:300]
+    assert any(s["faceDown"] for s in tv_samples[:first_crown] if s["final"])
     # Then the story, never while a line or the winner's moment is still due.
     assert first_story > first_crown
     for i in storied:

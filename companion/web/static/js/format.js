@@ -53,7 +53,9 @@ export function finalTable(order, linesByPlayer, winners = []) {
       h("th", { scope: "row" }, t(`final.${line}`)),
       order.map((p) => {
         const v = linesByPlayer[p]?.[line];
-        return h("td", {}, v === null || v === undefined ? t("final.hidden") : signed(v));
+        // A line not turned over yet (R7, one player at a time) is a blank face, not a word.
+        if (v === null || v === undefined) return h("td", { class: "face-down", title: t("final.face_down"), "aria-label": t("final.face_down") }, "·");
+        return h("td", {}, signed(v));
       }),
     ),
   );
