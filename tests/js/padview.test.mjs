@@ -172,6 +172,12 @@ test("what a companion player did for the seat, and who the table waits for", ()
   const waiting = waitingFor(frames[6].game.view);
   assert.equal(waiting.players, english["pad.waiting_for"].replace("{names}", "Ben and Cleo"));
   assert.equal(waiting.host, null);
+  assert.equal(waiting.mine, false);
+  // On Ben's own phone the table waits for Cleo by name and for Ben as "you" (not named).
+  const onBens = waitingFor(frames[6].game.view, "ben");
+  assert.equal(onBens.players, english["pad.waiting_for"].replace("{names}", "Cleo"));
+  assert.equal(onBens.mine, true);
+  assert.equal(waitingFor(frames[6].game.view, "ana").mine, false);
   assert.equal(waitingFor(frames[3].game.view).host, `${english["wait.harvest"]} · ${english["wait.improvements"]}`);
   assert.equal(stepTitle(frames[5].game.view), english["pad.bid_title.station"].replace("{n}", "1"));
 });

@@ -74,6 +74,7 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     assert host.act("start", dice="digital")["type"] == "ok"
 
     samples: list[tuple[float, dict[str, Any], str]] = []
+    waits: list[list[Any]] = []  # the phone's "waiting for" line, and its "you next" headline
     deadline = time.monotonic() + 240
     next_sample = 0.0
     n = 0
@@ -91,6 +92,12 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
             seen = display.evaluate(READ_DISPLAY)
             task = pads.task(phone_page)
             samples.append((now, seen, task))
+            waits.append(
+                phone_page.evaluate(
+                    "() => [document.querySelector('[data-testid=waiting-for]')?.textContent"
+                    " || '', document.querySelector('[data-testid=you-next]') !== null]"
+                )
+            )
             n += 1
             display.screenshot(path=str(out / f"{n:03d}-display.png"))
             phone_page.screenshot(path=str(out / f"{n:03d}-phone.png"))
@@ -129,6 +136,10 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     for (t1, a, ta), (t2, b, tb) in zip(samples, samples[1:], strict=False):
         if t2 - t1 < 1.0:
             assert not (a["shown"] and b["shown"] and ta in asks and tb in asks), (a, b, ta)
+    # Ana's phone never says the table waits for Ana: while a result holds her question it
+    # says her decision comes next ("Waiting for Ana" on her own phone read as a frozen table).
+    assert not [w for w, _ in waits if "Ana" in w], waits
+    assert any(mine for _, mine in waits), "the phone never said its decision comes next"
     # The moments have their sounds (generated, no files).
     sounds = samples[-1][1]["sounds"]
     assert "bids_in" in sounds and ("reveal" in sounds or "tie" in sounds), sounds

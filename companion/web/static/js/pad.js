@@ -982,15 +982,19 @@ function lastRanking(station) {
 }
 
 function waitTask(view) {
-  const waiting = waitingFor(view);
+  const waiting = waitingFor(view, me());
   const bidDone = view.bid_status?.[me()];
   const ranking = lastRanking();
   const windowOpen = view.dice_window && (view.phase === "dice" || view.phase === "roll");
+  // The table waits for this seat, but the display is still showing a result: the question
+  // comes when it has been shown (a companion player answers a skipped seat).
+  const next = waiting.mine && pad.moment.held && document.body.dataset.task !== "auto";
+  const headline = next ? t("pad.you_next") : bidDone ? t("pad.locked") : t("pad.nothing");
   return [
-    h("h2", { class: "waiting" }, bidDone ? t("pad.locked") : t("pad.nothing")),
+    h("h2", { class: "waiting", dataset: { testid: next ? "you-next" : "waiting" } }, headline),
     diceNotAsked(view),
     windowOpen ? revealedTable(view, view.dice_window.station) : null,
-    waiting.players ? h("p", {}, waiting.players) : null,
+    waiting.players ? h("p", { dataset: { testid: "waiting-for" } }, waiting.players) : null,
     waiting.host ? h("p", {}, waiting.host) : null,
     ranking && !windowOpen ? rankingTable(ranking, view) : null,
     told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,

@@ -317,15 +317,19 @@ export function stepTitle(view) {
 
 /**
  * Who and what the table waits for, as the waiting screen says it: players by name, the
- * host's inputs as things.
+ * host's inputs as things. With ``me``, the phone's own seat is not named among the others
+ * ("Waiting for Ana" on Ana's phone read as a frozen table): ``mine`` says it is awaited.
  * @param {GameView} view
- * @returns {{players: string | null, host: string | null}}
+ * @param {string | null} [me]
+ * @returns {{players: string | null, host: string | null, mine: boolean}}
  */
-export function waitingFor(view) {
-  const waiting = [...new Set((view.pending || []).filter((p) => p.player).map((p) => p.player))];
+export function waitingFor(view, me = null) {
+  const all = [...new Set((view.pending || []).filter((p) => p.player).map((p) => p.player))];
+  const waiting = all.filter((p) => p !== me);
   const host = (view.pending || []).filter((p) => !p.player).map((p) => t(`wait.${p.type}`));
   return {
     players: waiting.length ? t("pad.waiting_for", { names: list(waiting.map(nameOf)) }) : null,
     host: host.length ? host.join(" · ") : null,
+    mine: me !== null && all.includes(me),
   };
 }
