@@ -29,7 +29,8 @@ def test_display_frame_carries_the_story_after_the_end_not_before(
     settle(server, table, [display, host, *phones])
     frames = _view_frames(display)
     playing = [f for f in frames if f["game"] and f["game"]["status"] == "playing"]
-    assert len(playing) > 20
+    # A whole game's frames, however short the deals made it (CI once had a 20-frame game).
+    assert len(playing) >= 10
     assert all(f.get("story") is None for f in playing)  # never during a game
     final = display.view
     assert final["game"]["status"] == "finished"
