@@ -228,9 +228,20 @@ function fitHeader() {
   if (!bar) return;
   bar.classList.remove(...SQUEEZES);
   for (const step of SQUEEZES) {
-    if (bar.scrollWidth <= bar.clientWidth + 1) return;
+    if (!barOverflows(bar)) return;
     bar.classList.add(step);
   }
+}
+
+/** Whether an item of the bar ends past the bar's inside edge. Not `scrollWidth`: it leaves
+ * out the bar's end padding and is rounded, so an item a pixel past the screen's edge passed. */
+function barOverflows(bar) {
+  const box = bar.getBoundingClientRect();
+  const inside = box.right - parseFloat(getComputedStyle(bar).paddingRight) + 0.5;
+  for (const el of bar.children) {
+    if (el.getBoundingClientRect().right > inside) return true;
+  }
+  return false;
 }
 
 function renderJoin(inGame) {
