@@ -192,6 +192,41 @@ def story_at(step_beats: list[dict[str, Any]]) -> float | None:
     return None
 
 
+def rebased(old: list[dict[str, Any]], new: list[dict[str, Any]], elapsed: float) -> float:
+    """How far into a step the show is once the pace changes from the one of ``old`` beats to
+    the one of ``new`` (the same step's beats): on the same beat, as far into it. A step whose
+    beats were over stays over, and a story already up stays up, so a pace change never takes
+    a screen back a beat nor holds again a question a phone already asks.
+
+    >>> quick = [{"kind": "station", "seconds": 2.0}, {"kind": "station", "seconds": 2.0}]
+    >>> normal = [{"kind": "station", "seconds": 6.0}, {"kind": "station", "seconds": 6.0}]
+    >>> rebased(quick, normal, 3.0), rebased(normal, quick, 7.5)  # half into the 2nd beat
+    (9.0, 2.5)
+    >>> rebased(quick, normal, 5.0)  # over for a second: still over
+    13.0
+    >>> end = [{"kind": "winner", "seconds": 6.0}]
+    >>> rebased(end, [{"kind": "winner", "seconds": 2.0}], 20.0)  # the story is up: it stays
+    20.0
+    """
+    old_hold, new_hold = held(old), held(new)
+    if elapsed >= old_hold or len(old) != len(new):
+        if elapsed < old_hold:  # other beats (never seen): as far in, within the new hold
+            return min(elapsed, new_hold)
+        out = new_hold + (elapsed - old_hold)
+        old_story, new_story = story_at(old), story_at(new)
+        if old_story is not None and new_story is not None and elapsed >= old_story:
+            out = max(out, new_story)
+        return out
+    start = new_start = 0.0
+    for o, n in zip(old, new, strict=True):
+        if elapsed < start + o["seconds"]:
+            into = (elapsed - start) / o["seconds"] if o["seconds"] else 0.0
+            return new_start + into * float(n["seconds"])
+        start += o["seconds"]
+        new_start += n["seconds"]
+    return new_hold
+
+
 def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
     """Seconds into the step at which each beat ends.
 

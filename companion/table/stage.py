@@ -68,10 +68,12 @@ class Stage:
         # (the step's events, the pace, their beats): see _beats
         self._beats_of: tuple[list[Event], str, list[dict[str, Any]]] | None = None
         self._wake = threading.Event()
+        self._due: float | None = None  # when the clock's thread ticks next
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         with table.lock:
             self._resume()
+            self._pace = self.pace  # the pace the cursor's ``reached`` is counted in
         table.subscribers.insert(0, self._on_outcome)  # before the hub: it renders our cursor
 
     # -- the pace -----------------------------------------------------------------------
@@ -102,8 +104,7 @@ class Stage:
 
     def holding(self, margin: float = 0.0) -> bool:
         """Whether the step up now is still within its beats, plus ``margin`` seconds (the
-        pages hold every question until they end; a page that says it holds after that is
-        wrong)."""
+        pages hold every question until they end, and not after)."""
         with self.table.lock:
             g = self.table.game
             return g is not None and self.clock() - self.reached < self._hold(g) + margin
@@ -132,7 +133,8 @@ class Stage:
                 return
             if g.id != self.game_id:  # a new game: its first steps are shown from the start
                 self.game_id, self.shown, self.reached, self._state = g.id, 0, now, None
-                self._told = 0
+                self._told, self._pace = 0, self.pace
+            self._follow_pace(g, now)
             total = len(g.commands)
             events: list[Event] = []
             # What the LED board has not been told yet: the rest of the step it was on.
@@ -178,6 +180,18 @@ class Stage:
             for subscriber in list(self.subscribers):
                 self._tell(subscriber, outcome)
             self._schedule(g, now)
+
+    def _follow_pace(self, g: Game, now: float) -> None:
+        """A new pace goes on from the beat up now (``show.rebased``): nothing shown goes back."""
+        pace = self.pace
+        if pace == self._pace:
+            return
+        current = self._current_events(g)
+        old, new = show.beats(current, self._pace), show.beats(current, pace)
+        self._pace = pace
+        if current:
+            self.reached = now - show.rebased(old, new, now - self.reached)
+            self._persist(g)
 
     def _beats(self, g: Game) -> list[dict[str, Any]]:
         """The beats of the step up now (kept while the step and the pace stay: every tick
@@ -304,7 +318,8 @@ class Stage:
                 if command["type"] == TRACK_COLORS:
                     profile = {**g.document["profile"], "track_colors": command["colors"]}
                     state = new_game(g.document["players"], g.document.get("stack"), profile)
-                    state = _replay(state, [c for _, c, _, _ in g.commands[:k]])
+                    for c in [c for _, c, _, _ in g.commands[:k] if c["type"] != TRACK_COLORS]:
+                        state, _ = apply(state, c)
                 else:
                     state, _ = apply(state, command)
             self._state = (g.id, n, state, prior)
@@ -413,8 +428,6 @@ class Stage:
             self._due = due
             self._wake.set()
 
-    _due: float | None = None
-
     def _run(self) -> None:
         while not self._stop.is_set():
             due = self._due
@@ -435,10 +448,3 @@ class Stage:
         for a thread may not block; the thread is a daemon and ends at its next wake)."""
         self._stop.set()
         self._wake.set()
-
-
-def _replay(state: State, commands: list[dict[str, Any]]) -> State:
-    for command in commands:
-        if command["type"] != TRACK_COLORS:
-            state, _ = apply(state, command)
-    return state

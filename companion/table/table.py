@@ -237,10 +237,16 @@ class Table:
             self.publish(Outcome("settings"))
 
     def set_pace(self, pace: Any) -> Outcome:
-        """How long the screens hold each station's result (companion.table.show)."""
+        """How long the screens hold each station's result (companion.table.show). The show
+        follows it from the beat up now before anyone reads the show again, also when the
+        frame that tells the screens waits for the settings window."""
         if not show.valid_pace(pace):
             raise TableError("bad_message", f"pace must be one of {', '.join(show.PACES)}")
-        return self._change_setting("pace", pace)
+        with self.lock:
+            outcome = self._change_setting("pace", pace)
+            if self.stage is not None:
+                self.stage.tick()
+            return outcome
 
     def set_language(self, lang: str) -> Outcome:
         """The display's language, the host's choice (checked by the web layer)."""

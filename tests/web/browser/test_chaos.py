@@ -469,12 +469,14 @@ def _last_view(frames: list[dict[str, Any]]) -> tuple[Any, int] | None:
     return None
 
 
-def _step_of(frame: dict[str, Any]) -> tuple[Any, Any, Any]:
-    """Which step of which game a frame shows."""
+def _step_of(frame: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
+    """Which step of which game a frame shows, and at which hold (a slower pace mid-step
+    holds the rest of the step longer: the deadline moves with it)."""
     return (
         (frame.get("game") or {}).get("id"),
         frame.get("seq"),
         (frame.get("show") or {}).get("step"),
+        (frame.get("show") or {}).get("hold"),
     )
 
 

@@ -47,6 +47,7 @@ READ_TV = r"""() => {
   const story = document.getElementById('story-panel');
   const spot = document.getElementById('spotlight');
   const crowned = final && final.querySelector('.winners:not(.pending)');
+  const review = document.querySelector('[data-testid=review-status]');
   return {
     step: b.step,
     index: b.index,
@@ -62,6 +63,8 @@ READ_TV = r"""() => {
     headline: vis(story) ? story.querySelector('.story-headline')?.textContent || '' : null,
     ends: vis(story) ? texts(story, '.story-svg .end-score').map(Number) : [],
     spot: vis(spot) ? spot.dataset.kind : null,
+    review: vis(review) ? review.textContent : null,
+    reviewing: Boolean(f?.review),
     text: document.body.innerText,
   };
 }"""
@@ -205,6 +208,13 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
         s = tv_samples[i]
         assert s["index"] == -1, s["kind"]  # the step's beats are all read
     assert all(s["story"] for s in tv_samples[first_story:])  # it stays
+    # The review's progress in the top bar waits for the end to be shown, as the story does
+    # (it said "each phone has its review" under the final lines still turning).
+    assert any(s["reviewing"] for s in tv_samples[:first_story]), "no review under way"
+    assert not any(s["review"] for s in tv_samples[:first_story]), [
+        (i, s["kind"], s["review"]) for i, s in enumerate(tv_samples[:first_story]) if s["review"]
+    ][:3]
+    assert tv_samples[-1]["review"], "the review's status never showed"
     # The last step's stations were seen in the spotlight, with no final panel or story over.
     for s in tv_samples:
         if s["kind"] == "station":

@@ -25,7 +25,7 @@ import {
 import { LANGUAGES, onLanguageChange, plural, setLanguage, t } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
-import { renderStory } from "./story.js";
+import { endStillDue, renderStory } from "./story.js";
 import {
   boxPlace,
   connectionText,
@@ -197,7 +197,8 @@ function renderStatusBar() {
           t("round.last"),
         )
       : null,
-    over ? reviewStatus(display.frame) : null,
+    // The review's progress once the end is shown, not under the final lines still turning.
+    over && !endStillDue(display.frame, beat) ? reviewStatus(display.frame) : null,
   );
   renderCountdown();
   const hints = document.getElementById("hints-on");

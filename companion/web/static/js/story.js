@@ -26,6 +26,15 @@ function secondsLeft(frame, beat) {
   return Math.max(0, at - beat.elapsed());
 }
 
+/** Whether the end of ``frame``'s game is still being shown on this screen (a final line or
+ * the winner's moment still to come): what the story waits for, the review's status waits
+ * for too (a phone opens its review only once the end is shown). */
+export function endStillDue(frame, beat) {
+  if (!frame?.game || frame.game.status === "playing") return false;
+  const left = secondsLeft(frame, beat);
+  return left !== null && left > 0;
+}
+
 /** Show the story of ``frame`` when it is due (``beat``: the page's show clock); ``rerender``
  * is called when it becomes due. */
 export function renderStory(frame, rerender, beat) {
