@@ -106,6 +106,9 @@ class Chaos:
         else:
             page.goto(self.server.join_url())
             page.wait_for_selector("#join-form:not([hidden])")
+            # The page has looked up the colours taken and chosen a free one (a tap before
+            # that can land on a colour about to be marked taken, and wait on it for ever).
+            page.wait_for_selector('input[name="colour"]:checked', state="attached")
             page.locator(tid("join-name")).fill(name)
             free = page.locator(tid("join-colour") + ":not(.taken)")
             if free.count():
