@@ -4,79 +4,102 @@ Having this file in ``tests/`` (no ``__init__.py``) puts ``tests/`` on ``sys.pat
 test imports the shared helpers (``waiting.wait_for``) by their module name.
 
 ``make test`` runs the suite on several pytest-xdist workers with ``--dist loadgroup``: each
-test module is one group, kept on one worker (its tests share the module's server). The
-browser tests are ``BROWSER_LANES`` groups (2 unless the environment says), lanes that run
-beside each other and beside the rest: a browser test drives Chromium and a server, and on
-two cores their timing checks need the cores more than other tests do. Each chaos seed heads
-a lane of its own; on the workers the lanes go first, so the last minutes are not one long
-test running alone.
+test module is one group, kept on one worker (its tests share the module's server), and each
+chaos seed is a group of its own. The groups are handed out longest first (``SECONDS``, the
+seconds each slow module takes alone), so a worker that is free takes the longest work left
+and the run does not end on one long test running alone (longest-processing-time-first).
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 BROWSER = "tests/web/browser/"
-# The chaos seeds (minutes each): one at the head of each browser lane.
+# The chaos seeds (minutes each): a group each, so the two run side by side.
 APART = ("tests/web/browser/test_chaos.py",)
 APART_TIMEOUT_S = 900  # as test_display_fit.py's own mark
-# The other slow browser modules, dealt to the lanes in turn after the seeds (the rest of the
-# browser modules follow, dealt the same way).
-SLOWEST = (
-    "tests/web/browser/test_display_fit.py",
-    "tests/web/browser/test_table_games.py",
-    "tests/web/browser/test_finale.py",
-    "tests/web/browser/test_show.py",
-)
-# How many browser lanes (``make test BROWSER_LANES=1`` runs one browser test at a time).
 # The emulated RP2040 boards (tests/firmware/): one group, one emulator at a time (each takes a
-# core; three at once on two cores missed the watchdog tests' deadlines).
+# core; beside other workers the watchdog tests miss their deadlines, so ``make test`` runs
+# this folder alone, before the rest).
 FIRMWARE = "tests/firmware/"
-LANES = tuple(f"browser-{k + 1}" for k in range(max(1, int(os.environ.get("BROWSER_LANES", "2")))))
+# Seconds a module's tests take on a quiet 2-core machine, one after the other (a chaos seed:
+# each), for the order the groups are handed out in; a module not listed weighs DEFAULT_S.
+# Rough figures suffice: they only order the work (CI's --durations output updates them).
+SECONDS = {
+    "tests/web/browser/test_chaos.py": 230,
+    "tests/web/browser/test_table_games.py": 82,
+    "tests/web/browser/test_replay_play.py": 63,
+    "tests/web/browser/test_display_fit.py": 61,
+    "tests/web/browser/test_reconnect.py": 54,
+    "tests/web/browser/test_show.py": 51,
+    "tests/web/browser/test_pad_sound.py": 47,
+    "tests/web/browser/test_finale.py": 44,
+    "tests/web/browser/test_display_header.py": 43,
+    "tests/web/test_web_show.py": 40,
+    "tests/web/browser/test_words.py": 34,
+    "tests/cafe/test_deploy_service.py": 31,
+    "tests/web/browser/test_deciding_words.py": 35,
+    "tests/cafe/test_webhook_live.py": 27,
+    "tests/web/browser/test_story.py": 26,
+    "tests/web/browser/test_replay_display.py": 24,
+    "tests/cafe/test_reviews_live.py": 22,
+    "tests/cafe/test_damaged_rows.py": 21,
+    "tests/web/test_web_bots.py": 21,
+    "tests/web/test_web_slow_clients.py": 19,
+    "tests/web/browser/test_review_screen.py": 17,
+    "tests/web/browser/test_host.py": 16,
+    "tests/cafe/test_mdns_wifi.py": 16,
+    "tests/web/browser/test_pages_details.py": 15,
+    "tests/cafe/test_reviews_durable.py": 14,
+    "tests/web/browser/test_duplicates.py": 13,
+    "tests/web/browser/test_game_flow.py": 13,
+    "tests/web/test_web_spoilers.py": 13,
+    "tests/web/browser/test_pad_features.py": 12,
+    "tests/web/browser/test_full_game.py": 12,
+    "tests/web/test_web_floods.py": 12,
+    "tests/web/browser/test_display_board.py": 11,
+    "tests/web/test_web_hardening.py": 11,
+    "tests/web/browser/test_admin_damaged.py": 10,
+    "tests/web/test_web_game.py": 10,
+}
+DEFAULT_S = 3
 
 
 def _module(item: pytest.Item) -> str:
     return item.nodeid.split("::", 1)[0]
 
 
-def _lanes(items: list[pytest.Item]) -> dict[str, str]:
-    """The browser lane of each browser test (node id): a chaos seed heads each lane, then the
-    slowest modules and the rest, dealt in turn (a module stays in one lane)."""
-    seeds = [i.nodeid for i in items if _module(i) in APART]
-    modules = sorted({_module(i) for i in items if _module(i).startswith(BROWSER)} - set(APART))
-    order = [m for m in SLOWEST if m in modules] + [m for m in modules if m not in SLOWEST]
-    lane_of = {seed: LANES[k % len(LANES)] for k, seed in enumerate(seeds)}
-    lane_of.update({m: LANES[k % len(LANES)] for k, m in enumerate(order)})
-    return lane_of
+def _group(item: pytest.Item) -> str:
+    """The item's ``xdist_group``: its own mark, else its module (a chaos seed: itself)."""
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs.get("name"))
+    module = _module(item)
+    if module.startswith(FIRMWARE):
+        return FIRMWARE
+    return item.nodeid if module in APART else module
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Groups for ``--dist loadgroup`` (a test's own ``xdist_group`` mark wins); on xdist's
-    workers, the browser lanes first, each seed at the head of its lane."""
+    workers, the groups longest first (the scheduler hands them out in the order collected,
+    with ``--no-loadscope-reorder``)."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
-    lane_of = _lanes(items)
     for item in items:
-        module = _module(item)
-        if module in APART and item.get_closest_marker("timeout") is None:
+        if _module(item) in APART and item.get_closest_marker("timeout") is None:
             # Minutes alone, more beside other workers on two cores: the hang guard
             # (pytest-timeout, 300 s) would stop a seed that is only slow.
             item.add_marker(pytest.mark.timeout(APART_TIMEOUT_S))
         if item.get_closest_marker("xdist_group") is None:
-            group = lane_of.get(item.nodeid) or lane_of.get(module) or module
-            if module.startswith(FIRMWARE):
-                group = FIRMWARE
-            item.add_marker(pytest.mark.xdist_group(group))
+            item.add_marker(pytest.mark.xdist_group(_group(item)))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: the order it is given work
-        rank = {m: k for k, m in enumerate([*APART, *SLOWEST])}
-        items.sort(
-            key=lambda i: (
-                not _module(i).startswith(BROWSER),
-                rank.get(_module(i), len(rank)),
-            )
-        )
+        weight: dict[str, float] = {}
+        for item in items:
+            group = _group(item)
+            weight[group] = SECONDS.get(_module(item), DEFAULT_S)
+        first = {g: k for k, g in enumerate(dict.fromkeys(_group(i) for i in items))}
+        items.sort(key=lambda i: (-weight[_group(i)], first[_group(i)]))
 
 
 # -- where the time goes ---------------------------------------------------------------------

@@ -103,8 +103,13 @@ def test_a_host_frame_ends_the_pattern_and_the_picture_stays(rp2040):
     answer, sent = request(rp2040, T.PING, 3)
     assert answer.type == T.STATUS and not p.parse_status(answer.payload)["host_lost"]
     assert bytes.fromhex(leds_after(rp2040, sent)["grb"]) == em.expected_grb(picture)
+    # The LED is on and blinks no more: no "off" since the frame (when the blink was in its
+    # "on" half as the frame came, the pin is set on again and records no change).
+    answer, later = request(rp2040, T.PING, 4)
+    assert answer.type == T.STATUS
     led = [e for e in rp2040.events if e["ev"] == "status_led"]
-    assert led[-1]["on"] and led[-1]["cycle"] >= sent
+    assert led[-1]["on"], led[-3:]
+    assert [e for e in led if e["cycle"] >= sent and not e["on"]] == [], (sent, later, led[-3:])
 
 
 def test_nothing_is_allocated_per_frame(rp2040):

@@ -1,15 +1,20 @@
 """The show keeps one beat on every screen (DESIGN.md "The show", docs/RULES.md R3, R6, R7).
 
 A live ``companion serve`` plays whole games with a short test pace while the test samples
-what the display, the phones and the host receive, each frame with its arrival time:
+what the display, the phones and the host receive, in the order they receive it:
 
-- each step that resolves stations stays the display's newest step for at least its stations
-  times the pace, and carries every station's full ranking (bids with their parts, ties);
-- no phone is asked a decision before the display shows the step that asks it;
-- "last round" is on the display before the last round's first bid is asked, the end reason
-  is in the finished view, the final-scoring lines and the winner hold their beats;
-- after ``kill -9`` mid-show, the restarted server shows the step it was on, for the time
-  that was left, then goes on.
+- the display gets every step in order, each saying the seconds it holds (its stations times
+  the pace) and carrying every station's full ranking (bids with their parts, ties);
+- no phone is asked a decision in a step the display is not sent;
+- "last round" is on the display in a step before the one that asks the last round's first
+  bid, the end reason is in the finished view, the final-scoring lines and the winner hold
+  their beats;
+- after ``kill -9`` mid-show, the restarted server shows the step it was on with the time
+  already spent on it counted, then goes on.
+
+The seconds themselves (a step stays up its hold, never less; a restart shows the rest of
+the step) are checked on the stage's own clock in tests/table/test_stage_holds.py, where a
+late frame on a busy machine cannot blur them.
 """
 
 from __future__ import annotations
@@ -27,7 +32,6 @@ from companion.table import show, staging
 
 NAMES = ["Ana", "Ben", "Cleo"]
 PACE = 0.8  # seconds a station's result stays up (the test pace, "test:0.8")
-SLACK = 0.3  # a step's frame may reach a client that late on a loaded machine (CI saw 0.18 s)
 
 
 class Clocked:
@@ -137,7 +141,11 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
 
     steps = step_times(display)
     ranked = 0
-    for (t, step, frame), (t_next, _, _) in zip(steps, steps[1:], strict=False):
+    # The display goes through the steps in order (no undo here: it never goes back), each
+    # step saying the seconds it holds.
+    arrived = [(f.get("show") or {}).get("step", f["seq"]) for _, f in display.views()]
+    assert arrived == sorted(arrived)
+    for _t, _step, frame in steps[:-1]:
         events = frame["events"]
         rankings = [e for e in events if e["type"] == "ranking"]
         # The full result: every bid with its parts, the order, the reason for every tie.
@@ -146,9 +154,7 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
                 {"player", "cards", "total", "place"} <= set(e) for e in r["entries"]
             ), r
             assert "ties" in r and "order" in r, r
-        wanted = show.hold(events, f"test:{PACE}")
-        assert wanted == frame["show"]["hold"]
-        assert t_next - t >= wanted - SLACK, (step, wanted, t_next - t, events)
+        assert show.hold(events, f"test:{PACE}") == frame["show"]["hold"]
         ranked += len(rankings)
     assert ranked >= 12  # at least two rounds of six stations were watched
 
@@ -180,33 +186,30 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
                 assert low <= card["cubes_used"] <= high, (p, b, card)
     assert staged_steps >= 5
 
-    # No phone is asked for a decision the display does not show yet (same step, same beat).
-    shown_at: dict[int, float] = {}
-    for t, step, _ in steps:
-        shown_at.setdefault(step, t)
+    # No phone is asked for a decision in a step the display is not sent (the same frame goes
+    # to every screen at once; the phone holds the question until the step's beats end).
+    shown = {step for _, step, _ in steps}
     for c in clocked[1:-1]:
-        for t, f in c.views():
+        for _, f in c.views():
             if f["you"]["pending"]:
-                step = f["show"]["step"]
-                assert step in shown_at, (step, sorted(shown_at)[-5:])
-                assert shown_at[step] <= t + SLACK, (step, shown_at[step], t)
+                assert f["show"]["step"] in shown, (f["show"]["step"], sorted(shown)[-5:])
 
     # "Last round" is on the display as soon as it is known (R6.3), as a beat of its own;
     # when the round count makes it (R2.1), before the last round's first bid is asked.
     view_of = [(t, f["game"]["view"], f) for t, f in display.views() if f["game"]]
     end = view_of[-1][1]
-    announced, frame = next((t, f) for t, v, f in view_of if v["last_round"])
+    frame = next(f for _, v, f in view_of if v["last_round"])
     assert "last_round" in [b["kind"] for b in frame["show"]["beats"]], frame["show"]
     if end["last_round_reason"] == "max_rounds":
         first_bid = min(
-            t
+            f["show"]["step"]
             for c in clocked[1:-1]
-            for t, f in c.views()
+            for _, f in c.views()
             if f["game"]
             and f["game"]["view"]["round"] == end["round"]
             and any(e["type"] == "bid" for e in f["you"]["pending"])
         )
-        assert announced <= first_bid + SLACK
+        assert frame["show"]["step"] <= first_bid, (frame["show"]["step"], first_bid)
     # The end's reason is in the finished view (R6.3), the winners are named (R7).
     assert end["finished"] and end["last_round_reason"] in ("max_rounds", "end_score", "cubes")
     assert end["winners"]
@@ -230,7 +233,6 @@ def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
         server.kill9()
         for c in clocked:
             c.peer.close()
-        t_restart = time.monotonic()
         server = LiveServer(data, tables=1, extra=["--pace", "normal"]).start()
         again = Clocked(Peer(f"{server.ws_base}/t/1/ws/display"))
         hello = again.peer.until(lambda f: f["type"] == "view")
@@ -241,12 +243,10 @@ def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
         phones = reconnect(server, "1", phones)
         for p in phones:  # no phone is asked ahead of the display
             assert p.view["show"]["step"] == step
-        left = hold - hello["show"]["elapsed"]
-        # The phones answer what this step asks (if anything); the show moves on once the
-        # rest of the hold is over, not before.
+        # The phones answer what this step asks (if anything) once its rest is shown, and the
+        # show goes on (the seconds: tests/table/test_stage_holds.py).
         watched = [again, *(Clocked(p) for p in phones)]
         drive(phones, watched, lambda: again.peer.view["show"]["step"] > step, timeout=hold + 30)
-        assert time.monotonic() - t_restart >= left - SLACK - 1.0  # the rest of the hold
         again.peer.close()
     finally:
         for p in phones:

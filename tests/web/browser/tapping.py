@@ -139,7 +139,7 @@ class HostPage:
 
     def start(self, dice: str = "digital") -> None:
         self.page.locator(tid(f"dice-{dice}")).check()
-        self.page.wait_for_function(f"window.__host.frame()?.table?.dice === '{dice}'")
+        self.page.wait_for_function(f"window.__host?.frame()?.table?.dice === '{dice}'")
         self.page.locator(tid("start")).click()
 
     def track_colours(self, colours: list[str]) -> None:
@@ -153,7 +153,7 @@ class HostPage:
                 select.select_option(colour)
         page.locator("#track-save").click()
         page.wait_for_function(
-            "JSON.stringify(window.__host.frame()?.host?.profile?.saved) === "
+            "JSON.stringify(window.__host?.frame()?.host?.profile?.saved) === "
             + repr(__import__("json").dumps(colours, separators=(",", ":")))
         )
 
@@ -179,7 +179,7 @@ class HostPage:
         form.locator("button[type=submit]").click()
         # Until the table has it: the page must not be read again before its next view.
         self.page.wait_for_function(
-            "k => !(window.__host.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind
+            "k => !(window.__host?.frame()?.host?.inputs || []).some(e => e.type === k)", arg=kind
         )
         return True
 

@@ -115,7 +115,7 @@ class Chaos:
                 free.first.tap()
             page.locator(tid("join-submit")).tap()
             page.wait_for_selector("#screen-game:not([hidden]), #screen-final:not([hidden])")
-        page.wait_for_function("Boolean(window.__pad.frame()?.you?.seat)")
+        page.wait_for_function("Boolean(window.__pad?.frame()?.you?.seat)")
         # People play differently: some take the city's die and keep their dice for later
         # stations (more dice windows, often with one holder), some build huts.
         player = Player(
@@ -187,7 +187,7 @@ class Chaos:
         page.wait_for_selector(tid("start") + ":not([disabled])")
         self.say(f"start with {len(self.phones)} phones")
         page.locator(tid("start")).click()
-        page.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
+        page.wait_for_function("window.__host?.frame()?.game?.status === 'playing'")
         self.games += 1
 
     def tap(self) -> None:
@@ -207,6 +207,9 @@ class Chaos:
 
     def undo(self) -> None:
         button = self.host.page.locator("#undo")
+        if not (button.is_visible() and button.is_enabled()):
+            self.say("host: undo not offered")
+            return
         try:
             # The host page may take the offer back meanwhile (a companion's move came in).
             button.click(timeout=2000)
@@ -293,7 +296,7 @@ class Chaos:
     def end_game(self) -> None:
         self.say("host: end game")
         self.host.page.locator("#end-game").click()
-        self.host.page.wait_for_function("window.__host.frame()?.game?.status !== 'playing'")
+        self.host.page.wait_for_function("window.__host?.frame()?.game?.status !== 'playing'")
 
     def after_game(self) -> None:
         """The game is over: the finale must be seen everywhere, then a new game."""
@@ -303,7 +306,7 @@ class Chaos:
             self.check_finale()
         self.say("host: new game")
         self.host.page.locator("#new-game").click()
-        self.host.page.wait_for_function("!window.__host.frame()?.game")
+        self.host.page.wait_for_function("window.__host && !window.__host.frame()?.game")
 
     # -- invariants -------------------------------------------------------------------------
     def check(self) -> None:

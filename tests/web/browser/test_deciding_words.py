@@ -28,11 +28,12 @@ def deciding_words(server: LiveServer, browser, table: str, ana: dict) -> str:
     phones = seat_phones(server, table, ["Ana", "Ben", "Cleo"])
     host = Host(server, table)
     host.hello()
-    # The step that reveals S1-S3 holds each station's result 20 s: long enough to read.
-    assert host.act("set_pace", pace="test:20")["type"] == "ok"
+    # The step that reveals S1-S3 holds each station's result 6 s: S3's words are up for 6 s
+    # (the page is read at every animation frame until they come), then the phone asks.
+    assert host.act("set_pace", pace="test:6")["type"] == "ok"
     display = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     display.goto(f"{server.base}/t/{table}/")
-    display.wait_for_function("() => window.__display && window.__display.beatLog")
+    display.wait_for_function("() => window.__display?.beatLog")
     assert host.act("start", dice="table")["type"] == "ok"
     for p in phones:
         p.command({"type": "sacrifice", "card": 0})

@@ -91,13 +91,13 @@ def board_problems(g: dict[str, Any], boxes: int, min_text: float) -> list[str]:
 def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
     display = browser.new_context(**DISPLAY).new_page()
     display.goto(f"{server.base}/t/1/")
-    display.wait_for_function("window.__display && window.__display.frame()")
+    display.wait_for_function("window.__display?.frame()")
     layout = layout_summary(load_layout())
     count = layout["led_count"]
     # The server's own simulated board comes up first (its status settles once the link has
     # shaken hands); its LEDs are drawn from the real frames.
     display.wait_for_function(
-        "n => { const b = window.__display.frame()?.board;"
+        "n => { const b = window.__display?.frame()?.board;"
         " return b && b.connected === true && (b.pixels || []).length === n; }",
         arg=count,
     )
@@ -182,8 +182,8 @@ def test_the_host_hides_and_shows_the_board_drawing(server, browser, artifacts):
     display.screenshot(path=str(artifacts / "display-leds-hidden.png"))
     # Kept in the table's settings: a reloaded display still leaves it out.
     display.reload()
-    display.wait_for_function("window.__display && window.__display.frame()?.board")
-    display.wait_for_function("window.__display.frame().table.board_drawing === false")
+    display.wait_for_function("window.__display?.frame()?.board")
+    display.wait_for_function("window.__display?.frame()?.table.board_drawing === false")
     assert display.locator("#leds-panel").is_hidden()
     # The host page's toggle shows it again.
     page = browser.new_context(**DISPLAY).new_page()

@@ -142,7 +142,7 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
         peers += phones
         page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         page.goto(f"{server.base}/t/1/")
-        page.wait_for_function("() => window.__display && window.__display.frame()")
+        page.wait_for_function("() => window.__display?.frame()")
         problems = _look(page, server, "lobby")
 
         assert host.act("start", dice="digital")["type"] == "ok"

@@ -75,13 +75,13 @@ def test_the_top_bar_stays_inside_at_every_width_in_every_language(tmp_path, bro
         assert host.act("start", dice="digital")["type"] == "ok"
         page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         page.goto(f"{server.base}/t/1/")
-        page.wait_for_function("() => window.__display && window.__display.frame()?.game")
+        page.wait_for_function("() => window.__display?.frame()?.game")
         assert host.act("set_hints", level="good")["type"] == "ok"
         live: list[str] = []
         for lang in LANGS:
             page.select_option("[data-testid=display-lang]", lang)
             page.wait_for_function(
-                "(l) => window.__display.frame().table.lang === l && "
+                "(l) => window.__display?.frame()?.table.lang === l && "
                 "document.documentElement.lang === l && "
                 "document.getElementById('conn-status').dataset.status === 'open' && "
                 "!document.getElementById('hints-on').hidden",

@@ -62,7 +62,7 @@ def test_language_picker_on_the_display_and_the_title_whole(
 ) -> None:
     display = browser.new_context(**TV).new_page()
     display.goto(f"{server.base}/t/{table}/")
-    display.wait_for_function("window.__display && window.__display.frame()")
+    display.wait_for_function("window.__display?.frame()")
     assert display.evaluate(TITLE) == {"text": f"Table {table}", "cut": False, "inside": True}
     phone = browser.new_context(**PHONE, locale="en-GB").new_page()
     phone.goto(server.join_url(table))
@@ -82,7 +82,7 @@ def test_language_picker_on_the_display_and_the_title_whole(
     host_page.goto(server.host_url(table))
     host_page.wait_for_function("document.getElementById('display-lang').value === 'de'")
     display.reload()
-    display.wait_for_function("window.__display && window.__display.frame()")
+    display.wait_for_function("window.__display?.frame()")
     display.wait_for_function("document.documentElement.lang === 'de'")
     assert display.locator("#display-lang").input_value() == "de"
     # The phone keeps its own language.
@@ -135,7 +135,7 @@ def test_five_long_names_whole_in_german_at_1280x720(server, table, browser, art
     # The host page shows them whole too.
     page = browser.new_context(**TV).new_page()
     page.goto(server.host_url(table))
-    page.wait_for_function("window.__host && window.__host.frame()")
+    page.wait_for_function("window.__host?.frame()")
     text = page.locator("#host-seats").inner_text()
     assert all(n in text for n in NAMES)
     host.close()

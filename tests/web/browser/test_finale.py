@@ -125,7 +125,7 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
         assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
     tv = browser.new_context(**TV).new_page()
     tv.goto(f"{paced.base}/t/1/")  # the address people open: no test parameter
-    tv.wait_for_function("() => window.__display && window.__display.beat")
+    tv.wait_for_function("() => window.__display?.beat")
     assert host.act("start", dice="digital")["type"] == "ok"
     assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
     _to_the_last_step(host, time.monotonic() + 240)

@@ -31,17 +31,21 @@ def test_a_whole_game_ends_in_the_final_scoring(server, browser, artifacts):
     while time.monotonic() < deadline:
         if ana.locator("#screen-final").is_visible():
             break
-        view = ana.evaluate("window.__pad.frame()?.game?.view || null")
-        step = str(view.get("step")) if view else ""
-        before = ana.evaluate("document.body.dataset.task || ''")
-        label = step if step in ("all", "first", "second") else "station"
+        # What the pad asks and at which bidding step, read together (read apart, a busy
+        # machine let the pad move on between the two reads).
+        asked = ana.evaluate(
+            "({task: document.body.dataset.task || '',"
+            " step: String(window.__pad.frame()?.game?.view?.step ?? '')})"
+        )
+        before = asked["task"]
+        label = asked["step"] if asked["step"] in ("all", "first", "second") else "station"
         shot = f"phone-step-{label}.png" if before == "bid" else f"phone-task-{before}.png"
         if before not in ("", "none") and shot not in shots:
             shots.add(shot)
             ana.screenshot(path=str(artifacts / shot), full_page=True)
-        kind = act(ana)
-        if kind == "bid":
+        if before == "bid":
             steps_seen.add(label)
+        kind = act(ana)
         if not kind:
             time.sleep(0.15)
         if display.evaluate(

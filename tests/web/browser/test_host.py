@@ -57,7 +57,7 @@ def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
     cards.locator("button").click()
     host.screenshot(path=str(artifacts / "host-table-dice.png"), full_page=True)
 
-    display.wait_for_function("window.__display.frame()?.game?.view?.phase === 'bid'")
+    display.wait_for_function("window.__display?.frame()?.game?.view?.phase === 'bid'")
     view = display.evaluate("window.__display.frame().game.view")
     assert view["harvest"] == [6, 5, 4]
     assert sorted(view["improvements"]) == [10, 13]
@@ -70,7 +70,7 @@ def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
     # End the game: the display says so; the log can be downloaded; a new game opens the lobby.
     host.once("dialog", lambda d: d.accept())
     host.click("#end-game")
-    display.wait_for_function("window.__display.frame()?.game?.status === 'ended'")
+    display.wait_for_function("window.__display?.frame()?.game?.status === 'ended'")
     link = host.locator("#games a").first
     link.wait_for()
     log_url = link.get_attribute("href")
@@ -79,7 +79,7 @@ def test_host_runs_a_table_with_real_dice(server, browser, artifacts):
     assert any(c["type"] == "harvest" and c["dice"] == [6, 5, 4] for c in doc["commands"])
     host.once("dialog", lambda d: d.accept())
     host.click("#new-game")
-    display.wait_for_function("window.__display.frame()?.game === null")
+    display.wait_for_function("window.__display?.frame()?.game === null")
     phones[1].wait_for_selector("#screen-lobby:not([hidden])")
 
 
@@ -104,4 +104,4 @@ def test_host_buttons_wait_for_the_page_to_be_ready(server, browser):
     host.unroute("**/i18n/*.json")
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
-    host.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
+    host.wait_for_function("window.__host?.frame()?.game?.status === 'playing'")

@@ -119,8 +119,8 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
     host.click("#host-seats li[data-seat=ana] [data-testid=skip]")  # its menu is still open
     host.wait_for_selector("#inputs form[data-kind=roll]", state="detached")
     host.wait_for_function(
-        "window.__host.frame().game.view.players.ana.dice === 0"
-        " || window.__host.frame().game.view.phase !== 'roll'"
+        "window.__host?.frame()?.game.view.players.ana.dice === 0"
+        " || window.__host?.frame()?.game.view.phase !== 'roll'"
     )
     assert "Ana rolls" in host.inner_text("#host-log")  # rolled on the server, not typed
     dot = host.locator("#host-seats li[data-seat=ana] [data-testid=seat-dot]")

@@ -243,7 +243,7 @@ def test_italian_pyramid_choices_stay_above_the_tray(server, table, browser, art
     # screen is checked with this table's frame as it would be then: four cubes in the bottom
     # row, Ana asked the order, fed through the page's own frame path.
     ana.wait_for_function(
-        "() => (window.__pad.frame()?.you?.not_asked || []).some((x) => x.kind === 'pyramid')"
+        "() => (window.__pad?.frame()?.you?.not_asked || []).some((x) => x.kind === 'pyramid')"
     )
     ana.evaluate(ASK_PYRAMID)
     wait_task(ana, "pyramid")

@@ -121,7 +121,7 @@ def test_phone_sound_is_off_by_default_and_plays_the_players_moments_when_on(
     # Ben turns it on: the tap makes the AudioContext (browsers allow audio from a tap) and
     # a blip and a line say so.
     ben.locator(TOGGLE).tap()
-    ben.wait_for_function("window.__pad.sound().on")
+    ben.wait_for_function("window.__pad?.sound().on")
     s = state(ben)
     assert (s["made"], s["pressed"]) == (1, "true"), s
     assert s["note"] == "Sound on: your turn, the reveal, the winner", s
@@ -135,7 +135,7 @@ def test_phone_sound_is_off_by_default_and_plays_the_players_moments_when_on(
     display_context.add_init_script(HOOKS)
     display = display_context.new_page()
     display.goto(f"{paced.base}/t/1/")
-    display.wait_for_function("window.__display && window.__display.frame()")
+    display.wait_for_function("window.__display?.frame()")
     assert host.act("start", dice="digital")["type"] == "ok"
 
     # Asked to sacrifice: "your turn" at once, before anything is tapped. Once everyone has
@@ -209,7 +209,7 @@ def test_phone_sound_is_off_by_default_and_plays_the_players_moments_when_on(
     assert state(ana)["made"] == 0
     # Turned off again: remembered too, and no tune plays any more.
     ben.locator(TOGGLE).tap()
-    ben.wait_for_function("!window.__pad.sound().on")
+    ben.wait_for_function("window.__pad && !window.__pad.sound().on")
     s = state(ben)
     assert '"on":false' in s["stored"] and s["note"] == "Sound off on this phone", s
 
@@ -242,7 +242,7 @@ def test_sound_toggle_is_labelled_and_fits_the_join_and_lobby_screens(
     page.click("#join-form button[type=submit]")
     page.wait_for_selector("#screen-lobby:not([hidden])")
     toggle.tap()
-    page.wait_for_function("window.__pad.sound().on")
+    page.wait_for_function("window.__pad?.sound().on")
     assert page.locator("[data-testid=sound-note]").inner_text().strip() == said
     problems += sweep(page, "phone", f"lobby-on-{lang}", shots=shots())
     assert not problems, problems

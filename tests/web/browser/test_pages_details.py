@@ -75,7 +75,7 @@ def test_host_dice_switch_in_game_empty_typed_dice_and_plain_status(server, brow
     # Switch to digital dice during the game: the companion draws the cards at once.
     assert page.locator(tid("dice-digital")).is_visible()
     page.locator(tid("dice-digital")).check()
-    page.wait_for_function("window.__host.frame()?.game?.dice === 'digital'")
+    page.wait_for_function("window.__host?.frame()?.game?.dice === 'digital'")
     phones[0].wait_for_function("document.body.dataset.task === 'bid'")
     assert page.locator(tid("host-input")).count() == 0
     # The log numbers the newest entry highest.

@@ -69,7 +69,7 @@ def test_pad_comes_back_after_the_server_dies_and_restarts(server, browser, arti
 
     # The display reloads into the same state.
     display.reload()
-    display.wait_for_function("window.__display.frame()?.game?.view?.round === 1")
+    display.wait_for_function("window.__display?.frame()?.game?.view?.round === 1")
     assert "1" in display.locator("#round").inner_text()
     assert display.locator("#seats li.seat").count() == 3
 

@@ -87,13 +87,13 @@ def _open(browser: Any, finished: Any) -> Any:
     live, game_id, _ = finished
     page = browser.new_context(**TV).new_page()
     page.goto(f"{live.base}/admin/games/{game_id}/replay?token={_admin_token(live)}")
-    page.wait_for_function("window.__display && window.__display.frame()?.replay")
+    page.wait_for_function("window.__display?.frame()?.replay")
     return page
 
 
 def _at(page: Any, step: int) -> None:
     page.wait_for_function(
-        "n => window.__display.frame()?.replay?.step === n"
+        "n => window.__display?.frame()?.replay?.step === n"
         " && document.body.dataset.replayStep === String(n)",
         arg=step,
     )

@@ -51,7 +51,7 @@ def _open(browser: Any, finished: Any) -> Any:  # noqa: F811 - the imported fixt
     page = browser.new_context(**TV).new_page()
     token = _admin_token(live)
     page.goto(f"{live.base}/admin/games/{game_id}/replay?token={token}&pace=test:{PACE}")
-    page.wait_for_function("window.__display && window.__display.frame()?.replay")
+    page.wait_for_function("window.__display?.frame()?.replay")
     _at(page, 0)
     page.evaluate(RECORD)
     return page
@@ -154,21 +154,28 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
     page.set_viewport_size({"width": 1920, "height": 1080})
 
     # Pause with the space bar while a station's result is up: nothing moves on, and the
-    # result stays in the spotlight well past its pace.
-    page.wait_for_function(
-        "() => { const s = window.__rec.at(-1); return s.kind === 'station'"
-        " && window.__display.beat().into < 0.5; }",
-        timeout=60_000,
-    )
-    page.keyboard.press(" ")
-    page.wait_for_function("document.body.dataset.replayPlaying === '0'")
-    page.wait_for_function("() => window.__display.frame()?.show?.paused === true")
-    paused_at = page.evaluate(NOW)
-    held = _wait_span(page, paused_at, 3 * PACE)
-    assert len({s["step"] for s in held}) == 1
-    # (On a busy machine the key may land a beat later: whichever result it froze stays.)
-    assert len({(s["kind"], s["station"]) for s in held}) == 1, held
-    assert held[0]["kind"] in ("station", "decision"), held[0]
+    # result stays in the spotlight well past its pace. On a busy machine the key may land
+    # after the station's beat: whatever it froze stays frozen, and the play goes on to try
+    # again at the next station.
+    for _attempt in range(3):
+        page.wait_for_function(
+            "() => { const s = window.__rec.at(-1); return s.kind === 'station'"
+            " && window.__display?.beat()?.into < 0.5; }",
+            timeout=60_000,
+        )
+        page.keyboard.press(" ")
+        page.wait_for_function("document.body.dataset.replayPlaying === '0'")
+        page.wait_for_function("() => window.__display?.frame()?.show?.paused === true")
+        paused_at = page.evaluate(NOW)
+        held = _wait_span(page, paused_at, 3 * PACE)
+        assert len({s["step"] for s in held}) == 1, held
+        assert len({(s["kind"], s["station"]) for s in held}) == 1, held
+        if held[0]["kind"] in ("station", "decision"):
+            break
+        page.keyboard.press(" ")
+        page.wait_for_function("document.body.dataset.replayPlaying === '1'")
+    else:
+        raise AssertionError(f"three pauses at a station froze no station's result: {held[0]}")
     page.screenshot(path=str(out / "replay-paused.png"))
 
     # Play again: the held result runs out and the steps go on without a click.
@@ -186,7 +193,7 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
     page.wait_for_function("document.body.dataset.replayPlaying === '0'")
     page.wait_for_function(
         "b => document.body.dataset.replayStep !== b"
-        " && window.__display.frame().replay.step === Number(document.body.dataset.replayStep)",
+        " && window.__display?.frame()?.replay.step === Number(document.body.dataset.replayStep)",
         arg=before,
     )
     stepped = page.evaluate("() => window.__display.frame().replay.step")

@@ -116,7 +116,7 @@ def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
             raise AssertionError("round 2's bidding never came")
         page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
         page.goto(f"{server.base}/t/1/")
-        page.wait_for_function("() => window.__display && window.__display.frame()?.game")
+        page.wait_for_function("() => window.__display?.frame()?.game")
         base = page.evaluate("window.__display.frame()")
     finally:
         for p in peers:

@@ -39,7 +39,7 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
         assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
     page = browser.new_context(**DISPLAY).new_page()
     page.goto(f"{server.base}/t/1/")
-    page.wait_for_function("window.__display && window.__display.frame()")
+    page.wait_for_function("window.__display?.frame()")
     assert host.act("start", dice="digital")["type"] == "ok"
     # The final scoring comes first, the story not yet.
     page.wait_for_selector("#final-panel:not([hidden])", timeout=120_000)

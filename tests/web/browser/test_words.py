@@ -198,7 +198,7 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     missing: list[str] = []
     tv.on("console", lambda m: missing.append(m.text) if "missing translation" in m.text else None)
     tv.goto(f"{server.base}/admin/games/{game_id}/replay?token={token}")
-    tv.wait_for_function("window.__display && window.__display.frame()?.replay")
+    tv.wait_for_function("window.__display?.frame()?.replay")
     tv.wait_for_function("document.getElementById('replay-step').textContent.length > 0")
     tv.keyboard.press("ArrowRight")
     tv.wait_for_function("document.body.dataset.replayStep === '1'")
@@ -249,7 +249,7 @@ def _window_flash(browser: Any, server: LiveServer, table: str, close: Any) -> l
         })""",
         [opened, closed],
     )
-    tv.wait_for_function("window.__display.frame().game.view.dice_window === null")
+    tv.wait_for_function("window.__display?.frame()?.game.view.dice_window === null")
     tv.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
     drawn = tv.evaluate("window.__windowDrawn")
     tv.context.close()
@@ -283,7 +283,7 @@ def test_host_page_menus_dialogs_and_done(
     host.goto(server.host_url(table))
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
-    host.wait_for_function("window.__host.frame()?.game?.status === 'playing'")
+    host.wait_for_function("window.__host?.frame()?.game?.status === 'playing'")
     host.wait_for_function("document.querySelectorAll('#host-seats li[data-seat]').length === 5")
     heights = {}
     for viewport in HOST_VIEWPORTS:
@@ -408,7 +408,7 @@ def test_display_passes_axe_in_the_lobby_the_game_and_the_show(
     host.hello()
     assert host.act("set_pace", pace="test:3")["type"] == "ok"
     assert host.act("start", dice="digital")["type"] == "ok"
-    display.wait_for_function("window.__display.frame()?.game?.status === 'playing'")
+    display.wait_for_function("window.__display?.frame()?.game?.status === 'playing'")
     display.wait_for_selector("#seats .seat")
     problems += _axe(display, "game")
     # The phones play (sacrifice, bids) until the display shows a station's result.

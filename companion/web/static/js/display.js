@@ -55,7 +55,7 @@ const display = {
   ownLanguage: null,
   /** @type {{key: string, at: number} | null} the open dice window and when this screen first saw it */
   windowSeen: null,
-  /** @type {{step: number, index: number, kind: string | null, station: number | null, at: number}[]} when each beat went up (window.__display.beatLog) */
+  /** @type {{step: number, index: number, kind: string | null, station: number | null, at: number, into: number}[]} when each beat went up, and how far into it the show was then (window.__display.beatLog) */
   beatLog: [],
 };
 const beat = new Beat(); // the show's current step and which of its beats is up
@@ -800,7 +800,7 @@ function renderFinal(view) {
 function noteBeat() {
   const cur = beat.current();
   const b = cur.index >= 0 ? beat.beats[cur.index] : null;
-  display.beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now() });
+  display.beatLog.push({ step: beat.step, index: cur.index, kind: b?.kind || null, station: b?.station ?? null, at: performance.now(), into: cur.into });
   if (display.beatLog.length > 500) display.beatLog.shift();
 }
 
