@@ -22,7 +22,7 @@ from companion.store import Store
 from companion.table import show
 
 PACE = "test:0.8"
-STEP_S = 0.1  # how far the clock moves when nobody has anything to answer
+STEP_S = 0.03  # how far the clock moves when nobody may answer (no divisor of a pace)
 EPS = 1e-6  # float rounding of seconds since the epoch (not a slack: the clock is the test's)
 
 
@@ -41,16 +41,16 @@ def close(cafe: Cafe) -> None:
 
 
 def answer_or_wait(table: Any, n: int) -> None:
-    """Answer what the screens ask (the shown state, once its step holds no more), else move
-    the clock on: to the end of the hold when a step holds, by STEP_S when it does not."""
+    """Answer what the screens ask (the shown state) at once, as a phone's answer sent while
+    a step still holds is taken (its next step waits behind), else move the clock on."""
     stage, clock = table.stage, table.stage.clock
     with table.lock:
         shown = stage.shown_game(table.game).state
     waiting = [e["player"] for e in shown["pending"] if "player" in e]
-    if waiting and stage.behind() == 0 and not stage.holding():
+    if waiting and stage.behind() == 0:
         table.submit(f"seat:{waiting[0]}", f"c{n}", autopilot.move(shown, waiting[0]))
     else:
-        clock.advance(stage.hold_left() or STEP_S)
+        clock.advance(STEP_S)
     stage.tick()
 
 
