@@ -9,7 +9,7 @@ ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
 # and hands the slowest work out first); 0 runs the tests one after the other. ARGS: more
 # pytest options for both runs below (e.g. ARGS="--durations=25").
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 0
 
 .PHONY: run test lint bench clean
 
