@@ -150,6 +150,20 @@ def _game(phones: list[Phone]) -> dict[str, Any]:
     return phones[0].view["game"]["view"]
 
 
+def _new_game_id(peer: Peer, older: int | None, wanted: int | None = None) -> int:
+    """The id of the game ``peer``'s latest view shows, once it is not ``older`` (and is
+    ``wanted``, if given): a wait on the peer's own frames."""
+
+    def fresh(view: dict[str, Any] | None) -> bool:
+        game = view and view["game"]
+        return bool(game) and game["id"] != older and wanted in (None, game["id"])
+
+    if not fresh(peer.view):
+        peer.until(lambda f: f["type"] == "view" and fresh(f))
+    assert peer.view is not None
+    return int(peer.view["game"]["id"])
+
+
 def test_the_result_goes_out_once_the_screens_have_shown_the_end(tmp_path: Path) -> None:
     """The webhook is a reader like any other (DESIGN.md "The show"): a café's channel hears
     who won when the table's TV has shown the final lines and the winner, not while they are
@@ -174,12 +188,14 @@ def test_the_result_goes_out_once_the_screens_have_shown_the_end(tmp_path: Path)
         host.hello()
         # Games at the instant pace until one announces its last round before its end (R6.3:
         # a score reached at the sixth station ends the game in the same step).
+        game_id = None
         for _attempt in range(10):
             assert host.act("start", dice="digital")["type"] == "ok"
-            game_id = host.view["game"]["id"]
-            for phone in phones:  # the game's first view (a phone may still hold an older one)
-                if not (phone.view and phone.view["game"] and phone.view["game"]["id"] == game_id):
-                    phone.until(lambda f: f["type"] == "view" and bool(f["game"]))
+            # The ok can come before the new game's view: until then the host (and a phone)
+            # may still hold the last game's finished view.
+            game_id = _new_game_id(host, game_id)
+            for phone in phones:
+                _new_game_id(phone, None, game_id)
             while not _game(phones)["last_round"] and not _game(phones)["finished"]:
                 assert play(phones, [display], host, max_steps=1) == 1
             if not _game(phones)["finished"]:

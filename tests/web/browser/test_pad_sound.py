@@ -27,8 +27,9 @@ PACE = 2.0  # seconds a station's result stays up
 TOGGLE = "[data-testid=pad-sound]"
 PHONE_ONLY = {"your_turn", "sound_on"}  # the tunes only a phone plays
 
-# Installed before a page's scripts run: counts the AudioContexts the page makes, and stamps
-# each tune the page records in window.__sounds with the wall clock (shared by all pages).
+# Installed before a page's scripts run: counts the AudioContexts the page makes, keeps the
+# states the last one went through, and stamps each tune the page records in window.__sounds
+# with the wall clock (shared by all pages).
 HOOKS = """(() => {
   window.__audioContexts = 0;
   window.__soundTimes = [];
@@ -43,7 +44,13 @@ HOOKS = """(() => {
   const Real = window.AudioContext;
   if (!Real) return;
   window.AudioContext = class extends Real {
-    constructor(...args) { super(...args); window.__audioContexts += 1; }
+    constructor(...args) {
+      super(...args);
+      window.__audioContexts += 1;
+      window.__audio = this;
+      window.__audioStates = [this.state];
+      this.addEventListener('statechange', () => window.__audioStates.push(this.state));
+    }
   };
   window.webkitAudioContext = window.AudioContext;
 })()"""
@@ -194,6 +201,14 @@ def test_phone_sound_is_off_by_default_and_plays_the_players_moments_when_on(
     for k, (i, tune) in enumerate(moments):
         gap = abs(ben_times[i] - shown_times[k]) / 1000
         assert gap < 0.5, (tune, gap, ben_tunes, shown)
+
+    # Between tunes the audio sleeps (a running context keeps the audio output busy: 2 % of a
+    # core all game long): once the last tone is over, suspended; the next tune woke it again.
+    for page in (ben, display):
+        page.wait_for_function("window.__audio?.state !== 'running'", timeout=5000)
+        states = page.evaluate("window.__audioStates")
+        if "running" in states:  # (a machine without an audio device never runs it)
+            assert states.count("running") >= 2 and states[-1] == "suspended", states
 
     # The header with the toggle fits both phone sizes, on and off.
     problems = sweep(ben, "phone", "after-round-1-sound-on", shots=shots())

@@ -49,6 +49,8 @@ const display = {
   connStatus: "connecting",
   /** @type {string | null} "step:index" last rendered, to render once per beat */
   beatShown: null,
+  /** @type {string | null} the walking markers last drawn between two renders (tickShow) */
+  walked: null,
   /** @type {string | null} "step:index" whose sound was played (whatever rendered it first) */
   beatSounded: null,
   /** @type {string | null} chosen on a display whose socket cannot keep it (a replay) */
@@ -110,6 +112,7 @@ function render() {
   body.toggle("seat-free", (display.frame.seats || []).some((s) => s.state === "vacant"));
   document.body.style.setProperty("--n", String(Math.max(3, (display.frame.seats || []).length)));
   renderJoin(Boolean(view));
+  display.walked = null; // the seats and track are drawn whole here
   renderSeats(view);
   renderPhase(view);
   renderOffer(view);
@@ -884,15 +887,17 @@ function fitSpotlight(panel) {
   }
 }
 
+/** The top bar's countdown to the next beat; true when its words came or went (the bar's
+ * layout may have changed), false when only its pie moved on. */
 function renderCountdown() {
   const box = document.getElementById("show-countdown");
-  if (!box) return;
+  if (!box) return false;
   const cur = beat.current();
   const wasHidden = box.hidden;
   box.hidden = cur.index < 0;
   if (cur.index < 0) {
     if (!wasHidden) fitHeader();
-    return;
+    return !wasHidden;
   }
   const left = Math.ceil(beat.left());
   const b = beat.beats[cur.index];
@@ -906,6 +911,7 @@ function renderCountdown() {
     fill(box, h("span", { class: "countdown-long" }, text), h("span", { class: "countdown-short" }, t("show.countdown_short", { s: left })));
   }
   if (changed || wasHidden) fitHeader();
+  return changed || wasHidden;
 }
 
 function tickShow() {
@@ -916,17 +922,24 @@ function tickShow() {
   }
   if (beat.active()) {
     const cur = beat.current();
+    let moved = false;
     if (cur.into < 2 && display.frame?.game?.view) {
-      // Markers walk box by box: only the track and the scores change.
+      // Markers walk box by box: only the track and the scores change, and only when a
+      // marker has reached its next box are they drawn again (a Pi draws the TV too).
       const view = beat.view(display.frame.game.view);
-      renderSeats(view);
-      renderTrack(view);
+      const walked = JSON.stringify([view.track, view.walking, Object.values(view.players || {}).map((p) => p.score)]);
+      moved = walked !== display.walked;
+      if (moved) {
+        display.walked = walked;
+        renderSeats(view);
+        renderTrack(view);
+      }
     }
-    renderCountdown();
     // A seat card that grew with its new score, or a top bar the countdown made taller, takes
     // room from the panels below: they fit again now, not at the next beat (the log's last
-    // line was cut for the rest of a beat at 1280×720).
-    fitOptional();
+    // line was cut for the rest of a beat at 1280×720). Between such changes the layout is
+    // the same, and measuring it ten times a second cost a quarter of a core.
+    if (renderCountdown() || moved) fitOptional();
   }
 }
 

@@ -202,6 +202,8 @@ export class Sound {
     this.on = saved?.on ?? defaultOn;
     this.volume = saved?.volume ?? 0.5;
     this.ctx = null; // made by unlock() or the first tune played (none is played while off)
+    /** @type {ReturnType<typeof setTimeout> | undefined} suspends the context after a tune */
+    this.sleep = undefined;
   }
 
   save() {
@@ -218,6 +220,7 @@ export class Sound {
       this.ctx = new (window.AudioContext || window.webkitAudioContext)();
     }
     this.ctx?.resume?.();
+    this.rest(0.5);
   }
 
   play(name) {
@@ -229,6 +232,7 @@ export class Sound {
     }
     const ctx = this.ctx;
     if (!ctx || ctx.state === "closed") return;
+    ctx.resume?.();
     const t0 = ctx.currentTime + 0.02;
     for (const [freq, at, length] of tune) {
       const osc = ctx.createOscillator();
@@ -243,5 +247,15 @@ export class Sound {
       osc.stop(t0 + at + length + 0.05);
     }
     window.__sounds = [...(window.__sounds || []), name]; // what played, for tests
+    this.rest(t0 - ctx.currentTime + Math.max(...tune.map(([, at, length]) => at + length)) + 0.1);
+  }
+
+  /** A running context keeps the audio output busy between tunes (2 % of a core on a test
+   * machine, all game long): it sleeps ``seconds`` from now unless a tune comes first, and
+   * the next tune wakes it (the page has had its tap by then, so it may). */
+  rest(seconds) {
+    clearTimeout(this.sleep);
+    const ctx = this.ctx;
+    this.sleep = setTimeout(() => ctx?.state === "running" && ctx.suspend?.(), seconds * 1000);
   }
 }
