@@ -14,6 +14,7 @@ who takes her seat rolls it.
 from __future__ import annotations
 
 from live_server import Phone
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.browser.layout import sweep
 
@@ -92,7 +93,16 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
 
     # Undo is refused in plain words (it was a list of event codes).
     host.wait_for_selector("#undo[disabled]")
-    host.wait_for_function("document.getElementById('undo-reason').textContent.includes('Ben')")
+    try:
+        host.wait_for_function("document.getElementById('undo-reason').textContent.includes('Ben')")
+    except PlaywrightTimeout:  # say what the page showed instead (it once did not name Ben)
+        raise AssertionError(
+            host.evaluate(
+                "JSON.stringify({reason: document.getElementById('undo-reason').textContent,"
+                " undo: window.__host?.frame()?.host?.undo, seq: window.__host?.frame()?.seq,"
+                " status: window.__host?.frame()?.game?.status})"
+            )
+        ) from None
     reason = host.inner_text("#undo-reason")
     assert "Cannot undo: the last move (Ben's bid) already showed or scored something" in reason
     assert "a station was ranked" in reason and "_" not in reason

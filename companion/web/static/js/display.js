@@ -1141,6 +1141,7 @@ async function main() {
   renderSound();
   setInterval(tickShow, 100);
   window.__display.beatLog = () => display.beatLog.map((x) => ({ ...x, now: performance.now() }));
+  window.__display.beatKey = () => beatKey();
   window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());

@@ -1251,6 +1251,7 @@ async function main() {
     frame: () => pad.frame,
     conn: null,
     sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }),
+    beatKey: () => beatKey(), // "step:beat" up now, as the display's (tests match tunes by it)
     // What the last render saw of the show (a test that finds a pad asking nothing says why).
     moment: () => ({ ...pad.moment, step: beat.step, left: beat.left(), active: beat.active(), timer: pad.heldTimer !== null }),
   };
