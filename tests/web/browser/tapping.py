@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page
 
+from .pads import ASKED
+
 
 def tid(name: str, extra: str = "") -> str:
     return f"[data-testid={name}]{extra}"
@@ -71,9 +73,7 @@ class Player:
     def act(self) -> str | None:
         """Answer what the pad asks now, by taps; returns the kind answered (or None)."""
         p = self.page
-        if not p.locator("#screen-game").is_visible() or p.locator(".sending").count():
-            return None
-        kind = task(p)
+        kind = p.evaluate(ASKED)  # one look at the page (pads.ASKED)
         if kind == "sacrifice":
             p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
             p.locator(tid("lock-in")).tap()
