@@ -888,7 +888,7 @@ function fitSpotlight(panel) {
 }
 
 /** The top bar's countdown to the next beat; true when its words came or went (the bar's
- * layout may have changed), false when only its pie moved on. */
+ * layout may have changed), false when only its fill moved on. */
 function renderCountdown() {
   const box = document.getElementById("show-countdown");
   if (!box) return false;
@@ -938,7 +938,7 @@ function tickShow() {
     // A seat card that grew with its new score, or a top bar the countdown made taller, takes
     // room from the panels below: they fit again now, not at the next beat (the log's last
     // line was cut for the rest of a beat at 1280×720). Between such changes the layout is
-    // the same, and measuring it ten times a second cost a quarter of a core.
+    // the same, so it is not measured again ten times a second.
     if (renderCountdown() || moved) fitOptional();
   }
 }
