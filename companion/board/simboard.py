@@ -21,6 +21,7 @@ import shutil
 import tempfile
 import threading
 import tty
+import weakref
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -31,6 +32,25 @@ FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware" / "micropython"
 FIRMWARE_MODULES = ("config", "proto", "leds", "app", "main")
 STABLE_NAME = "usb-Chocolatl_LED_board_sim-if00"
 IDLE_WAIT_MS = 20
+DIR_PREFIX = "chocolatl-sim-"
+
+
+def _port_dir() -> str:
+    """A fresh directory for the stable port name, named by this process. Directories left by
+    processes that are gone (killed before they could close their board) are removed first,
+    so a server that is killed again and again does not fill the temp directory."""
+    top = Path(tempfile.gettempdir())
+    for old in top.glob(f"{DIR_PREFIX}*-*"):
+        pid = old.name[len(DIR_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or old.stat().st_uid != os.getuid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except OSError:  # alive, under another user
+            continue
+    return tempfile.mkdtemp(prefix=f"{DIR_PREFIX}{os.getpid()}-")
 
 
 def _identity(value: Any) -> Any:
@@ -162,8 +182,11 @@ class SimBoard:
         self.config: dict[str, Any] = {"LED_COUNT": led_count}
         if host_lost_ms is not None:
             self.config["HOST_LOST_MS"] = host_lost_ms
-        self._dir = tempfile.mkdtemp(prefix="chocolatl-sim-")
+        self._dir = _port_dir()
         self.path = os.path.join(self._dir, STABLE_NAME)
+        # A board nobody closed still leaves no directory behind when it is collected or the
+        # process ends.
+        self._cleanup = weakref.finalize(self, shutil.rmtree, self._dir, True)
         self.boots = 0
         self.last_error: str | None = None
         self.corrupt_reads = 0  # flip a bit in this many of the next reads (tests, demos)
@@ -232,7 +255,7 @@ class SimBoard:
 
     def close(self) -> None:
         self.unplug()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        self._cleanup()
 
     # -- what the board holds -------------------------------------------------------------
     @property

@@ -48,6 +48,8 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
         phones.append(phone)
     ana, ben = phones
     host = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    errors: list[str] = []
+    host.on("pageerror", lambda e: errors.append(str(e)))
     host.goto(server.host_url())
     host.wait_for_selector("#host-bots .bot-picker")
     host.select_option("#host-bots select.bot-level", "plain")
@@ -96,13 +98,13 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
     try:
         host.wait_for_function("document.getElementById('undo-reason').textContent.includes('Ben')")
     except PlaywrightTimeout:  # say what the page showed instead (it once did not name Ben)
-        raise AssertionError(
-            host.evaluate(
-                "JSON.stringify({reason: document.getElementById('undo-reason').textContent,"
-                " undo: window.__host?.frame()?.host?.undo, seq: window.__host?.frame()?.seq,"
-                " status: window.__host?.frame()?.game?.status})"
-            )
-        ) from None
+        shown = host.evaluate(
+            "JSON.stringify({reason: document.getElementById('undo-reason').textContent,"
+            " undo: window.__host?.frame()?.host?.undo, seq: window.__host?.frame()?.seq,"
+            " status: window.__host?.frame()?.game?.status,"
+            " socket: window.__host?.conn?.status, attempt: window.__host?.conn?.attempt})"
+        )
+        raise AssertionError(f"{shown}; page errors: {errors}") from None
     reason = host.inner_text("#undo-reason")
     assert "Cannot undo: the last move (Ben's bid) already showed or scored something" in reason
     assert "a station was ranked" in reason and "_" not in reason
@@ -153,3 +155,4 @@ def test_host_page_seats_undo_companion_dice_and_an_ended_game(server, browser, 
     host.set_viewport_size({"width": 390, "height": 844})
     host.screenshot(path=str(artifacts / "host-ended-390x844.png"), full_page=True)
     assert not problems, problems
+    assert not errors, errors  # the host page threw nothing through the whole game
