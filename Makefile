@@ -6,10 +6,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
-# pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
-# and hands the slowest work out first); 0 runs the tests one after the other. ARGS: more
-# pytest options for both runs below (e.g. ARGS="--durations=25").
-TEST_WORKERS ?= 0
+# pytest-xdist workers for make test, one a core (tests/conftest.py keeps a module's tests on
+# one worker and hands the slowest work out first); 0 runs the tests one after the other.
+# ARGS: more pytest options for both runs below (e.g. ARGS="--durations=25").
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint bench clean
 

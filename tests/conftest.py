@@ -12,9 +12,10 @@ and the run does not end on one long test running alone (longest-processing-time
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-BROWSER = "tests/web/browser/"
 # The chaos seeds (minutes each): a group each, so the two run side by side.
 APART = ("tests/web/browser/test_chaos.py",)
 APART_TIMEOUT_S = 900  # as test_display_fit.py's own mark
@@ -104,9 +105,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # -- where the time goes ---------------------------------------------------------------------
 # The seconds each folder's tests took (set-up, call and tear-down), printed at the end of every
-# run: the README's figures for the suite come from CI's output of this table.
+# run: the README's figures for the suite come from CI's output of this table. Each module's
+# seconds go to test-artifacts/seconds-by-module.txt (what SECONDS above is updated from).
 _SECONDS: dict[str, float] = {}
 _COUNT: dict[str, int] = {}
+_BY_MODULE: dict[str, float] = {}
 
 
 def _folder(nodeid: str) -> str:
@@ -120,6 +123,8 @@ def _folder(nodeid: str) -> str:
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     folder = _folder(report.nodeid)
     _SECONDS[folder] = _SECONDS.get(folder, 0.0) + report.duration
+    module = report.nodeid.split("::", 1)[0]
+    _BY_MODULE[module] = _BY_MODULE.get(module, 0.0) + report.duration
     if report.when == "call":
         _COUNT[folder] = _COUNT.get(folder, 0) + 1
 
@@ -135,3 +140,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"{seconds:8.1f} s {share:5.1f} %  {_COUNT.get(folder, 0):5d} tests  {folder}"
         )
     terminalreporter.write_line(f"{total:8.1f} s  (summed over workers)")
+    artifacts = Path(__file__).resolve().parents[1] / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    (artifacts / "seconds-by-module.txt").write_text(
+        "".join(
+            f"{sec:8.1f}  {mod}\n" for mod, sec in sorted(_BY_MODULE.items(), key=lambda kv: -kv[1])
+        )
+    )

@@ -34,14 +34,13 @@ NAMES = ["Ana", "Ben", "Cleo"]
 PACE = 0.8  # seconds a station's result stays up (the test pace, "test:0.8")
 
 
-class Clocked:
-    """Wraps a peer: every frame it receives is kept with the time it arrived. With
-    ``reader`` a thread of its own receives the frames, so an arrival is stamped when it
-    comes, not when a busy test loop gets round to it (the display's step times)."""
+class Recorded:
+    """Wraps a peer: every frame it receives is kept, in the order it came. With ``reader``
+    a thread of its own receives the frames, so none waits on a busy test loop."""
 
     def __init__(self, peer: Peer, reader: bool = False) -> None:
         self.peer = peer
-        self.log: list[tuple[float, dict[str, Any]]] = []
+        self.log: list[dict[str, Any]] = []
         self._reader: threading.Thread | None = None
         if reader:
             self._reader = threading.Thread(target=self._read, daemon=True)
@@ -51,31 +50,31 @@ class Clocked:
         while not self.peer.closed:
             frame = self.peer.poll(0.05)
             if frame is not None:
-                self.log.append((time.monotonic(), frame))
+                self.log.append(frame)
 
     def poll(self, timeout: float = 0.0) -> dict[str, Any] | None:
         if self._reader is not None:  # its own thread receives
             return None
         frame = self.peer.poll(timeout)
         if frame is not None:
-            self.log.append((time.monotonic(), frame))
+            self.log.append(frame)
         return frame
 
     def views(self) -> list[tuple[float, dict[str, Any]]]:
-        return [(t, f) for t, f in list(self.log) if f["type"] == "view"]
+        return [f for f in list(self.log) if f["type"] == "view"]
 
 
-def drain(clocked: list[Clocked], timeout: float = 0.0) -> None:
-    for c in clocked:
+def drain(recorded: list[Recorded], timeout: float = 0.0) -> None:
+    for c in recorded:
         while c.poll(timeout) is not None:
             pass
 
 
-def drive(phones: list[Phone], clocked: list[Clocked], until: Any, timeout: float = 180) -> None:
+def drive(phones: list[Phone], recorded: list[Recorded], until: Any, timeout: float = 180) -> None:
     """Answer whatever each phone's latest view asks (nothing else) until ``until()``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        drain(clocked)
+        drain(recorded)
         if until():
             return
         acted = False
@@ -85,26 +84,26 @@ def drive(phones: list[Phone], clocked: list[Clocked], until: Any, timeout: floa
                 phone.command(policy(phone.view, phone.seat, pending[0]))
                 acted = True
         if not acted:
-            for c in clocked:
+            for c in recorded:
                 c.poll(0.01)
         for phone in phones:
             assert not phone.errors, phone.errors
     raise TimeoutError("the game did not get there")
 
 
-def step_times(display: Clocked) -> list[tuple[float, int, dict[str, Any]]]:
-    """(arrival, step, frame) of every display frame that put a new step up."""
-    out: list[tuple[float, int, dict[str, Any]]] = []
-    for t, f in display.views():
+def new_steps(display: Recorded) -> list[tuple[int, dict[str, Any]]]:
+    """(step, frame) of every display frame that put a new step up."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for f in display.views():
         step = (f.get("show") or {}).get("step", f["seq"])
-        if not out or step > out[-1][1]:
-            out.append((t, step, f))
+        if not out or step > out[-1][0]:
+            out.append((step, f))
     return out
 
 
 def started(
     tmp_path: Any, reader: bool = False
-) -> tuple[LiveServer, Host, Clocked, list[Phone], list[Clocked]]:
+) -> tuple[LiveServer, Host, Recorded, list[Phone], list[Recorded]]:
     server = LiveServer(tmp_path / "data", tables=1, extra=["--pace", "normal"]).start()
     phones = seat_phones(server, "1", NAMES)
     host = Host(server, "1")
@@ -112,18 +111,18 @@ def started(
     assert host.act("set_pace", pace=f"test:{PACE}")["type"] == "ok"
     peer = Peer(f"{server.ws_base}/t/1/ws/display")
     peer.until(lambda f: f["type"] == "view")
-    display = Clocked(peer, reader)
+    display = Recorded(peer, reader)
     assert host.act("start", dice="digital")["type"] == "ok"
-    clocked = [display, *(Clocked(p) for p in phones), Clocked(host)]
-    return server, host, display, phones, clocked
+    recorded = [display, *(Recorded(p) for p in phones), Recorded(host)]
+    return server, host, display, phones, recorded
 
 
 def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
-    server, host, display, phones, clocked = started(tmp_path, reader=True)
+    server, host, display, phones, recorded = started(tmp_path, reader=True)
     try:
         drive(
             phones,
-            clocked,
+            recorded,
             lambda: bool(
                 display.peer.view
                 and display.peer.view["game"]
@@ -135,17 +134,17 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
         final = display.peer.view
         assert final["show"]["hold"] >= PACE * (len(NAMES) + 1), final["show"]
     finally:
-        for c in clocked:
+        for c in recorded:
             c.peer.close()
         server.stop()
 
-    steps = step_times(display)
+    steps = new_steps(display)
     ranked = 0
     # The display goes through the steps in order (no undo here: it never goes back), each
     # step saying the seconds it holds.
-    arrived = [(f.get("show") or {}).get("step", f["seq"]) for _, f in display.views()]
+    arrived = [(f.get("show") or {}).get("step", f["seq"]) for f in display.views()]
     assert arrived == sorted(arrived)
-    for _t, _step, frame in steps[:-1]:
+    for _step, frame in steps[:-1]:
         events = frame["events"]
         rankings = [e for e in events if e["type"] == "ranking"]
         # The full result: every bid with its parts, the order, the reason for every tie.
@@ -162,7 +161,7 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
     # (companion/table/staging.py): a station's beat shows that station, with cubes and
     # scores between the view before the step and the view after it.
     staged_steps = 0
-    for _t, _step, frame in steps:
+    for _step, frame in steps:
         beats, game = frame["show"]["beats"], frame["game"]
         if not beats or "staged" not in game:
             continue
@@ -188,23 +187,23 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
 
     # No phone is asked for a decision in a step the display is not sent (the same frame goes
     # to every screen at once; the phone holds the question until the step's beats end).
-    shown = {step for _, step, _ in steps}
-    for c in clocked[1:-1]:
-        for _, f in c.views():
+    shown = {step for step, _ in steps}
+    for c in recorded[1:-1]:
+        for f in c.views():
             if f["you"]["pending"]:
                 assert f["show"]["step"] in shown, (f["show"]["step"], sorted(shown)[-5:])
 
     # "Last round" is on the display as soon as it is known (R6.3), as a beat of its own;
     # when the round count makes it (R2.1), before the last round's first bid is asked.
-    view_of = [(t, f["game"]["view"], f) for t, f in display.views() if f["game"]]
-    end = view_of[-1][1]
-    frame = next(f for _, v, f in view_of if v["last_round"])
+    view_of = [(f["game"]["view"], f) for f in display.views() if f["game"]]
+    end = view_of[-1][0]
+    frame = next(f for v, f in view_of if v["last_round"])
     assert "last_round" in [b["kind"] for b in frame["show"]["beats"]], frame["show"]
     if end["last_round_reason"] == "max_rounds":
         first_bid = min(
             f["show"]["step"]
-            for c in clocked[1:-1]
-            for _, f in c.views()
+            for c in recorded[1:-1]
+            for f in c.views()
             if f["game"]
             and f["game"]["view"]["round"] == end["round"]
             and any(e["type"] == "bid" for e in f["you"]["pending"])
@@ -216,7 +215,7 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
 
 
 def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
-    server, host, display, phones, clocked = started(tmp_path)
+    server, host, display, phones, recorded = started(tmp_path)
     # A long pace, so the show is surely mid-step when the power goes.
     assert host.act("set_pace", pace="test:4")["type"] == "ok"
     data = server.data
@@ -226,15 +225,15 @@ def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
             f = display.peer.view
             return bool(f and any(e["type"] == "ranking" for e in f["events"]))
 
-        drive(phones, clocked, revealing)
+        drive(phones, recorded, revealing)
         frame = display.peer.view
         step, hold = frame["show"]["step"], frame["show"]["hold"]
         assert hold >= 4
         server.kill9()
-        for c in clocked:
+        for c in recorded:
             c.peer.close()
         server = LiveServer(data, tables=1, extra=["--pace", "normal"]).start()
-        again = Clocked(Peer(f"{server.ws_base}/t/1/ws/display"))
+        again = Recorded(Peer(f"{server.ws_base}/t/1/ws/display"))
         hello = again.peer.until(lambda f: f["type"] == "view")
         # The same step, with the time already spent on it counted.
         assert hello["show"]["step"] == step, (hello["show"], step)
@@ -245,7 +244,7 @@ def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
             assert p.view["show"]["step"] == step
         # The phones answer what this step asks (if anything) once its rest is shown, and the
         # show goes on (the seconds: tests/table/test_stage_holds.py).
-        watched = [again, *(Clocked(p) for p in phones)]
+        watched = [again, *(Recorded(p) for p in phones)]
         drive(phones, watched, lambda: again.peer.view["show"]["step"] > step, timeout=hold + 30)
         again.peer.close()
     finally:
@@ -255,7 +254,7 @@ def test_kill_9_mid_show_resumes_the_step_it_was_on(tmp_path: Any) -> None:
 
 
 def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
-    server, host, display, phones, clocked = started(tmp_path)
+    server, host, display, phones, recorded = started(tmp_path)
     assert host.act("set_pace", pace="test:30")["type"] == "ok"
     try:
 
@@ -263,14 +262,14 @@ def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
             f = display.peer.view
             return bool(f and any(e["type"] == "ranking" for e in f["events"]))
 
-        drive(phones, clocked, revealing)
+        drive(phones, recorded, revealing)
         step = display.peer.view["show"]["step"]
         beats = len(display.peer.view["show"]["beats"])
         # The phones answer what this step asks (dice, a tie's decision): acknowledged at
         # once, while the show holds on this step.
         drive(
             phones,
-            clocked,
+            recorded,
             lambda: all(
                 p.outstanding is None
                 and (not p.view["you"]["pending"] or p.acked_seq > p.view["seq"])
@@ -282,11 +281,11 @@ def test_host_next_moves_on_sooner(tmp_path: Any) -> None:
             assert host.act("show_next")["type"] == "ok"
         # Well before the 30 s a beat: the next step is up (once the phones answer what the
         # beats held, a tie's decision at the city when the deal made one).
-        drive(phones, clocked, lambda: display.peer.view["show"]["step"] > step, timeout=10)
+        drive(phones, recorded, lambda: display.peer.view["show"]["step"] > step, timeout=10)
         assert display.peer.view["show"]["step"] > step
         assert host.act("set_pace", pace="sluggish")["type"] == "error"
     finally:
-        for c in clocked:
+        for c in recorded:
             c.peer.close()
         server.stop()
 

@@ -19,3 +19,8 @@ interface Window {
   __host?: any;
   __keepAwake?: any;
 }
+
+// The pages keep "no timer" as null, and clearing null is a no-op in every browser (the id
+// converts to 0, which no timer has): let the checker accept it as well.
+declare function clearTimeout(id: number | null | undefined): void;
+declare function clearInterval(id: number | null | undefined): void;

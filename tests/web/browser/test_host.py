@@ -105,3 +105,25 @@ def test_host_buttons_wait_for_the_page_to_be_ready(server, browser):
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")
     host.wait_for_function("window.__host?.frame()?.game?.status === 'playing'")
+
+
+def test_the_level_chosen_for_a_companion_stays_chosen_when_a_phone_joins(
+    shared_server, table, browser
+):
+    """The host picks "plain", a phone joins before the tap on "Add": the frame that shows the
+    new seat draws the picker again, and the companion still comes in at "plain" (the picker
+    went back to its first level, and a plain companion came in as a strong one)."""
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.goto(shared_server.host_url(table))
+    host.wait_for_selector("#host-bots .bot-picker")
+    host.select_option("#host-bots select.bot-level", "plain")
+    joined = shared_server.join(table, "Ana", "orange")
+    assert joined["status"] == 200, joined
+    host.wait_for_function("window.__host.frame().seats.length === 1")
+    assert host.locator("#host-bots select.bot-level").input_value() == "plain"
+    host.click("#host-bots button")
+    host.wait_for_function("window.__host.frame().seats.some((s) => s.companion)")
+    levels = host.evaluate(
+        "window.__host.frame().seats.filter((s) => s.companion).map((s) => s.level)"
+    )
+    assert levels == ["plain"]

@@ -1,6 +1,6 @@
 // The café admin's reviews: each game of the history shows its stored review, its progress,
 // or a button that asks for one (a job in the companion players' low-priority pool).
-import { fill, h } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
 import { moveText, olderNote, whenText } from "./review.js";
 
@@ -44,7 +44,7 @@ async function show(game, headers) {
       ),
     ),
   );
-  document.getElementById("admin-review").scrollIntoView({ block: "nearest" });
+  byId("admin-review").scrollIntoView({ block: "nearest" });
 }
 
 async function ask(game, headers, refresh) {

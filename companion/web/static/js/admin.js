@@ -1,10 +1,10 @@
 // Café admin: every table (state, seats, LED board, time since the last command, actions),
 // the history of games that are over (logs, replays), the leaderboard and the CSV exports.
-import { fill, h } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { reviewAction } from "./admin-review.js";
 import { languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
 
-const token = document.body.dataset.adminToken;
+const token = /** @type {string} */ (document.body.dataset.adminToken); // admin.html always sets it
 const headers = { "X-Admin-Token": token };
 /** Everything the admin page holds that changes, in one object. */
 const admin = {
@@ -35,7 +35,7 @@ function periodQuery() {
 }
 
 function message(text) {
-  document.getElementById("admin-message").textContent = text || "";
+  byId("admin-message").textContent = text || "";
 }
 
 async function getJson(url) {
@@ -98,7 +98,7 @@ function renderTables() {
 /** Results that cannot be read (a damaged row): left out of the lists, named here; and
  * webhook deliveries whose own row cannot be read (not sent). */
 function renderSkipped() {
-  const box = document.getElementById("admin-damaged");
+  const box = byId("admin-damaged");
   /** @param {any[]} list */
   const rows = (list) => list.map((d) => `#${d.id} (${d.reason})`).join(", ");
   const lines = [];
@@ -111,7 +111,7 @@ function renderSkipped() {
 function renderHistory() {
   if (!admin.history) return;
   renderSkipped();
-  document.getElementById("retention").textContent = admin.retentionDays ? t("admin.retention", { days: admin.retentionDays }) : t("admin.retention_off");
+  byId("retention").textContent = admin.retentionDays ? t("admin.retention", { days: admin.retentionDays }) : t("admin.retention_off");
   if (!admin.history.length) {
     fill("admin-history", h("tr", {}, h("td", { colspan: 5, class: "muted" }, t("admin.no_games"))));
     return;
@@ -259,9 +259,9 @@ onLanguageChange(() => {
   renderHistory();
   renderLeaderboard();
 });
-document.getElementById("period-from").addEventListener("change", loadPeriod);
-document.getElementById("period-to").addEventListener("change", loadPeriod);
-document.getElementById("people-only").addEventListener("change", loadPeriod);
+byId("period-from").addEventListener("change", loadPeriod);
+byId("period-to").addEventListener("change", loadPeriod);
+byId("people-only").addEventListener("change", loadPeriod);
 await loadTables();
 await loadPeriod();
 document.body.dataset.loaded = "1";

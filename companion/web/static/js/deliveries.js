@@ -1,10 +1,10 @@
 // Host page: has each finished game's result reached the café's webhooks? (PROTOCOL.md
 // "Result webhooks"). Polls the table's results list; the outbox keeps retrying by itself.
-import { fill, h } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { onLanguageChange, t } from "./i18n.js";
 
-const list = document.getElementById("deliveries");
-const token = document.body.dataset.hostToken;
+const list = byId("deliveries"); // in the same block of host.html as this script
+const token = /** @type {string} */ (document.body.dataset.hostToken); // host.html always sets it
 let last = null;
 
 function render() {

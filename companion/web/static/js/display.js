@@ -139,7 +139,7 @@ function fitOptional() {
   // First the ties in a few words each, then the earliest stations of the matrix (the log and
   // the round's summary beat have them all).
   reveal?.classList.remove("compact");
-  if (over(reveal)) reveal.classList.add("compact");
+  if (over(reveal)) reveal?.classList.add("compact");
   const table = document.querySelector("#reveal .past-list");
   let dropped = false;
   while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
@@ -179,7 +179,7 @@ function renderStatusBar() {
     fill(conn, h("span", { class: "conn-text" }, text));
   }
   const view = beat.beforeFinale(beat.view(display.frame?.game?.view || null)); // the round the show is on
-  const over = Boolean(view && (view.finished || display.frame.game.status === "ended"));
+  const over = Boolean(view && (view.finished || display.frame?.game?.status === "ended"));
   fill(
     "round",
     !view
@@ -271,7 +271,9 @@ function renderJoin(inGame) {
 }
 
 function renderSeats(view) {
-  const seats = display.frame.seats || [];
+  const frame = display.frame;
+  if (!frame) return; // drawn only once a frame is in
+  const seats = frame.seats || [];
   const items = seats.map((s) => {
     const p = view?.players?.[s.id];
     const auto = s.state === "auto";
@@ -286,7 +288,7 @@ function renderSeats(view) {
       waiting = (view.pending || []).some((e) => e.type === "sacrifice" && e.player === s.id);
       doneKey = "display.has_sacrificed";
     }
-    if (view?.finished || (display.frame.game && display.frame.game.status !== "playing")) waiting = undefined;
+    if (view?.finished || (frame.game && frame.game.status !== "playing")) waiting = undefined;
     const badges = [];
     if (view?.chocolatl === s.id) badges.push(h("span", { class: "badge figure" }, t("display.figure")));
     if (view?.old_man === s.id) badges.push(h("span", { class: "badge oldman" }, t("display.old_man")));
@@ -316,7 +318,7 @@ function renderSeats(view) {
       ),
     );
   });
-  const max = display.frame.table?.seats_max ?? 5;
+  const max = frame.table?.seats_max ?? 5;
   if (!view) {
     for (let i = seats.length; i < max; i += 1) {
       items.push(h("li", { class: "seat free" }, t("display.free_seat")));
@@ -327,9 +329,10 @@ function renderSeats(view) {
 
 function renderPhase(view) {
   const box = document.getElementById("phase");
-  if (!box) return;
+  const frame = display.frame;
+  if (!box || !frame) return; // drawn only once a frame is in
   if (!view) {
-    const n = (display.frame.seats || []).length;
+    const n = (frame.seats || []).length;
     fill(
       box,
       h("p", { class: "phase-main" }, plural("display.waiting_players", n)),
@@ -360,10 +363,10 @@ function renderPhase(view) {
       ),
     );
   }
-  const status = display.frame.game?.status;
+  const status = frame.game?.status;
   let main;
   const by = pendingByType(view);
-  if (status === "ended") main = t(display.frame?.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
+  if (status === "ended") main = t(frame.game?.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended");
   else if (view.finished) main = t("phase.finished");
   else if (by.harvest) main = t("wait.harvest");
   else if (by.improvements) main = t("wait.improvements");
@@ -459,7 +462,7 @@ function bidCells(e) {
   ];
 }
 
-function rankingBlock(ev, current, view = display.frame.game.view) {
+function rankingBlock(ev, current, view = display.frame?.game?.view) {
   const head = h(
     "tr",
     {},
@@ -577,7 +580,7 @@ function revealedBlock(view, rankedStations) {
  * nothing is dropped to fit. */
 function pastList(rankings) {
   if (!rankings.length) return null;
-  const order = display.frame.game?.view?.seats || [];
+  const order = display.frame?.game?.view?.seats || [];
   const cells = rankings.map((ev) => {
     const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, won: [] }]));
     for (const tie of ev.ties || []) {
@@ -1022,7 +1025,7 @@ function renderBoard() {
   document.body.classList.toggle("leds-shown", !leds.hidden);
   if (leds.hidden) return;
   const dot = (i) => h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
-  if (!board.layout) {
+  if (!board?.layout) {
     fill("leds", h("div", { class: "led-strip" }, pixels.map((_, i) => dot(i))));
     return;
   }
@@ -1113,7 +1116,7 @@ async function main() {
   await setLanguage(LANGUAGES.includes(lang) ? lang : "en");
   onLanguageChange(() => render());
   const conn = new Connection({
-    path: page.ws,
+    path: /** @type {string} */ (page.ws), // display.html always sets it
     onFrame,
     onStatus: (status) => {
       display.connStatus = status;

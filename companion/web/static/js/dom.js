@@ -50,3 +50,15 @@ export function showOnly(ids, visibleId) {
     if (el) el.hidden = id !== visibleId;
   }
 }
+
+/**
+ * The element with this id, one the page's HTML always has: a missing one is a broken page, so
+ * this throws at once (where the caller would have thrown a TypeError on `null`).
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} is missing`);
+  return el;
+}

@@ -2,11 +2,13 @@
 // skip/replace a player, end game / new game, game logs, the display's language.
 
 import { Connection, commandIds } from "./connection.js";
-import { fill, h } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
 import { Beat } from "./show.js";
 import { deckRange, followLog, initialLog, undoText, undoWhat, waitingText } from "./hostview.js";
 import { LANGUAGES, languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+
+/** @typedef {import("./frames.js").ViewFrame} ViewFrame */
 
 const page = document.body.dataset;
 const token = page.hostToken;
@@ -28,6 +30,9 @@ const host = {
   openMenu: null,
   /** @type {ReturnType<typeof setTimeout> | null} */
   doneTimer: null,
+  /** @type {Record<string, string>} the level chosen in each companion picker ("add", or a
+   * seat's id): a frame redraws the pickers, and must not put back the first level */
+  botLevels: {},
 };
 const beat = new Beat(); // which beat of the shown step is up (the log follows it)
 const DONE_SHOWN_MS = 2500; // "Done." stays this long, then fades (host.css .fading)
@@ -72,7 +77,7 @@ function send(type, extra = {}) {
   host.message = "";
   clearTimeout(host.doneTimer);
   document.getElementById("host-message")?.classList.remove("fading");
-  host.conn.send({ type, ...extra });
+  host.conn?.send({ type, ...extra }); // made by main() before anything can send
 }
 
 /** Ask before a step that cannot be taken back, in words that say what will happen
@@ -85,26 +90,27 @@ function confirmThen(text, fn) {
 }
 
 function render() {
-  if (!host.frame) return;
+  const frame = host.frame;
+  if (!frame) return;
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
-  const view = beat.view(host.frame.game?.view || null);
-  const playing = host.frame.game?.status === "playing";
+  const view = beat.view(frame.game?.view || null);
+  const playing = frame.game?.status === "playing";
   fill("host-message", host.message);
   fill(
     "host-status",
-    h("p", {}, `${t("host.status")}: ${t(`cafe.status.${host.frame.table?.status || "lobby"}`)}`),
+    h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
-    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, host.frame.host?.waiting || [])}`) : null,
-    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(host.frame.game.status !== "ended" ? "host.finished" : host.frame.game.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
+    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, frame.host?.waiting || [])}`) : null,
+    view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game?.status !== "ended" ? "host.finished" : frame.game?.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
   );
-  renderSeats(playing);
-  renderBots(playing);
-  renderStart();
-  renderInputs();
-  renderTrack(view);
-  renderGame(playing);
-  renderGames();
-  renderShow();
+  renderSeats(frame, playing);
+  renderBots(frame, playing);
+  renderStart(frame);
+  renderInputs(frame);
+  renderTrack(frame, view);
+  renderGame(frame, playing);
+  renderGames(frame);
+  renderShow(frame);
   renderBoardDrawing();
   // Numbered oldest first, shown newest first: the newest entry has the highest number.
   // The log runs as far as the show has told (a later station of the step is not told early).
@@ -119,8 +125,9 @@ function render() {
   );
 }
 
-function renderSeats(playing) {
-  const seats = host.frame.seats || [];
+/** @param {ViewFrame} frame */
+function renderSeats(frame, playing) {
+  const seats = frame.seats || [];
   if (!seats.length) return fill("host-seats", h("p", { class: "muted" }, t("host.no_seats")));
   fill(
     "host-seats",
@@ -135,7 +142,7 @@ function renderSeats(playing) {
           // A companion player needs no phone: it is never "offline".
           h("span", { class: `dot ${s.companion ? "companion" : s.connected ? "on" : "off"}`, dataset: { testid: "seat-dot" } }),
           h("span", { class: "muted seat-kind" }, s.companion ? `${t("common.companion")} · ${t(`level.${s.level}`)}` : s.state === "vacant" ? t("display.vacant") : s.connected ? t("display.connected") : t("display.not_connected")),
-          seatMenu(s, playing),
+          seatMenu(frame, s, playing),
         ),
       ),
     ),
@@ -143,14 +150,16 @@ function renderSeats(playing) {
 }
 
 /** A seat's actions in one menu (the page stays short with five seats): each action a button
- * with one line under it in the words the phone will show (PROTOCOL.md 3.2). */
-function seatMenu(s, playing) {
+ * with one line under it in the words the phone will show (PROTOCOL.md 3.2).
+ * @param {ViewFrame} frame
+ */
+function seatMenu(frame, s, playing) {
   const name = s.name;
   const items = [];
   const item = (button, help) => h("li", {}, button, h("span", { class: "seat-help-line" }, t(help, { name })));
   if (playing && s.state === "phone") {
     items.push(item(h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")), "host.skip_help"));
-    items.push(item(botPicker("host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })), "host.give_bot_help"));
+    items.push(item(botPicker(s.id, "host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })), "host.give_bot_help"));
   }
   if (playing && s.companion && s.person) {
     items.push(item(h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")), "host.give_back_help"));
@@ -163,7 +172,7 @@ function seatMenu(s, playing) {
       ),
     );
   }
-  if (!host.frame.game) {
+  if (!frame.game) {
     items.push(
       item(
         h("button", { "data-testid": "remove", onclick: confirmThen(() => t("host.confirm_remove", { name }), () => send("remove_seat", { seat: s.id })) }, t("host.remove")),
@@ -193,21 +202,38 @@ function seatMenu(s, playing) {
 }
 
 // A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
-function botPicker(labelKey, onPick) {
-  const select = h(
-    "select",
-    { class: "bot-level", "aria-label": t("host.bot_level") },
-    ["strong", "good", "plain"].map((l) => h("option", { value: l }, t(`level.${l}`))),
+/**
+ * A companion level picker and its button; ``key`` names it, so the level chosen stays chosen
+ * while frames redraw the page (a phone joining between the choice and the tap).
+ * @param {string} key
+ * @param {string} labelKey
+ * @param {(level: string) => void} onPick
+ */
+function botPicker(key, labelKey, onPick) {
+  const chosen = host.botLevels[key] || "strong";
+  const select = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      {
+        class: "bot-level",
+        "aria-label": t("host.bot_level"),
+        onchange: (/** @type {Event} */ e) => {
+          host.botLevels[key] = /** @type {HTMLSelectElement} */ (e.target).value;
+        },
+      },
+      ["strong", "good", "plain"].map((l) => h("option", { value: l, selected: l === chosen }, t(`level.${l}`))),
+    )
   );
   return h("span", { class: "bot-picker" }, select, h("button", { onclick: () => onPick(select.value) }, t(labelKey)));
 }
 
-function renderBots(playing) {
-  const seats = (host.frame.seats || []).filter((s) => s.state !== "vacant").length;
-  fill("host-bots", !host.frame.game && seats < 5 ? botPicker("host.add_bot", (level) => send("add_bot", { level })) : null);
+/** @param {ViewFrame} frame */
+function renderBots(frame, playing) {
+  const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
+  fill("host-bots", !frame.game && seats < 5 ? botPicker("add", "host.add_bot", (level) => send("add_bot", { level })) : null);
   const hints = document.getElementById("hints-level");
   if (hints && document.activeElement !== hints) {
-    const level = host.frame.table?.hints || "";
+    const level = frame.table?.hints || "";
     fill(
       hints,
       [["", "host.hints_off"], ["good", "level.good"], ["strong", "level.strong"]].map(([value, key]) =>
@@ -217,10 +243,13 @@ function renderBots(playing) {
   }
 }
 
-/** The show's pace (the host's choice, kept in the table's settings) and its countdown. */
-function renderShow() {
+/**
+ * The show's pace (the host's choice, kept in the table's settings) and its countdown.
+ * @param {ViewFrame} frame
+ */
+function renderShow(frame) {
   const pace = document.getElementById("pace");
-  const current = host.frame.show?.pace || "normal";
+  const current = frame.show?.pace || "normal";
   if (pace && document.activeElement !== pace) {
     const options = PACES.includes(current) ? PACES : [...PACES, current];
     fill(
@@ -229,7 +258,7 @@ function renderShow() {
         h(
           "option",
           { value, selected: value === current },
-          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: host.frame.show?.seconds ?? "" }),
+          PACES.includes(value) || value === "instant" ? t(`host.pace.${value}`) : t("host.pace.custom", { s: frame.show?.seconds ?? "" }),
         ),
       ),
     );
@@ -244,25 +273,26 @@ function renderShowLeft() {
   const left = Math.max(0, hold - (performance.now() - host.showStart) / 1000);
   const next = /** @type {HTMLButtonElement} */ (document.getElementById("show-next"));
   if (next) next.disabled = !(left > 0);
-  fill("show-left", left > 0 ? t(show.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
+  fill("show-left", left > 0 ? t(show?.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
 }
 
-function renderStart() {
-  const box = document.getElementById("host-start");
-  box.hidden = Boolean(host.frame.game && host.frame.game.status === "playing");
-  const n = (host.frame.seats || []).filter((s) => s.state !== "vacant").length;
-  const dice = (host.frame.game?.status === "playing" ? host.frame.game.dice : host.frame.table?.dice) || "digital";
+/** @param {ViewFrame} frame */
+function renderStart(frame) {
+  const box = byId("host-start");
+  box.hidden = Boolean(frame.game && frame.game.status === "playing");
+  const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
+  const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) input.checked = input.value === dice;
   // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
   const tableDice = dice === "table";
-  const who = host.frame.table?.companion_dice || "digital";
-  document.getElementById("companion-dice").hidden = !tableDice;
+  const who = frame.table?.companion_dice || "digital";
+  byId("companion-dice").hidden = !tableDice;
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) input.checked = input.value === who;
   fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
   const button = /** @type {HTMLButtonElement} */ (document.getElementById("start"));
-  const can = !host.frame.game && n >= 3 && n <= 5;
+  const can = !frame.game && n >= 3 && n <= 5;
   button.disabled = !can;
-  fill("start-need", can ? "" : host.frame.game ? "" : t("host.start_need", { n }));
+  fill("start-need", can ? "" : frame.game ? "" : t("host.start_need", { n }));
 }
 
 /** A die face picker that starts empty: nothing can be sent by accident as 1-1-1. */
@@ -303,19 +333,20 @@ function inputForm(label, count, values, onSubmit, opts = {}) {
   );
 }
 
-function renderInputs() {
-  const playing = host.frame.game?.status === "playing";
-  const inputs = playing ? host.frame.host?.inputs || [] : []; // an ended game asks for nothing
-  const box = document.getElementById("host-inputs");
-  box.hidden = inputs.length === 0 || host.frame.game?.dice === "digital";
+/** @param {ViewFrame} frame */
+function renderInputs(frame) {
+  const playing = frame.game?.status === "playing";
+  const inputs = playing ? frame.host?.inputs || [] : []; // an ended game asks for nothing
+  const box = byId("host-inputs");
+  box.hidden = inputs.length === 0 || frame.game?.dice === "digital";
   const command = (cmd) => {
     host.message = "";
-    host.conn.command(cmd, nextId());
+    host.conn?.command(cmd, nextId()); // made by main() before the first frame
   };
   // Keep the forms (and what the host is typing) while the same inputs are asked for: other
   // frames (a phone reconnecting, a bid) must not wipe half-typed dice.
-  const key = JSON.stringify([inputs, document.documentElement.lang, host.frame.game?.view?.dice_window?.choices || null]);
-  const holder = document.getElementById("inputs");
+  const key = JSON.stringify([inputs, document.documentElement.lang, frame.game?.view?.dice_window?.choices || null]);
+  const holder = byId("inputs");
   if (holder.dataset.key === key) return;
   holder.dataset.key = key;
   fill(
@@ -328,11 +359,11 @@ function renderInputs() {
           free: true,
           min: 0,
           max: 99,
-          hint: t("host.improvements_range", { min: 0, max: 99, decks: deckRange(host.frame.game?.view?.profile) }),
+          hint: t("host.improvements_range", { min: 0, max: 99, decks: deckRange(frame.game?.view?.profile) }),
         });
       }
       if (entry.type === "roll") {
-        const count = entry.count ?? host.frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
+        const count = entry.count ?? frame.game?.view?.dice_window?.choices?.[entry.player] ?? 1;
         return inputForm(
           t("host.roll_input", { name: nameOf(entry.player) }),
           count,
@@ -346,8 +377,9 @@ function renderInputs() {
   );
 }
 
-function renderTrack(view) {
-  const current = host.frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
+/** @param {ViewFrame} frame */
+function renderTrack(frame, view) {
+  const current = frame.host?.profile?.track_colors || view?.profile?.track_colors || ["red", "gold", "green"];
   if (!host.trackDraft) host.trackDraft = [...current];
   const length = /** @type {HTMLInputElement} */ (document.getElementById("track-length"));
   if (document.activeElement !== length) length.value = String(host.trackDraft.length);
@@ -363,7 +395,7 @@ function renderTrack(view) {
           {
             dataset: { box: b },
             onchange: (e) => {
-              host.trackDraft[b] = e.target.value;
+              if (host.trackDraft) host.trackDraft[b] = e.target.value; // set above, never emptied
               render();
             },
           },
@@ -374,19 +406,21 @@ function renderTrack(view) {
   );
 }
 
-function renderGame(playing) {
-  const undo = host.frame.host?.undo;
+/** @param {ViewFrame} frame */
+function renderGame(frame, playing) {
+  const undo = frame.host?.undo;
   const button = /** @type {HTMLButtonElement} */ (document.getElementById("undo"));
   button.disabled = !playing || !undo?.possible;
   // The button says what it takes back ("Undo Ana's sacrifice"), its dialog asks the same.
   button.textContent = playing && undo?.possible && undoWhat(undo) ? t("host.undo_this", { what: undoWhat(undo) }) : t("host.undo");
   fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
   /** @type {HTMLButtonElement} */ (document.getElementById("end-game")).disabled = !playing;
-  /** @type {HTMLButtonElement} */ (document.getElementById("new-game")).disabled = !host.frame.game;
+  /** @type {HTMLButtonElement} */ (document.getElementById("new-game")).disabled = !frame.game;
 }
 
-function renderGames() {
-  const games = host.frame.host?.games || [];
+/** @param {ViewFrame} frame */
+function renderGames(frame) {
+  const games = frame.host?.games || [];
   fill(
     "games",
     games.map((g) =>
@@ -401,7 +435,7 @@ function renderGames() {
 }
 
 function bind() {
-  document.getElementById("start").addEventListener("click", () => {
+  byId("start").addEventListener("click", () => {
     const dice = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="dice"]:checked'))?.value || "digital";
     send("start", { dice });
   });
@@ -411,13 +445,13 @@ function bind() {
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) {
     input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
   }
-  document.getElementById("undo").addEventListener(
+  byId("undo").addEventListener(
     "click",
     confirmThen(() => t("host.confirm_undo", { what: undoWhat(host.frame?.host?.undo) || t("host.undo_last") }), () => send("undo", { game: host.frame?.host?.undo?.game, n: host.frame?.host?.undo?.n })),
   );
-  document.getElementById("hints-level").addEventListener("change", (e) => send("set_hints", { level: /** @type {HTMLSelectElement} */ (e.target).value || null }));
-  document.getElementById("pace").addEventListener("change", (e) => send("set_pace", { pace: /** @type {HTMLSelectElement} */ (e.target).value }));
-  document.getElementById("show-next").addEventListener("click", () => send("show_next"));
+  byId("hints-level").addEventListener("change", (e) => send("set_hints", { level: /** @type {HTMLSelectElement} */ (e.target).value || null }));
+  byId("pace").addEventListener("change", (e) => send("set_pace", { pace: /** @type {HTMLSelectElement} */ (e.target).value }));
+  byId("show-next").addEventListener("click", () => send("show_next"));
   setInterval(() => {
     if (!host.frame) return;
     const key = `${beat.step}:${beat.current().index}`;
@@ -426,18 +460,18 @@ function bind() {
       render();
     } else renderShowLeft();
   }, 250);
-  document.getElementById("end-game").addEventListener("click", confirmThen(() => t("host.confirm_end_game"), () => send("end_game")));
-  document.getElementById("new-game").addEventListener("click", () => {
+  byId("end-game").addEventListener("click", confirmThen(() => t("host.confirm_end_game"), () => send("end_game")));
+  byId("new-game").addEventListener("click", () => {
     if (confirm(t("host.new_game_confirm"))) send("new_game");
   });
-  document.getElementById("rotate-join").addEventListener("click", confirmThen(() => t("host.confirm_rotate_join"), () => send("rotate_join")));
-  document.getElementById("track-length").addEventListener("change", (e) => {
+  byId("rotate-join").addEventListener("click", confirmThen(() => t("host.confirm_rotate_join"), () => send("rotate_join")));
+  byId("track-length").addEventListener("change", (e) => {
     const n = Math.max(1, Math.min(60, Number(/** @type {HTMLInputElement} */ (e.target).value) || 1));
     const old = host.trackDraft || [];
     host.trackDraft = Array.from({ length: n }, (_, b) => old[b] ?? boxColour({ track_colors: old }, b));
     render();
   });
-  document.getElementById("track-save").addEventListener("click", () => send("set_track_colors", { colors: host.trackDraft }));
+  byId("track-save").addEventListener("click", () => send("set_track_colors", { colors: host.trackDraft }));
   const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   for (const code of LANGUAGES) displayLang.appendChild(h("option", { value: code, dataset: { i18n: `lang.${code}` } }, t(`lang.${code}`)));
   displayLang.value = host.frame?.table?.lang || "en";
@@ -461,12 +495,12 @@ async function main() {
   onLanguageChange(() => render());
   bind();
   host.conn = new Connection({
-    path: page.ws,
+    path: /** @type {string} */ (page.ws), // host.html always sets it
     hello: () => ({ type: "hello", token }),
     auth: () => ({ token }),
     onFrame,
     onStatus: (status) => {
-      const el = document.getElementById("conn-status");
+      const el = byId("conn-status");
       el.dataset.status = status;
       el.textContent = status === "open" ? t("conn.online") : status === "reconnecting" ? t("conn.reconnecting") : t(`conn.${status}`);
     },

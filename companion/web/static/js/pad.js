@@ -2,7 +2,7 @@
 // only when the rules ask for one, and the score "if the game ended now".
 
 import { Connection, commandIds } from "./connection.js";
-import { fill, h, showOnly } from "./dom.js";
+import { byId, fill, h, showOnly } from "./dom.js";
 import {
   chip,
   diceRow,
@@ -45,6 +45,9 @@ import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewPanel } from "./review.js";
 import { keepAwake } from "./wake.js";
 
+/** @typedef {import("./frames.js").ViewFrame} ViewFrame */
+/** @typedef {import("./padview.js").Draft} Draft */
+
 const page = document.body.dataset;
 const tableName = page.table;
 const storageKey = `chocolatl:${tableName}`;
@@ -60,7 +63,7 @@ const pad = {
   frame: null,
   asking: initial(), // what the pad asks: the frames and sent commands, folded (padstate.js)
   news: initialNews(), // this round's events, the host's notice, a seat given back (padview.js)
-  /** @type {import("./padview.js").Draft | null} the bid being built */
+  /** @type {Draft | null} the bid being built */
   draft: null,
   reviewing: false,
   lastError: "",
@@ -118,7 +121,7 @@ function saveCredentials(c) {
 
 async function loadTakenColours() {
   try {
-    const response = await fetch(page.stateUrl, { cache: "no-store" });
+    const response = await fetch(/** @type {string} */ (page.stateUrl), { cache: "no-store" }); // phone.html always sets it
     if (!response.ok) return;
     const data = await response.json();
     showJoinState(data);
@@ -158,7 +161,7 @@ async function join(event) {
   const form = event.target;
   const name = form.elements.name.value.trim();
   const colour = form.querySelector('input[name="colour"]:checked')?.value;
-  const error = document.getElementById("join-error");
+  const error = byId("join-error");
   error.textContent = "";
   // Names are refused when too long, never cut (the server counts characters the same way).
   const max = Number(form.elements.name.dataset.nameMax) || 24;
@@ -171,7 +174,8 @@ async function join(event) {
   button.textContent = t("pad.joining");
   keepAwake(true); // inside the tap: the fallback video may start now
   try {
-    const response = await fetch(page.joinApi, {
+    // phone.html always sets data-join-api.
+    const response = await fetch(/** @type {string} */ (page.joinApi), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ secret: page.joinSecret, name, colour }),
@@ -231,14 +235,14 @@ function onStatus(status) {
     } else showStatus("released");
   } else if (status === "closed") showStatus("closed");
   else if (status === "reconnecting" && !pad.frame) showStatus("reconnecting");
-  else if (status === "open" && document.getElementById("screen-status").dataset.kind === "closed") {
+  else if (status === "open" && byId("screen-status").dataset.kind === "closed") {
     render();
   }
 }
 
 /** The whole-screen states that are not the game: each one its own screen. */
 function showStatus(kind) {
-  const box = document.getElementById("screen-status");
+  const box = byId("screen-status");
   box.dataset.kind = kind;
   const titles = {
     reconnecting: ["conn.reconnecting", "conn.reconnecting_hint"],
@@ -295,7 +299,7 @@ function onFrame(f) {
       render();
     }
   } else if (f.type === "hint") {
-    if (f.id === pad.hintAsked?.id) {
+    if (pad.hintAsked && f.id === pad.hintAsked.id) {
       pad.hint = f.hint ? { step: pad.hintAsked.step, data: f.hint } : null;
       pad.hintAsked = null;
       render();
@@ -309,9 +313,11 @@ function onFrame(f) {
 
 
 function askHint(view, kind) {
-  const id = pad.nextId();
+  const { conn, nextId } = pad;
+  if (!conn || !nextId) return; // both made by connect(), before the first frame
+  const id = nextId();
   pad.hintAsked = { id, step: hintKey(pad.frame?.game?.id, view, kind) };
-  pad.conn.send({ type: "hint", id });
+  conn.send({ type: "hint", id });
   render();
 }
 
@@ -331,10 +337,12 @@ function hintBox(view, kind) {
 }
 
 function send(command) {
+  const { conn, nextId } = pad;
+  if (!conn || !nextId) return; // both made by connect(), before the first frame
   pad.lastError = "";
   pad.news = { ...pad.news, notice: null }; // the undone move is being answered again
   if (command.type === "bid") clearSavedDraft();
-  const id = pad.conn.command(command, pad.nextId());
+  const id = conn.command(command, nextId());
   pad.asking = reduce(pad.asking, { type: "sent", id, kind: command.type });
   render();
 }
@@ -376,29 +384,30 @@ function look() {
 }
 
 function render() {
-  if (!pad.frame) return;
+  const frame = pad.frame;
+  if (!frame) return;
   look();
   cueAsked();
   // The view as far as the table's show has got (scores, track and pyramid on its beat); the
   // game is over on this phone once the final scoring starts, not while the last stations show.
-  const view = beat.beforeFinale(beat.view(pad.frame.game?.view));
-  renderHeader(view);
-  if (!pad.frame.game) {
-    renderLobby();
+  const view = beat.beforeFinale(beat.view(frame.game?.view));
+  renderHeader(frame, view);
+  if (!frame.game) {
+    renderLobby(frame);
     showOnly(SCREENS, "screen-lobby");
     keepAwake(false);
     return;
   }
-  if (screenOf(pad.frame, view) === "final") {
-    renderFinal(view);
+  if (screenOf(frame, view) === "final") {
+    renderFinal(frame, view);
     if (document.getElementById("screen-final")?.hidden) window.scrollTo(0, 0); // from its top
     showOnly(SCREENS, "screen-final");
     keepAwake(false);
     return;
   }
-  renderTask(view);
+  renderTask(frame, view);
   renderDeck(view, pad.trayActions);
-  renderScores(view);
+  renderScores(frame, view);
   showOnly(SCREENS, "screen-game");
   keepAwake(myPending().length > 0);
   fitTables();
@@ -427,7 +436,7 @@ function tellShown() {
  * smallest text the pad shows). */
 function fitTables() {
   for (const table of /** @type {NodeListOf<HTMLTableElement>} */ (document.querySelectorAll("#task table.mini"))) {
-    const box = table.parentElement;
+    const box = /** @type {HTMLElement} */ (table.parentElement); // a table inside #task
     const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
     table.style.fontSize = "";
@@ -443,7 +452,7 @@ function fitTables() {
  * scrolled into view below the header (the page kept the scroll of the bidding). */
 function keepRankingInView() {
   const ranking = /** @type {HTMLElement | null} */ (document.querySelector("#task [data-testid=ranking]"));
-  const watching = ["none", "auto"].includes(document.body.dataset.task);
+  const watching = ["none", "auto"].includes(document.body.dataset.task || "");
   if (!ranking || !watching) return;
   const key = `${pad.frame?.game?.id}:${pad.frame?.game?.view?.round}:${ranking.dataset.station}`;
   if (key === pad.rankingShown) return;
@@ -472,12 +481,13 @@ function keepInView() {
   else if (r.top < header) window.scrollBy(0, r.top - header - 8);
 }
 
-function renderHeader(view) {
-  const you = pad.frame.you;
+/** @param {ViewFrame} frame */
+function renderHeader(frame, view) {
+  const you = frame.you;
   fill("who", you ? chip(you.seat) : "");
-  const over = view && (view.finished || pad.frame.game?.status !== "playing");
+  const over = view && (view.finished || frame.game?.status !== "playing");
   const status = over
-    ? [t(pad.frame.game?.status === "ended" && !view.finished ? "phase.ended_short" : "phase.finished")]
+    ? [t(frame.game?.status === "ended" && !view.finished ? "phase.ended_short" : "phase.finished")]
     : view
     ? [
         view.round ? t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 }) : t("round.before"),
@@ -509,22 +519,23 @@ function fitName() {
   if (name.scrollWidth > name.clientWidth + 0.5) who.classList.add("squeezed");
 }
 
-function renderLobby() {
-  const you = pad.frame.you;
+/** @param {ViewFrame} frame */
+function renderLobby(frame) {
+  const you = frame.you;
   fill(
     "lobby",
     h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
-    h("p", {}, plural("pad.wait_start", (pad.frame.seats || []).length)),
-    h("ul", { class: "lobby-seats" }, (pad.frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
+    h("p", {}, plural("pad.wait_start", (frame.seats || []).length)),
+    h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
     h(
       "button",
       {
         class: "link",
         onclick: () => {
           if (!confirm(t("pad.confirm_leave"))) return;
-          pad.conn.send({ type: "leave" });
+          pad.conn?.send({ type: "leave" }); // made by connect(), before the first frame
           saveCredentials(null);
-          pad.conn.stop("idle");
+          pad.conn?.stop("idle");
           location.reload();
         },
       },
@@ -533,9 +544,14 @@ function renderLobby() {
   );
 }
 
+/**
+ * The bid being built for this step: the one kept, a saved one that still fits, or a new one.
+ * @returns {Draft}
+ */
 function ensureDraft(view) {
-  const key = `${pad.frame.game.id}:${view.round}:${view.step}`;
+  const key = `${pad.frame?.game?.id}:${view.round}:${view.step}`; // asked only during a game
   if (pad.draft?.key === key) return pad.draft;
+  /** @type {Draft | null} */
   let saved = null;
   try {
     saved = JSON.parse(localStorage.getItem(draftStorageKey()) || "null");
@@ -572,16 +588,17 @@ function clearSlot(i) {
   render();
 }
 
-function renderTask(view) {
+/** @param {ViewFrame} frame */
+function renderTask(frame, view) {
   pad.trayActions = null;
   const pend = myPending();
   const task = document.getElementById("task");
   // An answer already sent for this very question is not asked again while its view is due.
   const kinds = new Set(pad.moment.kinds);
   const error = pad.lastError ? h("p", { class: "error", role: "alert" }, pad.lastError) : null;
-  const news = [noticeBox(), companionMovesBox()];
+  const news = [noticeBox(), companionMovesBox(frame)];
   // Skipped by the host: say so plainly, the companion answers for this seat.
-  document.body.dataset.task = taskOf([...kinds], pad.frame, me());
+  document.body.dataset.task = taskOf([...kinds], frame, me());
   if (document.body.dataset.task === "auto") {
     pad.moment = { ...pad.moment, kinds: [] }; // the companion answers: the pad asks nothing
     return fill(
@@ -611,9 +628,11 @@ function noticeBox() {
 }
 
 /** What a companion player did for this seat this round while it had the seat: "a companion
- * player bid 7+5 for you at station 2" (the seat's own moves only, sent to this seat only). */
-function companionMovesBox() {
-  const moves = pad.frame.you?.companion_moves || [];
+ * player bid 7+5 for you at station 2" (the seat's own moves only, sent to this seat only).
+ * @param {ViewFrame} frame
+ */
+function companionMovesBox(frame) {
+  const moves = frame.you?.companion_moves || [];
   if (!moves.length) return null;
   const lines = companionMoveLines(moves);
   return h(
@@ -634,9 +653,9 @@ function sacrificeTask(view) {
       h(
         "button",
         {
-          class: `card-btn ${picked === c && pad.choice.index === i ? "picked" : ""}`,
+          class: `card-btn ${picked === c && pad.choice?.index === i ? "picked" : ""}`,
           dataset: { card: c, value: c, testid: "choice", kind: "sacrifice" },
-          "aria-pressed": picked === c && pad.choice.index === i ? "true" : "false",
+          "aria-pressed": picked === c && pad.choice?.index === i ? "true" : "false",
           onclick: () => {
             pad.choice = { type: "sacrifice", value: c, index: i };
             render();
@@ -666,13 +685,13 @@ function lockBar(ready, summary, onLock) {
 }
 
 function bidTask(view) {
-  ensureDraft(view);
+  const draft = ensureDraft(view);
   const mine = view.players?.[me()] || {};
   const firstCards = view.step === "second" ? view.revealed || {} : {};
-  const full = pad.draft.slots.every((s) => s.card !== null);
-  const stations = [...new Set(pad.draft.slots.map((s) => s.station))];
+  const full = draft.slots.every((s) => s.card !== null);
+  const stations = [...new Set(draft.slots.map((s) => s.station))];
   const rows = stations.map((station) => {
-    const slotIdx = pad.draft.slots.map((s, i) => /** @type {[import("./padview.js").Slot, number]} */ ([s, i])).filter(([s]) => s.station === station);
+    const slotIdx = draft.slots.map((s, i) => /** @type {[import("./padview.js").Slot, number]} */ ([s, i])).filter(([s]) => s.station === station);
     const earlier = firstCards[String(station)]?.[me()] || mine.bids?.[String(station)] || [];
     const sum = earlier.reduce((a, b) => a + b, 0) + slotIdx.reduce((a, [s]) => a + (s.card ?? 0), 0);
     return h(
@@ -688,10 +707,10 @@ function bidTask(view) {
           h(
             "button",
             {
-              class: `slot ${s.card === null ? "empty" : "filled"} ${pad.draft.active === i && !pad.reviewing ? "active" : ""}`,
+              class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !pad.reviewing ? "active" : ""}`,
               dataset: { slot: i, testid: "slot" },
               disabled: pad.reviewing || Boolean(pad.asking.sending),
-              onclick: () => (s.card === null ? ((pad.draft.active = i), render()) : clearSlot(i)),
+              onclick: () => (s.card === null ? pad.draft && ((pad.draft.active = i), render()) : clearSlot(i)),
               "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
             },
             s.card === null ? "" : String(s.card),
@@ -712,7 +731,7 @@ function bidTask(view) {
       "div",
       { class: "lockbar two" },
       h("button", { class: "big", id: "change", "data-testid": "change", onclick: () => ((pad.reviewing = false), render()) }, t("pad.change")),
-      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => send({ type: "bid", bids: bidsFromDraft(pad.draft) }) }, t("pad.lock_in")),
+      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => pad.draft && send({ type: "bid", bids: bidsFromDraft(pad.draft) }) }, t("pad.lock_in")),
     );
   } else {
     actions = h(
@@ -725,6 +744,7 @@ function bidTask(view) {
           id: "clear",
           "data-testid": "clear",
           onclick: () => {
+            if (!pad.draft) return;
             pad.draft.slots.forEach((s) => {
               s.card = null;
               s.idx = null;
@@ -817,7 +837,7 @@ function diceOutlook(view) {
  * answer could change what the station gives (R3.2 dice, R5.4 the pyramid's order), each
  * with the place from its station's ranking. */
 function diceNotAsked(view) {
-  const skipped = pad.frame.you?.not_asked || [];
+  const skipped = pad.frame?.you?.not_asked || []; // asked only during a game
   if (!skipped.length) return null;
   const line = (item) => {
     const entry = lastRanking(item.station)?.entries?.find((e) => e.player === me());
@@ -1031,10 +1051,11 @@ function renderDeck(view, actions) {
     ),
     actions || null,
   );
-  document.getElementById("deck").hidden = !deck.length || myPending().some((p) => p.type === "sacrifice");
+  byId("deck").hidden = !deck.length || myPending().some((p) => p.type === "sacrifice");
 }
 
-function renderScores(view) {
+/** @param {ViewFrame} frame */
+function renderScores(frame, view) {
   const projection = view.projection;
   const players = view.seats || Object.keys(view.players || {});
   const stats = (p) => {
@@ -1075,7 +1096,7 @@ function renderScores(view) {
         "li",
         {},
         h("div", { class: "other-head" }, chip(p), h("span", { class: "num strong" }, projection?.[p] ? `${projection[p].total} + ?` : "")),
-        (pad.frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
+        (frame.seats || []).find((s) => s.id === p)?.companion ? h("span", { class: "badge auto" }, t("display.auto")) : null,
         stats(p),
         h("small", { class: "muted" }, t("pad.secret")),
       ),
@@ -1084,8 +1105,10 @@ function renderScores(view) {
 }
 
 /** Final scoring on a phone: one card per player (best first), every line of R7 and the total,
- * so five players and long names fit a portrait screen without a sideways swipe. */
-function renderFinal(view) {
+ * so five players and long names fit a portrait screen without a sideways swipe.
+ * @param {ViewFrame} frame
+ */
+function renderFinal(frame, view) {
   if (!view) return;
   const order = view.seats || Object.keys(view.players || {});
   // The final scoring on the table's beat (R7): a card for each line the display has turned
@@ -1120,10 +1143,10 @@ function renderFinal(view) {
   fill(
     "final",
     h("h2", {}, t("pad.final_title")),
-    pad.frame.game.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(pad.frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
+    frame.game?.status === "ended" && !view.finished ? h("p", { dataset: { testid: "ended-by" } }, t(frame.game.ended_by === "cafe" ? "phase.ended_cafe" : "phase.ended")) : null,
     view.finished && view.last_round_reason ? h("p", { class: "end-reason" }, t("show.end_reason", { reason: lastRoundReason(view.last_round_reason, view) })) : null,
     place ? h("p", { class: "you-place", dataset: { testid: "place" } }, t("pad.place", { place: t(`place.${place}`), count: order.length })) : null,
-    pad.frame.game.status === "ended" && !view.finished ? standingsTable(pad.frame.game.standings || []) : null,
+    frame.game?.status === "ended" && !view.finished ? standingsTable(frame, frame.game.standings || []) : null,
     winners.includes(me()) ? h("p", { class: "you-won" }, t("pad.you_won")) : null,
     winners.length ? h("p", { class: "lead" }, winners.length > 1 ? t("final.winners", { names: list(winners.map(nameOf)) }) : t("final.winner", { names: nameOf(winners[0]) })) : null,
     view.finished
@@ -1133,7 +1156,7 @@ function renderFinal(view) {
           ranked.map(card),
         )
       : null,
-    reviewPanel(pad.frame, pad.credentials),
+    reviewPanel(frame, pad.credentials),
   );
 }
 
@@ -1173,7 +1196,8 @@ function cue(name) {
 function cueAsked() {
   const g = pad.frame?.game;
   const now = new Set(myPending().map((p) => `${g?.id}:${g?.view?.round}:${p.type}`));
-  if (pad.asked && [...now].some((k) => !pad.asked.has(k))) cue("your_turn");
+  const before = pad.asked;
+  if (before && [...now].some((k) => !before.has(k))) cue("your_turn");
   pad.asked = now;
 }
 
@@ -1217,12 +1241,15 @@ function soundControls() {
   renderSoundToggle();
 }
 
-/** The scores at the moment the host ended the game (no final scoring was made, R7). */
-function standingsTable(standings) {
+/**
+ * The scores at the moment the host ended the game (no final scoring was made, R7).
+ * @param {ViewFrame} frame
+ */
+function standingsTable(frame, standings) {
   return h(
     "div",
     { class: "standings", dataset: { testid: "standings" } },
-    h("h3", {}, t(pad.frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
+    h("h3", {}, t(frame.game?.ended_by === "cafe" ? "pad.standings_title_cafe" : "pad.standings_title")),
     h(
       "table",
       { class: "mini" },
@@ -1259,14 +1286,14 @@ async function main() {
   languageSwitch(/** @type {HTMLSelectElement} */ (document.getElementById("lang")), { remember: true });
   onLanguageChange(() => {
     if (pad.frame) render();
-    else if (document.getElementById("screen-status").dataset.kind) showStatus(document.getElementById("screen-status").dataset.kind);
+    else if (byId("screen-status").dataset.kind) showStatus(byId("screen-status").dataset.kind);
   });
-  document.getElementById("join-form").addEventListener("submit", join);
+  byId("join-form").addEventListener("submit", join);
   soundControls();
   translateDom(document);
   if (pad.credentials && pad.credentials.table === tableName) {
     showStatus("reconnecting");
-    document.getElementById("screen-status").dataset.kind = "";
+    byId("screen-status").dataset.kind = "";
     fill("screen-status", h("div", { class: "status-card" }, h("h2", {}, t("conn.connecting"))));
     connect();
   } else if (page.joinSecret) {

@@ -5,7 +5,7 @@
 // with the live show's beats at the chosen pace, and this page waits out their hold (a step
 // that holds nothing stays a moment, so bids are seen to arrive). Stepping pauses it; the end
 // stops it.
-import { fill, h } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { loaded, onLanguageChange, t } from "./i18n.js";
 
 const page = document.body.dataset;
@@ -23,7 +23,7 @@ const firstStep = Number(page.startStep || 0); // a replay opens at its first st
 const replay = {
   step: firstStep, // shown
   target: firstStep, // asked for (key presses may come faster than the answers)
-  pace: customPace || (PACES.includes(asked) ? asked : "normal"),
+  pace: customPace || (asked && PACES.includes(asked) ? asked : "normal"),
   /** @type {"playing" | "paused" | "stopped"} "paused" by the button or the space bar */
   mode: "stopped",
   /** @type {ReturnType<typeof setTimeout> | null} */
@@ -43,7 +43,7 @@ function roundOf(at) {
 
 function label() {
   renderPlay();
-  document.getElementById("replay-step").textContent = t("replay.step", { step: replay.step, last: steps - 1 });
+  byId("replay-step").textContent = t("replay.step", { step: replay.step, last: steps - 1 });
   const round = roundOf(replay.step);
   const rounds = chapters.filter((c) => c.station === null);
   const roundSelect = /** @type {HTMLSelectElement} */ (document.getElementById("replay-round"));
@@ -68,7 +68,7 @@ function label() {
 }
 
 function renderPlay() {
-  const button = document.getElementById("replay-play");
+  const button = byId("replay-play");
   button.textContent = replay.mode === "playing" ? `❚❚ ${t("replay.pause")}` : `▷ ${t("replay.play")}`;
   button.title = t("replay.play_key");
   button.setAttribute("aria-label", button.title);
@@ -93,9 +93,10 @@ function go(to) {
 }
 
 async function post(body) {
-  const response = await fetch(page.stepUrl, {
+  // replay.html always sets both.
+  const response = await fetch(/** @type {string} */ (page.stepUrl), {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Admin-Token": page.adminToken },
+    headers: { "Content-Type": "application/json", "X-Admin-Token": /** @type {string} */ (page.adminToken) },
     body: JSON.stringify(body),
   });
   return response.ok ? response.json() : null;
@@ -217,16 +218,16 @@ function toggle() {
   else play();
 }
 
-document.getElementById("replay-play").addEventListener("click", toggle);
-document.getElementById("replay-pace").addEventListener("change", (event) => {
+byId("replay-play").addEventListener("click", toggle);
+byId("replay-pace").addEventListener("change", (event) => {
   replay.pace = /** @type {HTMLSelectElement} */ (event.target).value; // from the next step on
 });
-document.getElementById("replay-first").addEventListener("click", () => go(0));
-document.getElementById("replay-back").addEventListener("click", () => go(replay.target - 1));
-document.getElementById("replay-forward").addEventListener("click", () => go(replay.target + 1));
-document.getElementById("replay-last").addEventListener("click", () => go(steps - 1));
+byId("replay-first").addEventListener("click", () => go(0));
+byId("replay-back").addEventListener("click", () => go(replay.target - 1));
+byId("replay-forward").addEventListener("click", () => go(replay.target + 1));
+byId("replay-last").addEventListener("click", () => go(steps - 1));
 for (const id of ["replay-round", "replay-station"]) {
-  document.getElementById(id).addEventListener("change", (event) => {
+  byId(id).addEventListener("change", (event) => {
     const value = /** @type {HTMLSelectElement} */ (event.target).value;
     if (value !== "") go(Number(value));
   });

@@ -86,6 +86,11 @@ function draw(panel, frame, story) {
 
 // ---------- chart ----------
 
+/**
+ * @param {string} tag
+ * @param {Record<string, unknown>} [attrs]
+ * @param {string | number | null} [text]
+ */
 function el(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));

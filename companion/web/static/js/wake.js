@@ -25,9 +25,11 @@ export function technique() {
   return "none";
 }
 
+/** NoSleep's video, made on first use; called only when technique() is "video" (NoSleep loaded). */
 function videoElement() {
   if (!awake.noSleep) {
-    awake.noSleep = new window.NoSleep();
+    const NoSleep = /** @type {new () => NoSleepVideo} */ (window.NoSleep);
+    awake.noSleep = new NoSleep();
     awake.video = awake.noSleep.noSleepVideo || null;
     if (awake.video) {
       awake.video.muted = true;
