@@ -536,12 +536,24 @@ def reconnect(server: LiveServer, table: str, old: list[Phone]) -> list[Phone]:
 def next_to_move(phones: list[Phone], timeout: float = 30.0) -> Phone:
     """A phone with nothing in flight whose view asks it for a move (waited for up to
     ``timeout`` s: on a loaded machine a restarted server takes seconds to answer)."""
+    phone = next_to_move_or_over(phones, timeout)
+    if phone is None:
+        raise AssertionError("the game is over: no phone has a move")
+    return phone
+
+
+def next_to_move_or_over(phones: list[Phone], timeout: float = 30.0) -> Phone | None:
+    """``next_to_move``, or None once the phones' view says the game is over (a random deal
+    can end a game early, R6.3)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         drain(phones, 0.05)
         ready = [p for p in phones if p.ready() and p.view["you"]["pending"]]
         if ready:
             return ready[0]
+        game = phones[0].view.get("game") or {}
+        if game.get("status") != "playing" or (game.get("view") or {}).get("finished"):
+            return None
     raise AssertionError(
         "no phone has a move: "
         + repr([(p.seat, p.ready(), p.outstanding, p.view["seq"], p.view["you"]) for p in phones])
