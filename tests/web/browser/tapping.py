@@ -13,9 +13,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from .pads import ASKED
+
+# What a phone page holds when a tap fails: its command in flight, the seq and its questions.
+PAD_STATE = """() => JSON.stringify({asking: window.__pad?.asking?.(),
+  seq: window.__pad?.frame()?.seq, pending: window.__pad?.frame()?.you?.pending,
+  outbox: window.__pad?.conn?.outbox?.size, socket: document.body.dataset.conn,
+  task: document.body.dataset.task})"""
 
 
 def tid(name: str, extra: str = "") -> str:
@@ -100,7 +107,10 @@ class Player:
             assert (str(inputs.count()) in heading) == (inputs.count() > 1), heading
             for i in range(inputs.count()):
                 inputs.nth(i).fill(str(3 + i % 3))
-            p.locator("#task form.roll-form button[type=submit]").tap()
+            try:
+                p.locator("#task form.roll-form button[type=submit]").tap()
+            except PlaywrightError as e:  # say what the pad held (it once stayed disabled)
+                raise AssertionError(f"{self.name}: {p.evaluate(PAD_STATE)}") from e
         else:
             return None
         self.done.append(kind)

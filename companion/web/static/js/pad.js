@@ -1279,6 +1279,9 @@ async function main() {
     conn: null,
     sound: () => ({ on: sound.on, context: sound.ctx?.state ?? null }),
     beatKey: () => beatKey(), // "step:beat" up now, as the display's (tests match tunes by it)
+    // The command in flight and the move just acknowledged (a test whose tap finds the pad's
+    // button disabled says why).
+    asking: () => ({ sending: pad.asking.sending, sentKind: pad.asking.sentKind, answered: pad.asking.answered }),
     // What the last render saw of the show (a test that finds a pad asking nothing says why).
     moment: () => ({ ...pad.moment, step: beat.step, left: beat.left(), active: beat.active(), timer: pad.heldTimer !== null }),
   };
