@@ -115,6 +115,15 @@ class Notice(TypedDict):
     station: NotRequired[int | None]
 
 
+class NextDecision(TypedDict):
+    """The decision that completes a station's result, already the next step (show.py
+    ``announce_decision``, R5.3, R5.4)."""
+
+    type: Literal["city", "pyramid"]
+    player: str
+    asked: NotRequired[bool]  # False: the table answers it (the order changes nothing)
+
+
 class Beat(TypedDict):
     """One thing a step shows, for ``seconds`` (table/show.py ``beats``)."""
 
@@ -125,6 +134,7 @@ class Beat(TypedDict):
     effects: NotRequired[list[Event]]
     player: NotRequired[str]
     asked: NotRequired[bool]  # a decision the table made because it could change nothing
+    next: NotRequired[NextDecision]  # a station's decision, made already, told next
     round: NotRequired[int]
     rankings: NotRequired[list[RankingEvent]]
     reason: NotRequired[str]

@@ -315,6 +315,8 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
             beat["rankings"] = round_rankings(steps[:shown], beat["round"])
     for i, beat in enumerate(out):
         beat["told"] = told(current, out, i)  # how many of the step's events it tells
+    if shown < len(steps):
+        announce_decision(out, steps[shown])
     story = story_at(out)
     # Past the hold (or the story's moment) it stays there: a read of a quiet table is the
     # same twice.
@@ -331,6 +333,32 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     if story is not None:
         info["story_at"] = story
     return info
+
+
+def announce_decision(step_beats: list[dict[str, Any]], following: Sequence[Event]) -> None:
+    """Name on the step's last station beat the decision that completes its result when
+    that decision is already the next step (R5.3, R5.4): a companion's or the table's answer
+    comes in at once, but is told with its own beat after this one. Without it the beat had
+    no effects and said the station gave nothing, while its cubes were on their way.
+
+    >>> b = [{"kind": "station", "station": 4, "effects": []}]
+    >>> announce_decision(b, [{"type": "pyramid_order", "player": "ana", "first": "ana"}])
+    >>> b[0]["next"]
+    {'type': 'pyramid', 'player': 'ana'}
+    """
+    stations = [b for b in step_beats if b["kind"] == "station"]
+    first = following[0] if following else None
+    if not stations or first is None:
+        return
+    if first["type"] != "city_choice" and first["type"] != "pyramid_order":
+        return
+    last = stations[-1]
+    if last["station"] != DECISIONS[first["type"]]:
+        return
+    if any(e["type"] in DECISIONS for e in last.get("effects") or []):
+        return  # the decision was made in this step and is one of its effects
+    kind = "city" if first["type"] == "city_choice" else "pyramid"
+    last["next"] = {"type": kind, "player": first["player"]}
 
 
 def round_rankings(steps: Sequence[list[Event]], number: int) -> list[dict[str, Any]]:

@@ -406,6 +406,10 @@ class Stage:
                 for beat in block["beats"]:
                     if beat["kind"] == "decision":
                         beat["asked"] = False  # the table answered it: nobody decided (R3.6)
+            if self.shown < len(g.commands) and g.commands[self.shown][2] in TABLE_ANSWERS:
+                for beat in block["beats"]:
+                    if "next" in beat:
+                        beat["next"]["asked"] = False  # the table answers it next (R5.4)
             return block
 
     # -- the clock ------------------------------------------------------------------------

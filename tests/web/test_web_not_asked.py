@@ -108,6 +108,18 @@ def test_a_holder_is_not_asked_what_cannot_matter_and_its_phone_says_why(
 
     shown = {(b["station"], b.get("asked")) for f in display.frames for b in decisions(f)}
     assert shown == {(3, None), (4, False)}  # dora chose at the city; S4 nobody was asked
+    # While S4's ranking is up its cubes are on their way (the table's answer is the next
+    # step): the beat says so, never "this station gave nothing" (show.announce_decision).
+    s4 = [
+        b
+        for f in display.frames
+        for b in (f.get("show") or {}).get("beats") or []
+        if b["kind"] == "station" and b["station"] == 4 and not b["effects"]
+    ]
+    assert s4, "the display was never shown S4's ranking"
+    assert all(b.get("next") == {"type": "pyramid", "player": "ana", "asked": False} for b in s4), (
+        s4
+    )
     # Nobody else is told anything of the kind.
     for seat in ("ben", "cleo", "eve"):
         view = by_seat[seat].view

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from live_server import Host, LiveServer, seat_phones
 
+from .conftest import ARTIFACTS
+
 EVEN = {str(s): [s, 13 - s] for s in range(1, 7)}
 BEN = {"1": [1, 2], "2": [3, 4], "3": [11, 12], "4": [5, 6], "5": [7, 8], "6": [9, 10]}
 # ana 10+12 at S3: 22, like ben's 23 with the old man he took at S1 (R4.1).
@@ -64,3 +66,64 @@ def test_first_alone_chooses_without_a_tie(tmp_path, browser) -> None:
     assert "tie" not in alone.lower() and "equal" not in alone.lower()
     # ana 22 too: equal bids at the top, one of them decides.
     assert tied.startswith("Equal bids at the top, settled for ")
+
+
+S4_WORDS = """() => {
+  const spot = document.getElementById('spotlight');
+  if (!spot || spot.hidden || spot.dataset.kind !== 'station') return null;
+  if (!spot.querySelector('.ranking[data-station="4"]')) return null;
+  return spot.querySelector('.effects')?.textContent || null;
+}"""
+
+
+def test_the_pyramid_placed_by_the_table_is_announced_not_called_nothing(tmp_path, browser) -> None:
+    """tests/web/test_web_not_asked.py's game: at S4 ana and ben each get a cube, both for the
+    bottom row, so the table places them (R5.4). Its answer is the next step: while S4's
+    ranking is up the display says the cubes come, not that the station gave nothing."""
+    from test_web_not_asked import NAMES, bids
+
+    server = LiveServer(tmp_path, host_name="table.lan").start()
+    try:
+        phones = seat_phones(server, "1", NAMES)
+        by_seat = {p.seat: p for p in phones}
+        host = Host(server, "1")
+        host.hello()
+        assert host.act("set_pace", pace="test:3")["type"] == "ok"
+        display = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        display.goto(f"{server.base}/t/1/")
+        display.wait_for_function("() => window.__display?.beatLog")
+        assert host.act("start", dice="table")["type"] == "ok"
+        for p in phones:
+            p.command({"type": "sacrifice", "card": 0})
+            p.until(lambda f: f["type"] == "ack")
+        assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
+        assert host.command({"type": "improvements", "cards": [5, 9]})["type"] == "ack"
+        for seat, p in by_seat.items():
+            p.command({"type": "bid", "bids": bids(seat)})
+            p.until(lambda f: f["type"] == "ack")
+        dora = by_seat["dora"]
+        dora.until(
+            lambda f: (
+                f["type"] == "view"
+                and f["you"]["pending"][:1] == [{"type": "city", "player": "dora"}]
+            ),
+            timeout=90,
+        )
+        dora.command({"type": "city", "choice": "die"})
+        dora.until(lambda f: f["type"] == "ack")
+        words = str(display.wait_for_function(S4_WORDS, timeout=90_000).json_value())
+        display.screenshot(path=str(ARTIFACTS / "display-pyramid-by-the-table.png"))
+        # The next beat is the table's placing, with the cubes (show.decided_by_table).
+        placed = display.wait_for_function(
+            "() => { const s = document.getElementById('spotlight');"
+            " return s && !s.hidden && s.dataset.kind === 'decision' ? s.textContent : null; }",
+            timeout=30_000,
+        )
+        placed_words = str(placed.json_value())
+        for p in (*phones, host):
+            p.close()
+    finally:
+        server.stop()
+    assert "the table places them next" in words, words
+    assert "gave nothing" not in words
+    assert "placed by the table" in placed_words and "Ana" in placed_words, placed_words

@@ -842,7 +842,7 @@ function renderSpotlight(view) {
       rankingBlock(b.ranking, true, stakeView),
       b.effects?.length
         ? h("ul", { class: "effects" }, b.effects.map((ev) => h("li", { dataset: { type: ev.type } }, eventText(ev, view))))
-        : h("p", { class: "effects none" }, awaited(view, b) ? decidingText(awaited(view, b), b.ranking) : t("show.nothing_given")),
+        : h("p", { class: "effects none" }, decidingLine(view, b)),
     );
     fitSpotlight(panel);
     return;
@@ -870,6 +870,16 @@ function renderSpotlight(view) {
       h("p", {}, t("show.last_round_detail", { reason: lastRoundReason(b.reason, view) })),
     ),
   );
+}
+
+/** What a station's beat without effects says: who completes its result next (the server
+ * names a decision already made, `next`: a companion's, or the table's own, R5.4), or that
+ * it gave nothing. */
+function decidingLine(view, b) {
+  const next = b.next || awaited(view, b);
+  if (!next) return t("show.nothing_given");
+  if (next.asked === false) return t(`show.deciding_table.${next.type}`);
+  return decidingText(next, b.ranking);
 }
 
 /** The decision first still makes at this station (the city R5.3, the pyramid's order
