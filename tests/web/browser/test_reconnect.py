@@ -4,6 +4,12 @@ reloads into the same state. All against a live server process and real Chromium
 
 from __future__ import annotations
 
+import re
+import sqlite3
+from typing import Any
+
+from live_server import Host, Phone
+
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.pads import act, describe, join, record, wait_task
 
@@ -121,3 +127,55 @@ def test_table_closed_is_its_own_screen(server, browser, artifacts):
         "a clean server stop should reach the phone as 'table closed' (close code 4410)"
     )
     assert ana.locator("#screen-status[data-kind=closed]").is_visible()
+
+
+def test_a_tap_on_a_socket_gone_deaf_goes_again_on_a_new_one_and_counts_once(server, browser):
+    """The Wi-Fi drops just after a tap and the phone's OS keeps the socket open: the server
+    got the command and acked it, the phone heard nothing. With a command waiting, the pad
+    gives that socket up after a few seconds of silence (the connection's ack watch, not the
+    heartbeat's 25 s), and the command goes again on a new socket with its id: acked, and
+    stored once. Ben's socket is routed through the test (Playwright's route_web_socket), so
+    it can go deaf while it stays open."""
+    sockets: list[Any] = []
+    deaf: list[Any] = []
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        sockets.append(ws)
+        ws.on_message(upstream.send)
+        upstream.on_message(lambda message: None if ws in deaf else ws.send(message))
+
+    others = [
+        Phone(server, "1", server.join("1", n, c))
+        for n, c in (("Ana", "orange"), ("Cleo", "green"))
+    ]
+    for p in others:
+        p.hello()
+    ben = browser.new_context(**PHONE).new_page()
+    ben.route_web_socket(re.compile(r".*/ws/seat$"), route)
+    join(ben, server.join_url("1"), "Ben", "sky")
+    host = Host(server, "1")
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    wait_task(ben, "sacrifice")
+    deaf.append(sockets[-1])  # from now on this socket delivers nothing to the page
+    assert act(ben) == "sacrifice"
+    ben.wait_for_function("window.__pad.conn.lastDrop !== null", timeout=20_000)
+    assert ben.evaluate("window.__pad.conn.lastDrop") == "no_ack"
+    # A new socket, the command again with its id: the ack comes, the pad asks nothing more.
+    ben.wait_for_function(
+        "document.body.dataset.task === 'none' && window.__pad.asking().sending === null",
+        timeout=20_000,
+    )
+    assert len(sockets) >= 2
+    for p in (*others, host):
+        p.close()
+    db = sqlite3.connect(server.data / "companion.sqlite3")
+    try:
+        sent = db.execute(
+            "SELECT count(*) FROM commands WHERE source = 'seat:ben'"
+            " AND json_extract(command, '$.type') = 'sacrifice'"
+        ).fetchone()[0]
+    finally:
+        db.close()
+    assert sent == 1

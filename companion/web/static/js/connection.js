@@ -2,7 +2,9 @@
 //
 // - reconnects by itself with exponential backoff and full jitter (0.5 s .. 15 s),
 //   and at once when the page becomes visible again or the browser comes back online;
-// - an application heartbeat (ping/pong) notices a dead socket that the OS has not closed;
+// - an application heartbeat (ping/pong) notices a dead socket that the OS has not closed,
+//   and sooner while a command waits for its ack: a tap must not sit on "sending" for the
+//   heartbeat's 25 s when the Wi-Fi dropped just after it;
 // - commands carry ids and wait in an outbox until acked, so a retry after a reconnect is
 //   never applied twice (the server answers a repeated id with the original ack);
 // - close codes 4401 (bad token) and 4409 (taken over / released) stop the retries, 4410 (table
@@ -12,6 +14,11 @@ const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const HEARTBEAT_MS = 10000;
 const DEAD_AFTER_MS = 25000;
+// While a command waits for its ack: checked every second; nothing heard for half of
+// ACK_QUIET_MS since it was sent asks with a ping, nothing for all of it gives the socket up
+// (the server answers a ping or a command within milliseconds, and sends every view).
+const ACK_CHECK_MS = 1000;
+const ACK_QUIET_MS = 6000;
 const CLOSED_RETRY_MS = 10000;
 
 /** Absolute ws:// or wss:// URL for a websocket path given by the server. */
@@ -43,6 +50,9 @@ export class Connection {
     this.heartbeat = null;
     this.lastHeard = 0;
     this.outbox = new Map(); // id -> message, in insertion order
+    this.sentAt = 0; // when a command last went out (sent, or sent again on a reconnect)
+    this.ackWatch = null;
+    this.lastDrop = null; // why this page last gave up a socket itself: "silent" | "no_ack"
     this.stopped = false;
     this._bindPageEvents();
   }
@@ -133,6 +143,7 @@ export class Connection {
       if (hello) ws.send(JSON.stringify(hello));
       // Anything not acked before the drop is sent again with its id (idempotent on the server).
       for (const message of this.outbox.values()) ws.send(JSON.stringify(message));
+      if (this.outbox.size) this.sentAt = Date.now();
       this._startHeartbeat();
       this._setStatus("open");
     };
@@ -194,24 +205,45 @@ export class Connection {
   _startHeartbeat() {
     this._stopHeartbeat();
     this.heartbeat = setInterval(() => {
-      if (Date.now() - this.lastHeard > DEAD_AFTER_MS) {
-        // Silent too long: the socket is dead even if the OS has not noticed.
-        const ws = this.ws;
-        this.ws = null;
-        this._stopHeartbeat();
-        if (ws) {
-          ws.onclose = ws.onmessage = ws.onerror = null;
-          try {
-            ws.close();
-          } catch {
-            /* ignore */
-          }
-        }
-        this._scheduleReconnect();
+      // Silent too long: the socket is dead even if the OS has not noticed.
+      if (Date.now() - this.lastHeard > DEAD_AFTER_MS) this._abandon("silent");
+      else this._ping();
+    }, HEARTBEAT_MS);
+  }
+
+  /** Give up a socket that stopped answering (the OS has not closed it) and reconnect; the
+   * outbox goes again on the new one. */
+  _abandon(reason) {
+    const ws = this.ws;
+    this.ws = null;
+    this.lastDrop = reason;
+    this._stopHeartbeat();
+    if (ws) {
+      ws.onclose = ws.onmessage = ws.onerror = null;
+      try {
+        ws.close();
+      } catch {
+        /* ignore */
+      }
+    }
+    this._scheduleReconnect();
+  }
+
+  /** While commands wait for their acks: a socket that says nothing for ACK_QUIET_MS after
+   * one went out is given up at once, not after the heartbeat's DEAD_AFTER_MS. */
+  _watchAcks() {
+    if (this.ackWatch) return;
+    this.ackWatch = setInterval(() => {
+      if (this.stopped || !this.outbox.size) {
+        clearInterval(this.ackWatch);
+        this.ackWatch = null;
         return;
       }
-      this._ping();
-    }, HEARTBEAT_MS);
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return; // the outbox goes on open
+      const quiet = Date.now() - Math.max(this.lastHeard, this.sentAt);
+      if (quiet > ACK_QUIET_MS) this._abandon("no_ack");
+      else if (quiet > ACK_QUIET_MS / 2) this._ping();
+    }, ACK_CHECK_MS);
   }
 
   _stopHeartbeat() {
@@ -244,7 +276,8 @@ export class Connection {
   command(command, id) {
     const message = { type: "command", id, command, ...this.auth() };
     this.outbox.set(id, message);
-    this._raw({ type: "command", id, command });
+    if (this._raw({ type: "command", id, command })) this.sentAt = Date.now();
+    this._watchAcks();
     return id;
   }
 
