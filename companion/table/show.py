@@ -361,6 +361,17 @@ def announce_decision(step_beats: list[dict[str, Any]], following: Sequence[Even
     last["next"] = {"type": kind, "player": first["player"]}
 
 
+def mark_table_answers(info: dict[str, Any], answered: bool, answers_next: bool) -> None:
+    """Mark the table's own answers (``dealer.TABLE_ANSWERS``) on a :func:`block`: the step up
+    is one (``answered``: its decision beat was nobody's, R3.6), or the next step is one
+    (``answers_next``: the station's decision it names is the table's, R5.4)."""
+    for beat in info["beats"]:
+        if answered and beat["kind"] == "decision":
+            beat["asked"] = False
+        if answers_next and "next" in beat:
+            beat["next"]["asked"] = False
+
+
 def round_rankings(steps: Sequence[list[Event]], number: int) -> list[dict[str, Any]]:
     """Every station's ranking of round ``number`` in ``steps`` (R3.3), oldest first."""
     out: list[dict[str, Any]] = []

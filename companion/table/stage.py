@@ -402,14 +402,9 @@ class Stage:
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
             block = show.block(g.events, self.shown, pace, self.clock() - self.reached)
-            if 0 < self.shown <= len(g.commands) and g.commands[self.shown - 1][2] in TABLE_ANSWERS:
-                for beat in block["beats"]:
-                    if beat["kind"] == "decision":
-                        beat["asked"] = False  # the table answered it: nobody decided (R3.6)
-            if self.shown < len(g.commands) and g.commands[self.shown][2] in TABLE_ANSWERS:
-                for beat in block["beats"]:
-                    if "next" in beat:
-                        beat["next"]["asked"] = False  # the table answers it next (R5.4)
+            sources = [c[2] for c in g.commands[max(0, self.shown - 1) : self.shown + 1]]
+            by_table = [k < len(sources) and sources[k] in TABLE_ANSWERS for k in (0, 1)]
+            show.mark_table_answers(block, by_table[0] and self.shown > 0, by_table[1])
             return block
 
     # -- the clock ------------------------------------------------------------------------
