@@ -78,8 +78,13 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
     deadline = time.monotonic() + 240
     next_sample = 0.0
     n = 0
+    shot = None
     while time.monotonic() < deadline:
-        pads.act(phone_page)
+        tapped = pads.act(phone_page)
+        if not tapped:
+            # Nothing to tap: wait for the table to move (a frame on a socket), at most until
+            # the next sample. Looking again at once kept three processes busy for nothing.
+            phones[0].poll(max(0.0, min(0.1, next_sample - time.monotonic())))
         for p in phones:
             while p.poll(0) is not None:
                 pass
@@ -98,9 +103,12 @@ def test_display_and_phone_keep_the_beat_through_a_reveal(paced: LiveServer, bro
                     " || '', document.querySelector('[data-testid=you-next]') !== null]"
                 )
             )
-            n += 1
-            display.screenshot(path=str(out / f"{n:03d}-display.png"))
-            phone_page.screenshot(path=str(out / f"{n:03d}-phone.png"))
+            # A picture of both screens whenever what they show changed (a beat, a question).
+            moment = (seen["round"], seen["kind"], seen["station"], seen["countdown"], task)
+            if moment != shot:
+                shot, n = moment, n + 1
+                display.screenshot(path=str(out / f"{n:03d}-display.png"))
+                phone_page.screenshot(path=str(out / f"{n:03d}-phone.png"))
             # Two rounds watched: the first round's reveal and its summary are through.
             if seen["round"] >= 3 or (seen["round"] == 2 and task == "bid" and not seen["shown"]):
                 break
