@@ -27,13 +27,13 @@ FIRMWARE = "tests/firmware/"
 # groups are handed out in; a module not listed weighs DEFAULT_S. Rough figures suffice: they
 # only order the work (every run writes them to test-artifacts/seconds-by-module.txt).
 SECONDS = {
-    "tests/web/browser/test_chaos.py": 212,
+    "tests/web/browser/test_chaos.py": 150,
     "tests/web/browser/test_table_games.py": 117,
     "tests/web/browser/test_replay_play.py": 78,
     "tests/web/browser/test_display_fit.py": 69,
     "tests/web/browser/test_reconnect.py": 61,
-    "tests/web/browser/test_pad_sound.py": 55,
-    "tests/web/browser/test_show.py": 53,
+    "tests/web/browser/test_pad_sound.py": 50,
+    "tests/web/browser/test_show.py": 36,
     "tests/web/browser/test_display_header.py": 49,
     "tests/web/browser/test_finale.py": 46,
     "tests/web/browser/test_words.py": 40,
@@ -42,7 +42,7 @@ SECONDS = {
     "tests/web/test_web_recovery.py": 6,
     "tests/cafe/test_deploy_service.py": 31,
     "tests/web/browser/test_display_walk.py": 30,
-    "tests/web/browser/test_deciding_words.py": 28,
+    "tests/web/browser/test_deciding_words.py": 44,
     "tests/web/browser/test_story.py": 26,
     "tests/cafe/test_webhook_live.py": 25,
     "tests/web/browser/test_pad_features.py": 24,
