@@ -402,9 +402,9 @@ class Stage:
             if g is None:
                 return {"pace": pace, "seconds": show.pace_seconds(pace), "beats": [], "step": 0}
             block = show.block(g.events, self.shown, pace, self.clock() - self.reached)
-            sources = [c[2] for c in g.commands[max(0, self.shown - 1) : self.shown + 1]]
-            by_table = [k < len(sources) and sources[k] in TABLE_ANSWERS for k in (0, 1)]
-            show.mark_table_answers(block, by_table[0] and self.shown > 0, by_table[1])
+            up = (self.shown - 1, self.shown)  # the step up and the next: the table's answers?
+            table = [0 <= k < len(g.commands) and g.commands[k][2] in TABLE_ANSWERS for k in up]
+            show.mark_table_answers(block, *table)
             return block
 
     # -- the clock ------------------------------------------------------------------------
