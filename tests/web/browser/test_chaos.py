@@ -258,21 +258,34 @@ class Chaos:
         row = self.host.page.locator("#host-seats li", has_text=name).first
         menu = row.locator(tid("seat-menu-open"))
         if menu.count() and not row.locator(tid(testid)).is_visible():
-            menu.click()  # the seat's actions menu (one per seat)
+            try:
+                menu.click(timeout=2000)  # the seat's actions menu (one per seat)
+            except PlaywrightError:
+                return None  # gone meanwhile: no game actions once the end is on screen
         button = row.locator(tid(testid))
         return button if button.count() and button.is_visible() else None
+
+    def _tap_seat_action(self, button: Any, what: str) -> bool:
+        """Tap a seat action the host page offered a moment ago. The page may take it back
+        meanwhile (the game's end came up on the screens: a seat's menu offers no game
+        actions then), as a host's finger can come a moment late."""
+        try:
+            button.click(timeout=2000)
+        except PlaywrightError:
+            self.say(f"host: {what} no longer offered")
+            return False
+        self.say(f"host: {what}")
+        return True
 
     def skip_or_give_back(self) -> None:
         phone = self.rng.choice(self.phones)
         back = self._seat_button(phone.player.name, "resume")
         if back is not None:
-            self.say(f"host gives {phone.seat} back")
-            back.click()
+            self._tap_seat_action(back, f"gives {phone.seat} back")
             return
         skip = self._seat_button(phone.player.name, "skip")
         if skip is not None:
-            self.say(f"host lets the companion play for {phone.seat}")
-            skip.click()
+            self._tap_seat_action(skip, f"lets the companion play for {phone.seat}")
 
     def hand_to_new_phone(self) -> None:
         if not self.names:
@@ -281,8 +294,8 @@ class Chaos:
         release = self._seat_button(phone.player.name, "release")
         if release is None:
             return
-        self.say(f"host frees {phone.seat}; a new phone takes it")
-        release.click()
+        if not self._tap_seat_action(release, f"frees {phone.seat}; a new phone takes it"):
+            return
         phone.player.page.wait_for_function(
             "document.body.dataset.conn"
             " && !['open','connecting'].includes(document.body.dataset.conn)"
