@@ -224,12 +224,7 @@ class Chaos:
         if not (button.is_visible() and button.is_enabled()):
             self.say("host: undo not offered")
             return
-        try:
-            # The host page may take the offer back meanwhile (a companion's move came in).
-            button.click(timeout=2000)
-            self.say("host: undo")
-        except PlaywrightError:
-            self.say("host: undo not possible")
+        self._tap_offered(button, "undo")  # a companion's move may take the offer back
 
     def reload(self) -> None:
         phone = self.rng.choice(self.phones)
@@ -265,10 +260,10 @@ class Chaos:
         button = row.locator(tid(testid))
         return button if button.count() and button.is_visible() else None
 
-    def _tap_seat_action(self, button: Any, what: str) -> bool:
-        """Tap a seat action the host page offered a moment ago. The page may take it back
-        meanwhile (the game's end came up on the screens: a seat's menu offers no game
-        actions then), as a host's finger can come a moment late."""
+    def _tap_offered(self, button: Any, what: str) -> bool:
+        """Tap a host control the page offered a moment ago. The page may take it back
+        meanwhile (a beat ended by itself; the game's end came up on the screens, and a
+        seat's menu offers no game actions then), as a host's finger can come a moment late."""
         try:
             button.click(timeout=2000)
         except PlaywrightError:
@@ -281,11 +276,11 @@ class Chaos:
         phone = self.rng.choice(self.phones)
         back = self._seat_button(phone.player.name, "resume")
         if back is not None:
-            self._tap_seat_action(back, f"gives {phone.seat} back")
+            self._tap_offered(back, f"gives {phone.seat} back")
             return
         skip = self._seat_button(phone.player.name, "skip")
         if skip is not None:
-            self._tap_seat_action(skip, f"lets the companion play for {phone.seat}")
+            self._tap_offered(skip, f"lets the companion play for {phone.seat}")
 
     def hand_to_new_phone(self) -> None:
         if not self.names:
@@ -294,7 +289,7 @@ class Chaos:
         release = self._seat_button(phone.player.name, "release")
         if release is None:
             return
-        if not self._tap_seat_action(release, f"frees {phone.seat}; a new phone takes it"):
+        if not self._tap_offered(release, f"frees {phone.seat}; a new phone takes it"):
             return
         phone.player.page.wait_for_function(
             "document.body.dataset.conn"
@@ -324,11 +319,7 @@ class Chaos:
         """The host ends the beat that is up, when the host page offers it."""
         button = self.host.page.locator("#show-next")
         if button.is_enabled():
-            try:
-                button.click(timeout=2000)  # the beat may end by itself meanwhile
-                self.say("host: next")
-            except PlaywrightError:
-                pass
+            self._tap_offered(button, "next")
 
     def end_game(self) -> None:
         self.say("host: end game")
