@@ -441,4 +441,6 @@ def test_display_passes_axe_in_the_lobby_the_game_and_the_show(
     )
     if run_together:
         problems.append(f"summary headers wider than their columns: {run_together}")
+    # Its corner cell is no header without words (axe: empty-table-header).
+    problems += _axe(display, "summary")
     assert not problems, "\n".join(problems)

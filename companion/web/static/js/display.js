@@ -51,6 +51,12 @@ const display = {
   beatShown: null,
   /** @type {string | null} the walking markers last drawn between two renders (tickShow) */
   walked: null,
+  /** @type {string | null} what the top bar held when fitHeader last fitted it */
+  barFitted: null,
+  /** @type {Animation | null} the countdown pill's fill (fillCountdown) */
+  fill: null,
+  /** @type {string | null} the beat and length the fill runs for */
+  fillKey: null,
   /** @type {string | null} "step:index" whose sound was played (whatever rendered it first) */
   beatSounded: null,
   /** @type {string | null} chosen on a display whose socket cannot keep it (a replay) */
@@ -133,8 +139,17 @@ function render() {
 function fitOptional() {
   const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
   const logPanel = document.getElementById("log-panel");
-  const items = document.querySelectorAll("#log li");
-  for (let i = items.length - 1; i >= 0 && over(logPanel); i -= 1) items[i].remove();
+  if (logPanel && over(logPanel)) {
+    // Every line that ends below the panel goes at once, from one measure (a line at a time
+    // laid the page out again for each: hundreds of times a frame late in a game); the gaps'
+    // rounding may leave one more to go.
+    const items = [...document.querySelectorAll("#log li")];
+    const box = logPanel.getBoundingClientRect();
+    const inside = box.top + logPanel.clientTop + logPanel.clientHeight - parseFloat(getComputedStyle(logPanel).paddingBottom) + 0.5;
+    const out = items.findIndex((li) => li.getBoundingClientRect().bottom > inside);
+    if (out >= 0) for (const li of items.splice(out)) li.remove();
+    while (items.length && over(logPanel)) items.pop()?.remove();
+  }
   const reveal = document.getElementById("reveal-panel");
   // First the ties in a few words each, then the earliest stations of the matrix (the log and
   // the round's summary beat have them all).
@@ -228,13 +243,22 @@ function renderStatusBar() {
  * statuses say it shorter, then the countdown; only as a last resort it takes two lines. */
 const SQUEEZES = ["squeeze-lang", "squeeze-volume", "squeeze-status", "squeeze-countdown", "squeeze-wrap"];
 function fitHeader() {
-  const bar = document.querySelector(".topbar");
+  const bar = /** @type {HTMLElement | null} */ (document.querySelector(".topbar"));
   if (!bar) return;
+  // Fitted again only when what decides its width changed: the screen, the bar's width (one
+  // layout, which measuring it took anyway), the page's classes, an
+  // item's words (a countdown's second has as many digits' width as the one before: its
+  // digits are tabular) or whether it shows. Every frame and second measured it up to six
+  // times before.
+  const items = [...bar.children].map((el) => `${/** @type {HTMLElement} */ (el).hidden}${el.className}${el.textContent}`);
+  const key = `${innerWidth}x${innerHeight} ${bar.clientWidth} ${document.body.className} ${items.join("|").replace(/\d/g, "0")}`;
+  if (key === display.barFitted) return;
   bar.classList.remove(...SQUEEZES);
   for (const step of SQUEEZES) {
-    if (!barOverflows(bar)) return;
+    if (!barOverflows(bar)) break;
     bar.classList.add(step);
   }
+  display.barFitted = key;
 }
 
 /** Whether an item of the bar ends past the bar's inside edge. Not `scrollWidth`: it leaves
@@ -603,7 +627,7 @@ function pastList(rankings) {
         h(
           "tr",
           {},
-          h("th", { class: "past-player" }, ""),
+          h("td", { class: "past-player" }), // the corner: no header of its own (an empty th is one no reader can name)
           rankings.map((ev) => h("th", { scope: "col", class: "past-station", dataset: { station: ev.station } }, stationName(ev.station))),
         ),
       ),
@@ -745,6 +769,10 @@ function renderPyramid(view) {
   fill(box, out);
 }
 
+/** The newest lines the log is drawn with: type follows the screen size (display.css), so a
+ * TV of any size holds about the same number, far fewer than this. */
+const LOG_LINES = 60;
+
 function renderLog(view) {
   const box = document.getElementById("log");
   const panel = document.getElementById("log-panel");
@@ -756,6 +784,7 @@ function renderLog(view) {
     const text = eventText(ev, view, { short: true });
     if (!text) continue;
     lines.push(h("li", { class: `ev ev-${ev.type}`, dataset: { type: ev.type } }, text));
+    if (lines.length >= LOG_LINES) break; // more than any screen holds (fitOptional drops the rest)
   }
   fill(box, lines);
   // Nothing told yet (the sacrifices): no empty box; one with lines but no room is a fault.
@@ -914,7 +943,7 @@ function renderCountdown() {
   }
   const left = Math.ceil(beat.left());
   const b = beat.beats[cur.index];
-  box.style.setProperty("--progress", String(Math.min(1, cur.into / (b.seconds || 1))));
+  fillCountdown(box, b.seconds || 1, cur.into);
   const text = t(beat.more || cur.index < beat.beats.length - 1 ? "show.next_in" : "show.hold_for", { s: left });
   const changed = box.dataset.text !== text;
   if (changed) {
@@ -925,6 +954,31 @@ function renderCountdown() {
   }
   if (changed || wasHidden) fitHeader();
   return changed || wasHidden;
+}
+
+/** The pill fills up over the beat as one animation the browser runs itself (a style set ten
+ * times a second cost the TV 0.15 CPU seconds a 2 s beat). Set again only when it is
+ * off by more than a tenth of a second from the beat's clock: a new beat, a frame that moved
+ * the clock, a replay's pause (it then stands still where the beat is held). */
+function fillCountdown(box, seconds, into) {
+  const key = `${beatKey()}:${seconds}`;
+  const held = beat.frozen !== null;
+  const anim = display.fill;
+  const at = anim ? Number(anim.currentTime) / 1000 : NaN;
+  if (anim && display.fillKey === key && Math.abs(at - into) < 0.1 && (anim.playState === "paused") === held) return;
+  anim?.cancel();
+  display.fillKey = key;
+  // Four steps a second: a fill moving every frame kept the screen redrawing 60 times a
+  // second (14.5 % of a core against 9.3 %, measured with benchmarks/bench_pages.py).
+  const fill = box.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], {
+    duration: seconds * 1000,
+    fill: "both",
+    easing: `steps(${Math.max(1, Math.round(seconds * 4))})`,
+    pseudoElement: "::before",
+  });
+  fill.currentTime = into * 1000;
+  if (held) fill.pause();
+  display.fill = fill;
 }
 
 function tickShow() {

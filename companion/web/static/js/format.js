@@ -41,7 +41,7 @@ export function finalTable(order, linesByPlayer, winners = []) {
   const head = h(
     "tr",
     {},
-    h("th", { scope: "col" }, ""),
+    h("td", {}), // the corner: no header of its own
     order.map((p) =>
       h("th", { scope: "col", class: winners.includes(p) ? "winner" : "" }, chip(p)),
     ),

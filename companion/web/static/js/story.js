@@ -293,7 +293,7 @@ function statsTable(story, review) {
   const head = h(
     "tr",
     {},
-    h("th", { scope: "col" }, ""),
+    h("td", {}), // the corner: no header of its own
     story.stations.map((s) => h("th", { scope: "col", class: "num", title: stationName(s.station) }, String(s.station))),
     extras.map((k) => h("th", { scope: "col", class: "num extra" }, t(`story.${k}`))),
     losses
