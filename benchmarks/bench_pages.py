@@ -1,5 +1,6 @@
 """What the pages cost the machine that draws them while a game plays: the table display (a TV
-at 1920×1080 or 1280×720) and a phone watching its seat, in Chromium, through a paced show.
+at 1920×1080 or 1280×720), a phone watching its seat and the host's page, in Chromium, through
+a paced show.
 
 A Pi draws the TV itself, so a page's work per beat is what decides whether a Pi keeps up; it
 is also most of what the browser tests cost. Three companion players and one phone's seat
@@ -105,7 +106,11 @@ def main() -> None:
             tv.wait_for_function("() => window.__display?.beat")
             assert host.act("start", dice="digital")["type"] == "ok"
             assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
-            pages = {"display": tv, "phone": phone}
+            # The host's page, open on the host's phone all game.
+            host_page = browser.new_context(**PHONE).new_page()
+            host_page.goto(srv.host_url("1"))
+            host_page.wait_for_selector("#undo")
+            pages = {"display": tv, "phone": phone, "host": host_page}
             sessions = {}
             for name, page in pages.items():
                 sessions[name] = page.context.new_cdp_session(page)

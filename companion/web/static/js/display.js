@@ -53,6 +53,8 @@ const display = {
   walked: null,
   /** @type {string | null} what the top bar held when fitHeader last fitted it */
   barFitted: null,
+  /** @type {string | null} the lights, layout and language the LED board was drawn with */
+  boardDrawn: null,
   /** @type {Animation | null} the countdown pill's fill (fillCountdown) */
   fill: null,
   /** @type {string | null} the beat and length the fill runs for */
@@ -1088,6 +1090,11 @@ function renderBoard() {
   leds.hidden = !(wanted && simulated && Array.isArray(pixels) && pixels.length);
   document.body.classList.toggle("leds-shown", !leds.hidden);
   if (leds.hidden) return;
+  // Drawn again only when its lights, its layout or the words beside it changed: hundreds of
+  // lights, and most frames change none of them.
+  const drawn = JSON.stringify([pixels, board?.layout ?? null, document.documentElement.lang]);
+  if (drawn === display.boardDrawn && document.getElementById("leds")?.childElementCount) return;
+  display.boardDrawn = drawn;
   const dot = (i) => h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
   if (!board?.layout) {
     fill("leds", h("div", { class: "led-strip" }, pixels.map((_, i) => dot(i))));

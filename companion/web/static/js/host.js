@@ -272,8 +272,12 @@ function renderShowLeft() {
   const hold = Math.max(show?.hold || 0, show?.story_at || 0);
   const left = Math.max(0, hold - (performance.now() - host.showStart) / 1000);
   const next = /** @type {HTMLButtonElement} */ (document.getElementById("show-next"));
-  if (next) next.disabled = !(left > 0);
-  fill("show-left", left > 0 ? t(show?.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "");
+  if (next && next.disabled !== !(left > 0)) next.disabled = !(left > 0);
+  // Four times a second, but drawn again only when the words change (once a second): the page
+  // was laid out again at every look.
+  const text = left > 0 ? t(show?.more ? "show.next_in" : "show.hold_for", { s: Math.ceil(left) }) : "";
+  const box = document.getElementById("show-left");
+  if (box && box.textContent !== text) fill(box, text);
 }
 
 /** @param {ViewFrame} frame */
