@@ -10,8 +10,11 @@ task, script, layout and style time, layouts done) and the whole browser's CPU f
 over the same window, and divides by the beats the display drew in it.
 
 Run: ``.venv/bin/python benchmarks/bench_pages.py [--seconds 60] [--pace quick]
-[--tv 1920x1080]``. Figures are of this machine's Chromium (Debian's, software drawing), not
-of a Pi; compare runs of one machine only.
+[--tv 1920x1080]``. The server (and so the pages) is the ``companion`` package of the working
+directory: run it from a ``git worktree`` of an older commit to measure that commit's pages
+(``cd /tmp/old && /path/to/.venv/bin/python /path/to/benchmarks/bench_pages.py``). Figures are
+of this machine's Chromium (Debian's, software drawing), not of a Pi; compare runs of one
+machine only, and more than one run: the game's moment in the window moves them.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import copy
 from typing import Any
 
 from live_server import Host, LiveServer, Peer, seat_phones
+from playwright.sync_api import Error as PlaywrightError
 
 from companion.web.i18n import LANGUAGES
 
@@ -138,3 +139,60 @@ def look_at_the_bar(page: Any, base: dict[str, Any]) -> list[str]:
             problems += [f"{label}: {p}" for p in found[:5]]
             problems += sweep(page, "display", f"header-{label}", shots=shots)
     return problems
+
+
+# Whether every item of the top bar ends inside it.
+BAR_INSIDE = """() => {
+  const bar = document.querySelector('.topbar');
+  const inside = bar.getBoundingClientRect().right - parseFloat(getComputedStyle(bar).paddingRight);
+  return [...bar.children].every((el) => el.getBoundingClientRect().right <= inside + 0.5);
+}"""
+
+
+def test_an_item_that_grows_between_frames_has_the_bar_fitted_again(tmp_path, browser) -> None:
+    """The bar is fitted when one of its items changes width, not only when a frame comes: the
+    sound button's words change after a language's render (and the bar is fitted again only
+    when a width changed, so a missed change would stay until the next frame)."""
+    server = LiveServer(tmp_path, host_name="table.lan").start()
+    peers: list[Peer] = []
+    try:
+        host = Host(server, "1")
+        host.hello()
+        peers.append(host)
+        peers += seat_phones(server, "1", NAMES)
+        assert host.act("start", dice="digital")["type"] == "ok"
+        page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        page.goto(f"{server.base}/t/1/")
+        page.wait_for_function("() => window.__display?.frame()?.game")
+        page.wait_for_function(BAR_INSIDE)
+        before = page.get_attribute(".topbar", "class")
+        assert "squeeze-wrap" not in (before or "")
+        # Between frames (no countdown runs at the instant pace): the button's words grow. A
+        # frame that happens to come in the second after fits the bar anyway, so the change is
+        # made again (longer) until a second passes without a frame.
+        for attempt in range(5):
+            page.evaluate("window.__f0 = window.__display.frame()")
+            page.evaluate(
+                "(n) => document.getElementById('sound-toggle').textContent = "
+                "'Sound: on, loud and clear '.repeat(n)",
+                4 + attempt,
+            )
+            try:
+                page.wait_for_function(
+                    f"(before) => ({BAR_INSIDE})()"
+                    " && document.querySelector('.topbar').className !== before",
+                    arg=before,
+                    timeout=1_000,
+                )
+                fitted = True
+            except PlaywrightError:
+                fitted = False
+            if page.evaluate("window.__display.frame() === window.__f0"):
+                break
+        else:
+            raise AssertionError("a frame came after every change: nothing was shown")
+        assert fitted, "the bar was not fitted again until a frame came"
+    finally:
+        for p in peers:
+            p.close()
+        server.stop()

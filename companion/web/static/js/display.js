@@ -51,7 +51,7 @@ const display = {
   beatShown: null,
   /** @type {string | null} the walking markers last drawn between two renders (tickShow) */
   walked: null,
-  /** @type {string | null} what the top bar held when fitHeader last fitted it */
+  /** @type {string | null} the top bar's and its items' widths when fitHeader last fitted it */
   barFitted: null,
   /** @type {string | null} the lights, layout and language the LED board was drawn with */
   boardDrawn: null,
@@ -247,20 +247,19 @@ const SQUEEZES = ["squeeze-lang", "squeeze-volume", "squeeze-status", "squeeze-c
 function fitHeader() {
   const bar = /** @type {HTMLElement | null} */ (document.querySelector(".topbar"));
   if (!bar) return;
-  // Fitted again only when what decides its width changed: the screen, the bar's width (one
-  // layout, which measuring it took anyway), the page's classes, an
-  // item's words (a countdown's second has as many digits' width as the one before: its
-  // digits are tabular) or whether it shows. Every frame and second measured it up to six
-  // times before.
-  const items = [...bar.children].map((el) => `${/** @type {HTMLElement} */ (el).hidden}${el.className}${el.textContent}`);
-  const key = `${innerWidth}x${innerHeight} ${bar.clientWidth} ${document.body.className} ${items.join("|").replace(/\d/g, "0")}`;
-  if (key === display.barFitted) return;
+  // Fitted again only when the bar or one of its items is not as wide as when it was last
+  // fitted (whatever made it so: words, a language, a badge shown or hidden, the screen); a
+  // countdown's next second is as wide as the last (its digits are tabular). Measuring the
+  // widths is one layout, which the page needs anyway; fitting it again ten times a second
+  // laid it out up to six times each.
+  const widths = () => `${innerWidth}x${innerHeight} ${bar.clientWidth} ${[...bar.children].map((el) => el.getBoundingClientRect().width.toFixed(1)).join(" ")}`;
+  if (widths() === display.barFitted) return;
   bar.classList.remove(...SQUEEZES);
   for (const step of SQUEEZES) {
     if (!barOverflows(bar)) break;
     bar.classList.add(step);
   }
-  display.barFitted = key;
+  display.barFitted = widths();
 }
 
 /** Whether an item of the bar ends past the bar's inside edge. Not `scrollWidth`: it leaves
@@ -1219,6 +1218,13 @@ async function main() {
   window.__display.beat = () => ({ step: beat.step, ...beat.current(), left: beat.left(), beats: beat.beats.map((b) => b.kind) });
   // Type follows the screen size, so what fits (log lines, earlier rankings) is recomputed.
   window.addEventListener("resize", () => render());
+  // An item of the top bar that grows or shrinks between frames (a label translated after the
+  // render, a sound button's words) has the bar fitted again then, not at the next frame.
+  const bar = document.querySelector(".topbar");
+  if (bar && typeof ResizeObserver === "function") {
+    const watch = new ResizeObserver(() => fitHeader());
+    for (const el of bar.children) watch.observe(el);
+  }
   const revealPanel = document.getElementById("reveal-panel");
   if (revealPanel && typeof ResizeObserver === "function") {
     new ResizeObserver(() => {
