@@ -233,6 +233,7 @@ class Waiting(TypedDict):
 
 class HostBlock(TypedDict):
     undo: UndoInfo
+    can_end: bool
     inputs: list[Pending]
     games: list[HostGame]
     profile: TrackProfile

@@ -36,6 +36,7 @@ class HostInfo:
     track_colors: list[str]
     saved_track_colors: list[str] | None
     join_secret: str
+    running: bool  # the table's game is being played (the screens may show it behind)
 
 
 @dataclass(frozen=True)
@@ -295,6 +296,8 @@ def waiting(snap: Snapshot, connected: set[str]) -> list[dict[str, Any]]:
 
 
 def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:
+    """``game`` is the game as the screens show it; ``info.running`` says whether the table's
+    game is still played (one that finished by itself may still be on its way on them)."""
     if info is None:
         return None
     # The undo the host's screen offers is the last move the screens show, named by its game
@@ -311,6 +314,9 @@ def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, A
             "game": game.id if game is not None else None,
             "n": last,
         },
+        # End game only while the game is played: one that is over (the screens may still be
+        # showing its last moves) has nothing left to end, and the table would refuse it.
+        "can_end": info.running,
         # An ended game asks for nothing to be typed in (its pending inputs are moot).
         "inputs": info.inputs if game is not None and game.status == "playing" else [],
         "games": [{**game, "log": links.log(game["id"])} for game in info.games],

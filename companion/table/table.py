@@ -131,6 +131,7 @@ class Table:
                     list(colours),
                     self.settings.get("track_colors"),
                     self.join_secret,
+                    running=g is not None and g.status == "playing",
                 )
             return Snapshot(
                 name=self.name,

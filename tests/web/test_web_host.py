@@ -218,3 +218,36 @@ def test_a_new_game_gives_skipped_seats_back_to_their_phones(
     # (the views go out before the ok, so host.view is the started game).
     pending = {e["player"] for e in host.view["game"]["view"]["pending"]}
     assert pending == {"ana", "ben", "cleo"}
+
+
+def test_end_game_is_not_offered_for_a_game_over_that_the_screens_still_show(tmp_path) -> None:
+    """Companion players alone play the rest of a game at once; the screens follow it at the
+    host's pace, so it is shown as playing long after it is over. End game is then not offered (the
+    table would refuse it: there is nothing left to end), while the shown status stays."""
+    srv = LiveServer(tmp_path, extra=["--pace", "quick"]).start()
+    host = Host(srv, "1")
+    try:
+        host.hello()
+        srv.join("1", "Ana", "orange")  # a person's seat: the game waits for Ana's moves
+        for name in ("Ben", "Cleo"):
+            assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
+        assert host.act("start", dice="digital")["type"] == "ok"
+        playing = host.until(lambda f: f["type"] == "view" and f["game"] is not None)
+        assert playing["game"]["status"] == "playing" and playing["host"]["can_end"]
+        # Ana leaves her seat to a companion player: the three play the rest at once.
+        assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
+        over = host.until(
+            lambda f: (
+                f["type"] == "view"
+                and f["game"] is not None
+                and f["game"]["status"] == "playing"
+                and not f["host"]["can_end"]
+            ),
+            timeout=120,
+        )
+        assert not over["game"]["view"].get("finished")  # the screens are not at the end yet
+        refused = host.act("end_game")
+        assert refused["type"] == "error" and refused["code"] == "no_game", refused
+    finally:
+        host.close()
+        srv.stop()

@@ -322,9 +322,16 @@ class Chaos:
             self._tap_offered(button, "next")
 
     def end_game(self) -> None:
-        self.say("host: end game")
-        self.host.page.locator("#end-game").click()
-        self.host.page.wait_for_function("window.__host?.frame()?.game?.status !== 'playing'")
+        """End game, when the host page offers it (not for a game that finished by itself
+        and is still on its way on the screens). The table may finish the game between the
+        look and the tap (companion players' moves): then the offer goes, and the game stays
+        shown as playing until the screens reach its end."""
+        if not self._tap_offered(self.host.page.locator("#end-game"), "end game"):
+            return
+        self.host.page.wait_for_function(
+            "() => { const f = window.__host?.frame();"
+            " return f?.game?.status !== 'playing' || f?.host?.can_end === false; }"
+        )
 
     def after_game(self) -> None:
         """The game is over: the finale must be seen everywhere, then a new game."""

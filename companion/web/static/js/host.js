@@ -418,7 +418,11 @@ function renderGame(frame, playing) {
   // The button says what it takes back ("Undo Ana's sacrifice"), its dialog asks the same.
   button.textContent = playing && undo?.possible && undoWhat(undo) ? t("host.undo_this", { what: undoWhat(undo) }) : t("host.undo");
   fill("undo-reason", playing && undo && !undo.possible ? t("host.undo_impossible", { reason: undoText(undo) }) : "");
-  /** @type {HTMLButtonElement} */ (document.getElementById("end-game")).disabled = !playing;
+  // The server says whether there is a game left to end: one that finished by itself may
+  // still be on its way on the screens (then the page says so instead).
+  const endGame = /** @type {HTMLButtonElement} */ (document.getElementById("end-game"));
+  endGame.disabled = !playing || !frame.host?.can_end;
+  endGame.title = playing && !frame.host?.can_end ? t("host.end_game_over") : "";
   /** @type {HTMLButtonElement} */ (document.getElementById("new-game")).disabled = !frame.game;
 }
 
