@@ -101,6 +101,8 @@ function render() {
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
     view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, frame.host?.waiting || [])}`) : null,
+    // Over at the table, still on its way on the screens: nothing to end (host.can_end).
+    view && playing && frame.host && !frame.host.can_end ? h("p", { class: "ended-note", dataset: { testid: "host-over-shown" } }, t("host.end_game_over")) : null,
     view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game?.status !== "ended" ? "host.finished" : frame.game?.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
   );
   renderSeats(frame, playing);
