@@ -10,11 +10,10 @@ task, script, layout and style time, layouts done) and the whole browser's CPU f
 over the same window, and divides by the beats the display drew in it.
 
 Run: ``.venv/bin/python benchmarks/bench_pages.py [--seconds 60] [--pace quick]
-[--tv 1920x1080]``. The server (and so the pages) is the ``companion`` package of the working
-directory: run it from a ``git worktree`` of an older commit to measure that commit's pages
-(``cd /tmp/old && /path/to/.venv/bin/python /path/to/benchmarks/bench_pages.py``). Figures are
-of this machine's Chromium (Debian's, software drawing), not of a Pi; compare runs of one
-machine only, and more than one run: the game's moment in the window moves them.
+[--tv 1920x1080] [--server-root DIR]``. ``--server-root`` serves another tree's pages (a
+``git worktree`` of an older commit) under the same browser and game, to compare the two.
+Figures are of this machine's Chromium (Debian's, software drawing), not of a Pi; compare runs
+of one machine only, and more than one run: the game's moment in the window moves them.
 """
 
 from __future__ import annotations
@@ -27,11 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
+from playwright.sync_api import Page, sync_playwright
 
-from live_server import Host, LiveServer  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -87,7 +84,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--pace", default="quick", help="the host's pace (quick: 2 s a beat)")
     parser.add_argument("--tv", default="1920x1080")
+    parser.add_argument("--server-root", type=Path, default=ROOT, help="the tree to serve")
     args = parser.parse_args()
+    # The server runs from the tree its test helper lives in (live_server.ROOT).
+    sys.path.insert(0, str(args.server_root.resolve() / "tests" / "web"))
+    from live_server import Host, LiveServer
+
     width, height = (int(x) for x in args.tv.split("x"))
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         srv = LiveServer(Path(tmp), host_name="table.lan", extra=["--pace", args.pace])
@@ -131,6 +133,7 @@ def main() -> None:
             srv.stop()
     beats = max(1, beats1 - beats0)
     frames = max(1, seq1 - seq0)
+    print(f"server: {args.server_root.resolve()}")
     print(
         f"pace {args.pace}, TV {args.tv}, {wall:.0f} s measured, {beats} beats drawn, "
         f"{frames} frames ({(cpu1 - cpu0) / frames * 1000:.0f} ms of Chromium CPU a frame)"
