@@ -9,6 +9,7 @@ import { useCatalogues } from "../../companion/web/static/js/i18n.js";
 import {
   eventText,
   nameOf,
+  oneDecimal,
   rankingTies,
   seat,
   setScreenColours,
@@ -108,4 +109,15 @@ test("seats: names and screen colours from the frame, an unknown id shown as its
 
 test("signed numbers use a real minus sign", () => {
   assert.deepEqual([signed(3), signed(0), signed(-2)], ["+3", "0", "−2"]);
+});
+
+test("one decimal takes halves up on every page, where toFixed alone would not", () => {
+  // 0.35 is stored a hair under 0.35, yet 0.35 * 10 is 3.5: the phone and the story read the
+  // same loss alike only through one function.
+  assert.equal((0.35).toFixed(1), "0.3");
+  assert.equal(oneDecimal(0.35), "0.4");
+  assert.equal(oneDecimal(0.45), "0.5"); // Python's round(4.5) would give 4
+  assert.equal(oneDecimal(9.04), "9.0");
+  assert.equal(oneDecimal(0), "0.0");
+  assert.equal(oneDecimal(12), "12.0");
 });

@@ -19,6 +19,7 @@ from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 from companion.players import review as rv
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import sweep
+from tests.web.browser.page_numbers import one_decimal
 
 
 @pytest.fixture
@@ -51,11 +52,6 @@ def open_pad(browser, server: LiveServer, phone, locale: str = "en-GB"):
     )
     page.goto(f"{server.base}/t/1/seat")
     return page
-
-
-def one_decimal(x: float) -> str:
-    """A number as the pages print it (review.js ``points``)."""
-    return f"{round(x * 10) / 10:.1f}"
 
 
 def test_the_phone_shows_its_own_review_and_opens_the_replay(

@@ -10,6 +10,7 @@ from live_server import Host
 
 from companion.engine.colours import SCREEN_COLOURS
 from tests.web.browser.layout import DISPLAY_SIZES, mid_word_breaks, settle, sweep
+from tests.web.browser.page_numbers import one_decimal
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 NAMES = [  # 24 characters each, the longest a seat may be named: the worst case for the layout
@@ -61,7 +62,7 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
         "r.querySelector('[data-testid=story-review]').textContent, "
         "r.querySelector('[data-testid=story-review]').classList.contains('most')])",
     )
-    assert {p: text for p, text, _ in shown} == {p: f"{v:.1f}" for p, v in headlines.items()}
+    assert {p: text for p, text, _ in shown} == {p: one_decimal(v) for p, v in headlines.items()}
     fewest = min(headlines.values())
     assert {p for p, _, most in shown if most} == {p for p, v in headlines.items() if v == fewest}
     assert frame["review"]["older"] is False

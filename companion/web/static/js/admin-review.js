@@ -3,10 +3,7 @@
 import { byId, fill, h } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
 import { moveText, olderNote, whenText } from "./review.js";
-
-function points(x) {
-  return (Math.round(x * 10) / 10).toFixed(1);
-}
+import { oneDecimal as points } from "./texts.js";
 
 async function show(game, headers) {
   const response = await fetch(`/admin/api/games/${game.game_id}/review`, { headers, cache: "no-store" });

@@ -3,6 +3,7 @@
 import { byId, fill, h } from "./dom.js";
 import { reviewAction } from "./admin-review.js";
 import { languageSwitch, onLanguageChange, pickLanguage, setLanguage, t } from "./i18n.js";
+import { oneDecimal } from "./texts.js";
 
 const token = /** @type {string} */ (document.body.dataset.adminToken); // admin.html always sets it
 const headers = { "X-Admin-Token": token };
@@ -208,7 +209,7 @@ function renderLeaderboard() {
         h("td", { class: "num" }, p.games),
         h("td", { class: "num" }, p.wins),
         h("td", { class: "num" }, `${Math.round(p.win_share * 100)} %`),
-        h("td", { class: "num" }, p.mean_score.toFixed(1)),
+        h("td", { class: "num" }, oneDecimal(p.mean_score)),
         h("td", { class: "num" }, p.best_score),
         h("td", { class: "num helped" }, p.helped ? `⚙ ${p.helped}` : "–"),
       ),

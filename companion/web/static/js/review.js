@@ -5,13 +5,8 @@
 // the phone's language and a link to that moment of the replay. A review stored by the older
 // method (own points, raw mean) says so.
 import { h } from "./dom.js";
-import { chip, nameOf, stationLabel } from "./format.js";
+import { chip, nameOf, oneDecimal as points, stationLabel } from "./format.js";
 import { currentLanguage, t } from "./i18n.js";
-
-/** One number of expected points, with one decimal. */
-function points(x) {
-  return (Math.round(x * 10) / 10).toFixed(1);
-}
 
 /** A move of the review in words (the fields of a SCENARIO.md command, without the player). */
 export function moveText(move, names = nameOf) {

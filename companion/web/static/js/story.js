@@ -8,7 +8,7 @@
 // each player's review headline (points of margin lost per decision, lower is better).
 
 import { fill, h } from "./dom.js";
-import { nameOf, seat, stationName } from "./format.js";
+import { nameOf, oneDecimal, seat, stationName } from "./format.js";
 import { has, plural, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -321,7 +321,7 @@ function statsTable(story, review) {
         ? h(
             "td",
             { class: `num extra review-col ${losses[p] === fewest ? "most" : ""}`.trim(), dataset: { testid: "story-review" } },
-            typeof losses[p] === "number" ? losses[p].toFixed(1) : "",
+            typeof losses[p] === "number" ? oneDecimal(losses[p]) : "",
           )
         : null,
     ),

@@ -66,6 +66,16 @@ export function signed(n) {
   return n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : "0";
 }
 
+/**
+ * A number with one decimal, halves rounded up (9.05 is "9.1"), the same on every page: the
+ * phone's review, the admin's reviews and leaderboard, the story's review column. (`toFixed`
+ * alone rounds the binary value, so 9.05 would read "9.0" on one page and "9.1" on another.)
+ * @param {number} x
+ */
+export function oneDecimal(x) {
+  return (Math.round(x * 10) / 10).toFixed(1);
+}
+
 /** @param {number | string} n a station (1-6) */
 export function stationName(n) {
   return t(`station.${n}`);
