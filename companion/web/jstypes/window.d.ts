@@ -1,17 +1,9 @@
 // What the pages hang on `window` (the test hooks of companion/web/static/README.md) and the
 // browser globals they use without a declaration in TypeScript's DOM library.
 
-interface NoSleepVideo {
-  noSleepVideo?: HTMLVideoElement;
-  enable(): Promise<void>;
-  disable(): void;
-}
-
 interface Window {
   /** Older Safari's AudioContext. */
   webkitAudioContext?: typeof AudioContext;
-  /** NoSleep.js (static/vendor/nosleep), loaded by phone.html before the modules. */
-  NoSleep?: new () => NoSleepVideo;
   /** The names of the tunes played so far (show.js). */
   __sounds?: string[];
   __pad?: any;

@@ -1,44 +1,66 @@
 // Keep the phone's screen on while the game asks something of the player.
 //
 // The Screen Wake Lock API exists only in a secure context (https, localhost). Phones reach the
-// table over plain http on the LAN, so there the pad falls back to the NoSleep technique
-// (vendor/nosleep, loaded as a classic script): a tiny silent looping inline video, muted and
-// playsinline so browsers let it play, keeps the screen awake while it runs.
-// Browsers may still refuse to start it without a tap, so every tap retries while wanted.
+// table over plain http on the LAN, so there the pad plays a silent looping inline video
+// (static/media/keep-awake.*: one black frame a second, muted, playsinline, so browsers let it
+// play). Browsers may still refuse to start it without a tap, so every tap retries while wanted.
+//
+// Chromium takes its screen lock for a muted video only while the video is playing, at least
+// 75 % of it on screen and it covers at least 20 % of the viewport (Blink's VideoWakeLock):
+// the video therefore covers the whole viewport, invisible (opacity 0.01, behind the page) and
+// letting every tap through (base.css .keep-awake-video). A 1-pixel video, as NoSleep.js
+// places it, keeps no Chromium awake since that rule.
+
+/** The clip's files, the browser picks the first it can play. */
+const CLIPS = [
+  ["/static/media/keep-awake.webm", "video/webm"],
+  ["/static/media/keep-awake.mp4", "video/mp4"],
+];
 
 /** What keeping awake holds, in one object. */
 const awake = {
   wanted: false,
   /** @type {WakeLockSentinel | null} when the native API is in use */
   lock: null,
-  /** @type {HTMLVideoElement | null} NoSleep's video otherwise */
+  /** @type {HTMLVideoElement | null} the video otherwise */
   video: null,
-  /** @type {NoSleepVideo | null} */
-  noSleep: null,
+  /** @type {"native" | "video" | "none" | null} technique(), once known */
+  how: null,
 };
-
 
 /** "native" | "video" | "none": which technique this page can use. */
 export function technique() {
-  if (window.isSecureContext && "wakeLock" in navigator) return "native";
-  if (typeof window.NoSleep === "function") return "video";
-  return "none";
+  if (awake.how === null) {
+    const probe = document.createElement("video");
+    awake.how =
+      window.isSecureContext && "wakeLock" in navigator
+        ? "native"
+        : CLIPS.some(([, type]) => probe.canPlayType(type))
+          ? "video"
+          : "none";
+  }
+  return awake.how;
 }
 
-/** NoSleep's video, made on first use; called only when technique() is "video" (NoSleep loaded). */
+/** The keep-awake video, made on first use. */
 function videoElement() {
-  if (!awake.noSleep) {
-    const NoSleep = /** @type {new () => NoSleepVideo} */ (window.NoSleep);
-    awake.noSleep = new NoSleep();
-    awake.video = awake.noSleep.noSleepVideo || null;
-    if (awake.video) {
-      awake.video.muted = true;
-      awake.video.setAttribute("muted", "");
-      awake.video.setAttribute("loop", "");
-      awake.video.setAttribute("aria-hidden", "true");
-      awake.video.className = "keep-awake-video";
-      document.body.appendChild(awake.video);
+  if (!awake.video) {
+    const v = document.createElement("video");
+    v.muted = true;
+    v.loop = true;
+    v.preload = "auto";
+    for (const attr of ["muted", "loop", "playsinline"]) v.setAttribute(attr, "");
+    v.setAttribute("aria-hidden", "true");
+    v.tabIndex = -1;
+    v.className = "keep-awake-video";
+    for (const [src, type] of CLIPS) {
+      const source = document.createElement("source");
+      source.src = src;
+      source.type = type;
+      v.append(source);
     }
+    document.body.appendChild(v);
+    awake.video = v;
   }
   return awake.video;
 }
