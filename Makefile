@@ -39,6 +39,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_board_emulated.py
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/bench_pages.py
+	$(BIN)/python benchmarks/bench_keep_awake.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
 	$(BIN)/python benchmarks/bench_cafe.py

@@ -81,6 +81,15 @@ class Cafe:
         return self.tables.get(name)
 
     def close(self) -> None:
+        """Stop the café: the screens hear "table closed" first, then the parts stop. Stopping
+        a part may take seconds (a board's link, the companion players' process finishing
+        its job), and the server kills its worker 3 s after asking it to stop: told last,
+        a phone could see a plain drop instead (``test_web_shutdown.py``)."""
+        for table in self.tables.values():
+            try:
+                table.close()
+            except Exception:  # noqa: BLE001 - closing must reach every table
+                log.exception("closing table %s", table.name)
         for board in self.boards:
             try:
                 board.close()
@@ -97,11 +106,6 @@ class Cafe:
             self.reviewer.close()
         if self.bots is not None:
             self.bots.close()
-        for table in self.tables.values():
-            try:
-                table.close()
-            except Exception:  # noqa: BLE001 - closing must reach every table
-                log.exception("closing table %s", table.name)
 
 
 def _board_for(table: Table, port: str) -> Any:

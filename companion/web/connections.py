@@ -60,6 +60,9 @@ class Connection:
     def close(self, code: int = 1000, reason: str = "") -> None:  # pragma: no cover
         self.alive = False
 
+    def flush(self, timeout: float = 2.0) -> None:
+        """Wait until the frames sent so far are out (nothing is queued here)."""
+
 
 class WholeWrites:
     """A websocket's socket whose every write goes out whole.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -265,10 +266,15 @@ class Hub:
             self._drop(conn)
             conn.close(CLOSE_TAKEN_OVER, "seat released")
 
-    def close(self) -> None:
-        """The server is stopping: tell everybody."""
+    def close(self, flush_s: float = 1.0) -> None:
+        """The server is stopping: tell everybody, and let those words reach the sockets
+        (up to ``flush_s`` in all) before the rest of the server stops."""
         with self.table.lock:
-            for conn in list(self.connections):
+            closing = list(self.connections)
+            for conn in closing:
                 conn.send({"type": "table_closed"})
                 self._drop(conn)
                 conn.close(CLOSE_TABLE_CLOSED, "table closed")
+        deadline = time.monotonic() + flush_s
+        for conn in closing:
+            conn.flush(max(0.0, deadline - time.monotonic()))

@@ -11,8 +11,13 @@
     return `${el.tagName.toLowerCase()}${id}${tid}${cls} "${text}"`;
   };
   const skipped = (el) => el.closest("[data-layout-skip], .sr-only, .keep-awake-video, option");
+  // A closed <details> shows its summary only (the rest keeps a box, but is not drawn).
+  const folded = (el) => {
+    const d = el.closest("details:not([open])");
+    return Boolean(d && d !== el && !el.closest("summary"));
+  };
   const visible = (el) => {
-    if (skipped(el)) return false;
+    if (skipped(el) || folded(el)) return false;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) return false;
     const s = getComputedStyle(el);

@@ -3,9 +3,14 @@ game, the game log download and a new game."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import requests
+from live_server import Host, LiveServer
 
 from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import sweep
 from tests.web.browser.pads import act, join
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
@@ -127,3 +132,68 @@ def test_the_level_chosen_for_a_companion_stays_chosen_when_a_phone_joins(
         "window.__host.frame().seats.filter((s) => s.companion).map((s) => s.level)"
     )
     assert levels == ["plain"]
+
+
+def test_the_dice_chosen_stay_ticked_while_a_frame_from_before_comes(shared_server, table, browser):
+    """The host ticks "real dice"; before the table takes it, a phone joins and its frame
+    (made with the old choice) arrives: the tick stays on "real dice" (it went back to
+    "digital" until the answer came). The host's socket is routed through the test, which
+    holds the choice back until the phone's frame has been drawn."""
+    held: list[Any] = []
+    upstreams: list[Any] = []
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        upstreams.append(upstream)
+
+        def to_server(message: str | bytes) -> None:
+            if isinstance(message, str) and '"set_dice"' in message:
+                held.append(message)
+            else:
+                upstream.send(message)
+
+        ws.on_message(to_server)
+        upstream.on_message(ws.send)
+
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.route_web_socket(re.compile(r".*/ws/host$"), route)
+    host.goto(shared_server.host_url(table))
+    host.wait_for_selector("input[name=dice][value=table]")
+    host.check("input[name=dice][value=table]")
+    host.wait_for_function("window.__host.frame() !== null")
+    assert held, "the choice is held back by the route"
+    joined = shared_server.join(table, "Ana", "orange")
+    assert joined["status"] == 200, joined
+    host.wait_for_function("window.__host.frame().seats.length === 1")
+    assert host.evaluate("window.__host.frame().table.dice") == "digital"
+    assert host.is_checked("input[name=dice][value=table]")
+    upstreams[-1].send(held.pop())
+    host.wait_for_function("window.__host.frame().table.dice === 'table'")
+    assert host.is_checked("input[name=dice][value=table]")
+
+
+def test_a_game_over_at_the_table_but_still_shown_waits_for_nobody(tmp_path, browser, artifacts):
+    """Companion players play the rest of a game at once; the screens follow it at the host's
+    pace. The host's page then says the game is already over, offers no End game and names
+    nobody the table waits for (it read "Waiting for: —" under that line)."""
+    srv = LiveServer(tmp_path, host_name="table.lan", extra=["--pace", "quick"]).start()
+    host = Host(srv, "1")
+    try:
+        host.hello()
+        srv.join("1", "Ana", "orange")
+        for name in ("Ben", "Cleo"):
+            assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
+        assert host.act("start", dice="digital")["type"] == "ok"
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(srv.host_url("1"))
+        page.wait_for_selector("[data-testid=host-waiting]")
+        assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
+        page.wait_for_selector("[data-testid=host-over-shown]", timeout=60_000)
+        assert page.evaluate("window.__host.frame().game.status") == "playing"
+        assert page.locator("[data-testid=host-waiting]").count() == 0
+        assert page.locator("#end-game").is_disabled()
+        problems = sweep(page, "phone", "host-over-shown", shots=artifacts)
+        assert not problems, "\n".join(problems)
+    finally:
+        host.close()
+        srv.stop()

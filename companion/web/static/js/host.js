@@ -33,6 +33,9 @@ const host = {
   /** @type {Record<string, string>} the level chosen in each companion picker ("add", or a
    * seat's id): a frame redraws the pickers, and must not put back the first level */
   botLevels: {},
+  /** @type {{dice?: string, "companion-dice"?: string}} a dice choice sent and not answered
+   * yet: a frame made before the table took it (a phone joining) must not tick the old one */
+  diceSent: {},
 };
 const beat = new Beat(); // which beat of the shown step is up (the log follows it)
 const DONE_SHOWN_MS = 2500; // "Done." stays this long, then fades (host.css .fading)
@@ -49,8 +52,10 @@ function onFrame(f) {
     host.showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok" || f.type === "ack") {
+    host.diceSent = {}; // answered: the frames from now on carry what the table took
     sayDone();
   } else if (f.type === "error") {
+    host.diceSent = {};
     host.message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(host.frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
     render();
   }
@@ -95,14 +100,16 @@ function render() {
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
   const view = beat.view(frame.game?.view || null);
   const playing = frame.game?.status === "playing";
+  const overShown = Boolean(frame.host && !frame.host.can_end);
   fill("host-message", host.message);
   fill(
     "host-status",
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
     view?.round ? h("p", {}, t("round.label", { round: view.round, max: view.profile?.max_rounds ?? 7 })) : null,
-    view && playing ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, frame.host?.waiting || [])}`) : null,
-    // Over at the table, still on its way on the screens: nothing to end (host.can_end).
-    view && playing && frame.host && !frame.host.can_end ? h("p", { class: "ended-note", dataset: { testid: "host-over-shown" } }, t("host.end_game_over")) : null,
+    // Over at the table, still on its way on the screens: nothing to end (host.can_end), and
+    // nobody to wait for.
+    view && playing && overShown ? h("p", { class: "ended-note", dataset: { testid: "host-over-shown" } }, t("host.end_game_over")) : null,
+    view && playing && !overShown ? h("p", { dataset: { testid: "host-waiting" } }, `${t("host.waiting_for")}: ${waitingText(view, frame.host?.waiting || [])}`) : null,
     view && !playing ? h("p", { class: "ended-note", dataset: { testid: "host-ended" } }, t(frame.game?.status !== "ended" ? "host.finished" : frame.game?.ended_by === "cafe" ? "host.ended_cafe" : "host.ended")) : null,
   );
   renderSeats(frame, playing);
@@ -282,16 +289,24 @@ function renderShowLeft() {
   if (box && box.textContent !== text) fill(box, text);
 }
 
+/** The dice choice to tick: the one sent, until the table answers or a frame carries it.
+ * @param {"dice" | "companion-dice"} name
+ * @param {string} table what the frame says */
+function diceShown(name, table) {
+  if (host.diceSent[name] === table) delete host.diceSent[name];
+  return host.diceSent[name] ?? table;
+}
+
 /** @param {ViewFrame} frame */
 function renderStart(frame) {
   const box = byId("host-start");
   box.hidden = Boolean(frame.game && frame.game.status === "playing");
   const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  const dice = (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital";
+  const dice = diceShown("dice", (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital");
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) input.checked = input.value === dice;
   // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
   const tableDice = dice === "table";
-  const who = frame.table?.companion_dice || "digital";
+  const who = diceShown("companion-dice", frame.table?.companion_dice || "digital");
   byId("companion-dice").hidden = !tableDice;
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) input.checked = input.value === who;
   fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
@@ -450,10 +465,16 @@ function bind() {
     send("start", { dice });
   });
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) {
-    input.addEventListener("change", () => send("set_dice", { dice: input.value }));
+    input.addEventListener("change", () => {
+      host.diceSent.dice = input.value;
+      send("set_dice", { dice: input.value });
+    });
   }
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) {
-    input.addEventListener("change", () => send("set_companion_dice", { dice: input.value }));
+    input.addEventListener("change", () => {
+      host.diceSent["companion-dice"] = input.value;
+      send("set_companion_dice", { dice: input.value });
+    });
   }
   byId("undo").addEventListener(
     "click",
