@@ -2,10 +2,10 @@
 then (static/js/wake.js, over plain http where the Screen Wake Lock API is missing).
 
 A phone joins over ``http://table.lan`` (not a secure context, as phones on the LAN), two
-companion players fill the table and the game starts; the phone is then asked to bid and nobody
-answers. The benchmark reads the whole browser's CPU from ``/proc`` over a window with the
-phone asked (the video playing) and over a window with the video paused, the same page and
-moment otherwise.
+companion players fill the table and the game starts; the phone is then asked for its first
+move (a sacrifice) and nobody answers. The benchmark reads the whole browser's CPU from
+``/proc`` over a window with the phone asked (the video playing) and over a window with the
+video paused, the same page and moment otherwise.
 
 Run: ``.venv/bin/python benchmarks/bench_keep_awake.py [--seconds 20] [--server-root DIR]``.
 ``--server-root`` serves another tree's pages (a ``git worktree`` of an older commit). Figures
@@ -57,9 +57,15 @@ def main() -> None:
             for name in ("Ben", "Cleo"):
                 assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
             assert host.act("start", dice="digital")["type"] == "ok"
-            phone.wait_for_function("document.body.dataset.task === 'bid'", timeout=60_000)
+            phone.wait_for_function(
+                "!['', 'none'].includes(document.body.dataset.task || '')", timeout=60_000
+            )
+            task = phone.evaluate("document.body.dataset.task")
             phone.wait_for_function("window.__keepAwake.isAwake()")
-            clip = phone.evaluate(f"{VIDEO}.currentSrc.split('/').pop().slice(0, 40)")
+            clip = phone.evaluate(
+                f"{VIDEO}.currentSrc.startsWith('data:') ? 'NoSleep.js inline clip'"
+                f" : {VIDEO}.currentSrc.split('/').pop()"
+            )
             time.sleep(2)
             asked = share(args.seconds)
             phone.evaluate(f"{VIDEO}.pause()")
@@ -69,9 +75,9 @@ def main() -> None:
             browser.close()
             srv.stop()
     print(f"server: {args.server_root.resolve()}")
-    print(f"clip: {clip or '(inline data)'}")
-    print(f"a phone asked to bid, the video playing: {asked:.1f} % of a core (whole browser)")
-    print(f"the same phone, the video paused:        {paused:.1f} % of a core")
+    print(f"clip: {clip}")
+    print(f"a phone asked ({task}), the video playing: {asked:.1f} % of a core (whole browser)")
+    print(f"the same phone, the video paused: {paused:.1f} % of a core")
 
 
 if __name__ == "__main__":
