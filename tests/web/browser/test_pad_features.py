@@ -114,8 +114,9 @@ def test_bid_review_lock_in_and_used_cards(server, table, browser, artifacts):
     assert ana.locator(".station-row[data-station='1'] .slot").all_inner_texts() == ["1", "2"]
     ana.locator("#lock-in").tap()
     ana.wait_for_function("document.body.dataset.task === 'none'")
-    # Every card of the deck is now used this round and shown greyed out.
-    assert ana.locator("#deck .card-btn.used").count() == 12
+    # Every card of the deck is now used this round and shown greyed out, once the view with
+    # the bid comes (the ack that puts the question away comes first, PROTOCOL.md).
+    ana.wait_for_function("document.querySelectorAll('#deck .card-btn.used').length === 12")
     # The display knows that Ana has bid, never what.
     display.wait_for_selector("#seats li[data-seat=ana] .bid-status.done")
     assert display.locator("#seats li[data-seat=ben] .bid-status.waiting").count() == 1
