@@ -134,11 +134,12 @@ def test_the_level_chosen_for_a_companion_stays_chosen_when_a_phone_joins(
     assert levels == ["plain"]
 
 
-def test_the_dice_chosen_stay_ticked_while_a_frame_from_before_comes(shared_server, table, browser):
-    """The host ticks "real dice"; before the table takes it, a phone joins and its frame
-    (made with the old choice) arrives: the tick stays on "real dice" (it went back to
-    "digital" until the answer came). The host's socket is routed through the test, which
-    holds the choice back until the phone's frame has been drawn."""
+def test_settings_chosen_stay_ticked_while_a_frame_from_before_comes(shared_server, table, browser):
+    """The host ticks "real dice" and unticks the LED board's drawing; before the table takes
+    them, a phone joins and its frame (made with the old settings) arrives: the ticks stay as
+    chosen (they went back until the answers came, and Playwright's check() saw a checkbox
+    that did not change). The host's socket is routed through the test, which holds the two
+    settings back until the phone's frame has been drawn."""
     held: list[Any] = []
     upstreams: list[Any] = []
 
@@ -147,7 +148,9 @@ def test_the_dice_chosen_stay_ticked_while_a_frame_from_before_comes(shared_serv
         upstreams.append(upstream)
 
         def to_server(message: str | bytes) -> None:
-            if isinstance(message, str) and '"set_dice"' in message:
+            if isinstance(message, str) and (
+                '"set_dice"' in message or '"set_board_drawing"' in message
+            ):
                 held.append(message)
             else:
                 upstream.send(message)
@@ -159,17 +162,25 @@ def test_the_dice_chosen_stay_ticked_while_a_frame_from_before_comes(shared_serv
     host.route_web_socket(re.compile(r".*/ws/host$"), route)
     host.goto(shared_server.host_url(table))
     host.wait_for_selector("input[name=dice][value=table]")
-    host.check("input[name=dice][value=table]")
     host.wait_for_function("window.__host.frame() !== null")
-    assert held, "the choice is held back by the route"
+    host.check("input[name=dice][value=table]")
+    host.uncheck("#board-drawing")
+    assert len(held) == 2, "both settings are held back by the route"
     joined = shared_server.join(table, "Ana", "orange")
     assert joined["status"] == 200, joined
     host.wait_for_function("window.__host.frame().seats.length === 1")
-    assert host.evaluate("window.__host.frame().table.dice") == "digital"
+    settings = host.evaluate("window.__host.frame().table")
+    assert settings["dice"] == "digital" and settings["board_drawing"] is not False
     assert host.is_checked("input[name=dice][value=table]")
-    upstreams[-1].send(held.pop())
-    host.wait_for_function("window.__host.frame().table.dice === 'table'")
+    assert not host.is_checked("#board-drawing")
+    while held:
+        upstreams[-1].send(held.pop(0))
+    host.wait_for_function(
+        "window.__host.frame().table.dice === 'table'"
+        " && window.__host.frame().table.board_drawing === false"
+    )
     assert host.is_checked("input[name=dice][value=table]")
+    assert not host.is_checked("#board-drawing")
 
 
 def test_a_game_over_at_the_table_but_still_shown_waits_for_nobody(tmp_path, browser, artifacts):

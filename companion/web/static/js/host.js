@@ -33,9 +33,10 @@ const host = {
   /** @type {Record<string, string>} the level chosen in each companion picker ("add", or a
    * seat's id): a frame redraws the pickers, and must not put back the first level */
   botLevels: {},
-  /** @type {{dice?: string, "companion-dice"?: string}} a dice choice sent and not answered
-   * yet: a frame made before the table took it (a phone joining) must not tick the old one */
-  diceSent: {},
+  /** @type {Record<string, string | boolean>} a setting's choice sent and not answered yet
+   * (the dice, who rolls a companion's dice, the LED board's drawing): a frame made before
+   * the table took it (a phone joining, a beat of the show) must not tick the old one */
+  sent: {},
 };
 const beat = new Beat(); // which beat of the shown step is up (the log follows it)
 const DONE_SHOWN_MS = 2500; // "Done." stays this long, then fades (host.css .fading)
@@ -52,10 +53,10 @@ function onFrame(f) {
     host.showStart = performance.now() - (f.show?.elapsed || 0) * 1000;
     render();
   } else if (f.type === "ok" || f.type === "ack") {
-    host.diceSent = {}; // answered: the frames from now on carry what the table took
+    host.sent = {}; // answered: the frames from now on carry what the table took
     sayDone();
   } else if (f.type === "error") {
-    host.diceSent = {};
+    host.sent = {};
     host.message = f.code === "cannot_undo" ? t("host.undo_impossible", { reason: undoText(host.frame?.host?.undo) || f.reason }) : t("pad.err.illegal", { reason: f.reason || f.code });
     render();
   }
@@ -289,12 +290,24 @@ function renderShowLeft() {
   if (box && box.textContent !== text) fill(box, text);
 }
 
-/** The dice choice to tick: the one sent, until the table answers or a frame carries it.
- * @param {"dice" | "companion-dice"} name
- * @param {string} table what the frame says */
-function diceShown(name, table) {
-  if (host.diceSent[name] === table) delete host.diceSent[name];
-  return host.diceSent[name] ?? table;
+/** A setting's choice to show: the one sent, until the table answers or a frame carries it.
+ * @template {string | boolean} T
+ * @param {"dice" | "companion-dice" | "board-drawing"} name
+ * @param {T} table what the frame says
+ * @returns {T} */
+function settingShown(name, table) {
+  if (host.sent[name] === table) delete host.sent[name];
+  return /** @type {T} */ (host.sent[name] ?? table);
+}
+
+/** Send a setting's new choice, and show it until the table answers.
+ * @param {"dice" | "companion-dice" | "board-drawing"} name
+ * @param {string | boolean} value
+ * @param {string} type the command
+ * @param {Record<string, unknown>} fields */
+function sendSetting(name, value, type, fields) {
+  host.sent[name] = value;
+  send(type, fields);
 }
 
 /** @param {ViewFrame} frame */
@@ -302,11 +315,11 @@ function renderStart(frame) {
   const box = byId("host-start");
   box.hidden = Boolean(frame.game && frame.game.status === "playing");
   const n = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  const dice = diceShown("dice", (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital");
+  const dice = settingShown("dice", (frame.game?.status === "playing" ? frame.game.dice : frame.table?.dice) || "digital");
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) input.checked = input.value === dice;
   // With real dice: who rolls a companion player's black dice (R3.2); digital by default.
   const tableDice = dice === "table";
-  const who = diceShown("companion-dice", frame.table?.companion_dice || "digital");
+  const who = settingShown("companion-dice", frame.table?.companion_dice || "digital");
   byId("companion-dice").hidden = !tableDice;
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) input.checked = input.value === who;
   fill("companion-dice-now", tableDice ? t(who === "host" ? "host.companion_dice_typed" : "host.companion_dice_now") : "");
@@ -465,16 +478,10 @@ function bind() {
     send("start", { dice });
   });
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="dice"]'))) {
-    input.addEventListener("change", () => {
-      host.diceSent.dice = input.value;
-      send("set_dice", { dice: input.value });
-    });
+    input.addEventListener("change", () => sendSetting("dice", input.value, "set_dice", { dice: input.value }));
   }
   for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('input[name="companion-dice"]'))) {
-    input.addEventListener("change", () => {
-      host.diceSent["companion-dice"] = input.value;
-      send("set_companion_dice", { dice: input.value });
-    });
+    input.addEventListener("change", () => sendSetting("companion-dice", input.value, "set_companion_dice", { dice: input.value }));
   }
   byId("undo").addEventListener(
     "click",
@@ -508,14 +515,14 @@ function bind() {
   displayLang.value = host.frame?.table?.lang || "en";
   displayLang.addEventListener("change", () => send("set_language", { lang: displayLang.value }));
   const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
-  drawing.addEventListener("change", () => send("set_board_drawing", { shown: drawing.checked }));
+  drawing.addEventListener("change", () => sendSetting("board-drawing", drawing.checked, "set_board_drawing", { shown: drawing.checked }));
 }
 
 /** The display's settings as the table keeps them: the LED board's drawing (shown unless the
  * host hid it) and the language (the display's own picker may have changed it). */
 function renderBoardDrawing() {
   const drawing = /** @type {HTMLInputElement} */ (document.getElementById("board-drawing"));
-  if (drawing && host.frame?.table) drawing.checked = host.frame.table.board_drawing !== false;
+  if (drawing && host.frame?.table) drawing.checked = settingShown("board-drawing", host.frame.table.board_drawing !== false);
   const displayLang = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
   if (displayLang && host.frame?.table?.lang && document.activeElement !== displayLang) displayLang.value = host.frame.table.lang;
 }
