@@ -67,9 +67,10 @@ export function signed(n) {
 }
 
 /**
- * A number with one decimal, halves rounded up (9.05 is "9.1"), the same on every page: the
+ * A number with one decimal, halves rounded up (0.35 is "0.4"), the same on every page: the
  * phone's review, the admin's reviews and leaderboard, the story's review column. (`toFixed`
- * alone rounds the binary value, so 9.05 would read "9.0" on one page and "9.1" on another.)
+ * alone rounds the binary value, stored a hair under 0.35, so it would read "0.3" on one page
+ * and "0.4" on another.)
  * @param {number} x
  */
 export function oneDecimal(x) {
