@@ -85,6 +85,7 @@ def _group(item: pytest.Item) -> str:
     return item.nodeid if module in APART else module
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the marks into the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Groups for ``--dist loadgroup`` (a test's own ``xdist_group`` mark wins); on xdist's
     workers, the groups longest first (the scheduler hands them out in the order collected,
