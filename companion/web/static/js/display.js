@@ -1,7 +1,7 @@
 // The table display: everything public about the game, readable from two metres.
 
 import { Connection } from "./connection.js";
-import { fill, h } from "./dom.js";
+import { fill, h, refill } from "./dom.js";
 import {
   boxColour,
   chip,
@@ -151,6 +151,7 @@ function fitOptional() {
     const out = items.findIndex((li) => li.getBoundingClientRect().bottom > inside);
     if (out >= 0) for (const li of items.splice(out)) li.remove();
     while (items.length && over(logPanel)) items.pop()?.remove();
+    refill(document.getElementById("log")); // the next frame puts every line back and fits again
   }
   const reveal = document.getElementById("reveal-panel");
   // First the ties in a few words each, then the earliest stations of the matrix (the log and
@@ -174,6 +175,7 @@ function fitOptional() {
   // seem too tall for a moment: results dropped then are looked at again once, on the next
   // frame, so a moment's overflow never hides a station for the rest of the step.
   // A panel that grows later (the page settled, the window grew) gets its results back.
+  if (dropped) refill(document.getElementById("reveal"));
   if (dropped && reveal) display.droppedAt = reveal.clientHeight;
   if (dropped && !display.refitting) {
     display.refitting = true;
@@ -666,8 +668,8 @@ function renderReveal(view) {
   const box = document.getElementById("reveal");
   const panel = document.getElementById("reveal-panel");
   if (!box) return;
-  document.body.classList.remove("revealing");
   if (!view || !view.round || view.finished) {
+    document.body.classList.remove("revealing");
     if (panel) panel.hidden = true;
     return;
   }

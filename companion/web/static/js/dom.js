@@ -18,6 +18,7 @@ export function h(tag, attrs = {}, ...children) {
     }
     else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2), value);
+      listening.add(el);
     } else if (value === true) el.setAttribute(key, "");
     else el.setAttribute(key, String(value));
   }
@@ -34,13 +35,39 @@ function append(el, children) {
   }
 }
 
-/** Replace all children of `el` (or of the element with that id). */
+/** Elements given a listener by `h`: a subtree holding one is always put in, since its
+ * handlers may close over the newest frame, which the markup does not show. So is one with
+ * something a person changes in place (a field, a tick, a folded section): what is on screen
+ * then may no longer be the markup, and a frame puts back what the table says. */
+const listening = new WeakSet();
+const LIVE = "input, select, textarea, details";
+
+/** The markup `fill` last put into each element. */
+const filled = new WeakMap();
+
+/**
+ * Replace all children of `el` (or of the element with that id), unless they are the same
+ * markup the last `fill` of it put there: then the page is left as it is. Every frame
+ * draws every panel, and a panel put in again unchanged is styled, laid out and painted
+ * again. Code that changes the children afterwards calls `refill(el)` first.
+ */
 export function fill(el, ...children) {
   const node = typeof el === "string" ? document.getElementById(el) : el;
   if (!node) return null;
-  node.replaceChildren();
-  append(node, children);
+  const fresh = document.createElement("div");
+  append(fresh, children);
+  const live = fresh.querySelector(LIVE) || [...fresh.querySelectorAll("*")].some((e) => listening.has(e));
+  const markup = live ? null : fresh.innerHTML;
+  if (markup !== null && filled.get(node) === markup) return node;
+  node.replaceChildren(...fresh.childNodes);
+  if (markup === null) filled.delete(node);
+  else filled.set(node, markup);
   return node;
+}
+
+/** Forget what `fill` last put into `el`: its next `fill` puts the children in again. */
+export function refill(el) {
+  if (el) filled.delete(el);
 }
 
 /** Show exactly one of several sibling screens, by id. */

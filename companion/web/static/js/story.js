@@ -7,7 +7,7 @@
 // story shows at once. Once the game's review is ready, the stations table gains a column:
 // each player's review headline (points of margin lost per decision, lower is better).
 
-import { fill, h } from "./dom.js";
+import { fill, h, refill } from "./dom.js";
 import { nameOf, oneDecimal, seat, stationName } from "./format.js";
 import { has, plural, t } from "./i18n.js";
 
@@ -63,6 +63,7 @@ function draw(panel, frame, story) {
     if (totals.length) headline += ` · ${plural("common.points", totals[0])}`;
   }
   const chart = h("div", { class: "story-chart", dataset: { testid: "story-chart" } });
+  refill(panel); // drawn whole each time: fit() shrinks and drops parts of the last one
   fill(
     panel,
     h("header", { class: "story-head" }, h("h2", {}, t("story.title")), h("p", { class: "story-headline" }, headline)),
