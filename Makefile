@@ -7,10 +7,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
-# and hands the slowest work out first); two for the two cores (README "How long make test
-# takes"), 0 runs the tests one after the other.
+# and hands the slowest work out first); four on the two cores, since the tests wait on
+# sockets, servers and the show about as much as they compute (README "How long make test
+# takes"); 0 runs the tests one after the other.
 # ARGS: more pytest options for both runs below (e.g. ARGS="--durations=25").
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 4
 
 .PHONY: run test lint bench clean
 
@@ -40,6 +41,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_board.py
 	$(BIN)/python benchmarks/bench_pages.py
 	$(BIN)/python benchmarks/bench_keep_awake.py
+	$(BIN)/python benchmarks/bench_start_stop.py
 	$(BIN)/python benchmarks/leds_render.py
 	$(BIN)/python benchmarks/leds_power.py
 	$(BIN)/python benchmarks/bench_cafe.py
