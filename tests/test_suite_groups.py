@@ -17,7 +17,7 @@ import pytest
 
 CONFTEST = Path(__file__).with_name("conftest.py")
 
-MODULE = '''
+MODULE = """
 import os
 import pytest
 
@@ -31,7 +31,7 @@ def shared():
 def test_one(shared, n):
     with open(os.environ["GROUPS_LOG"], "a") as f:
         f.write(f"ran {__name__} {os.environ['PYTEST_XDIST_WORKER']}\\n")
-'''
+"""
 
 
 def test_a_module_runs_on_one_worker_and_sets_up_once(tmp_path: Path) -> None:
