@@ -23,6 +23,11 @@ import time
 from functools import partial
 from typing import Any
 
+import gevent
+from gevent.event import Event
+from gevent.pool import Pool
+from gevent.server import StreamServer
+from gunicorn.sock import ssl_context
 from gunicorn.workers.ggevent import GeventWorker
 
 # How often a stopping worker looks whether its last requests are done (gunicorn: 1 s).
@@ -49,12 +54,6 @@ class CafeWorker(GeventWorker):  # type: ignore[misc]  # gunicorn ships no types
         last requests are done, so every stop (systemd's, a test's) took 1.3 s, 1 s of it
         asleep. Here the stop sets an event the loop waits on, and the drain looks every
         ``DRAIN_POLL_S``. Serves with ``StreamServer`` and ``handle``, as gunicorn's does."""
-        import gevent
-        from gevent.event import Event
-        from gevent.pool import Pool
-        from gevent.server import StreamServer
-        from gunicorn.sock import ssl_context
-
         self._stopping = Event()
         if not self.alive:  # a stop that came while the worker was starting
             self._stopping.set()
