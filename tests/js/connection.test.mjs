@@ -34,7 +34,14 @@ class FakeSocket {
 globalThis.WebSocket = FakeSocket;
 globalThis.location = { protocol: "http:", host: "table.lan" };
 globalThis.document = { addEventListener() {}, visibilityState: "visible" };
-globalThis.window = { addEventListener() {} };
+// The page's events the connection listens to ("online", "offline"), fired by the tests.
+const listeners = {};
+globalThis.window = {
+  addEventListener(name, fn) {
+    (listeners[name] ||= []).push(fn);
+  },
+};
+const fire = (name) => listeners[name]?.forEach((fn) => fn());
 
 const { Connection } = await import("../../companion/web/static/js/connection.js");
 
@@ -43,6 +50,7 @@ beforeEach(() => {
   mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 1_000_000 });
   FakeSocket.all = [];
   frames = [];
+  for (const name of Object.keys(listeners)) delete listeners[name]; // earlier tests' pages
 });
 afterEach(() => mock.timers.reset());
 
@@ -102,4 +110,30 @@ test("without a command waiting only the heartbeat gives a silent socket up (25 
   assert.equal(FakeSocket.all.length, 1);
   mock.timers.tick(10_000);
   assert.equal(conn.lastDrop, "silent");
+});
+
+test("the browser going offline gives the socket up at once; coming back online reconnects at once", () => {
+  const statuses = [];
+  const conn = new Connection({ path: "/t/1/ws/seat", onFrame: () => {}, onStatus: (s) => statuses.push(s) });
+  conn.start();
+  FakeSocket.all[0].open();
+  fire("offline");
+  assert.equal(conn.lastDrop, "offline");
+  assert.equal(conn.status, "reconnecting");
+  assert.equal(FakeSocket.all[0].readyState, 3, "the old socket is closed");
+  // The backoff's first retry may come while still offline; the test stays before it.
+  assert.equal(FakeSocket.all.length, 1);
+  fire("online");
+  assert.equal(FakeSocket.all.length, 2, "a new socket at once, not after the backoff");
+  FakeSocket.all[1].open();
+  assert.equal(conn.status, "open");
+  assert.deepEqual(statuses, ["connecting", "open", "reconnecting", "open"]);
+});
+
+test("an offline event while the table is closed or the seat taken over changes nothing", () => {
+  const conn = connected();
+  conn.stop("taken_over");
+  fire("offline");
+  assert.equal(conn.status, "taken_over");
+  assert.equal(FakeSocket.all.length, 1);
 });

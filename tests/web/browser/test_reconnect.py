@@ -85,7 +85,8 @@ def test_offline_phone_shows_reconnecting_and_recovers(server, browser):
     ben = phones[1]
     ctx = ben.context
     ctx.set_offline(True)
-    # The heartbeat (or the closed socket) notices; the pad says so and keeps the game dimmed.
+    # The browser's "offline" event gives the socket up at once (tests/js/connection.test.mjs;
+    # the heartbeat's own 25 s is tested there too); the pad says so and keeps the game dimmed.
     ben.wait_for_function("document.body.dataset.conn === 'reconnecting'", timeout=60000)
     assert ben.locator("#conn-banner").is_visible()
     ctx.set_offline(False)

@@ -2,6 +2,8 @@
 //
 // - reconnects by itself with exponential backoff and full jitter (0.5 s .. 15 s),
 //   and at once when the page becomes visible again or the browser comes back online;
+// - gives the socket up at once when the browser says the network is gone (its "offline"
+//   event: Wi-Fi off or out of range), so the page says so then, not after the heartbeat;
 // - an application heartbeat (ping/pong) notices a dead socket that the OS has not closed,
 //   and sooner while a command waits for its ack: a tap must not sit on "sending" for the
 //   heartbeat's 25 s when the Wi-Fi dropped just after it;
@@ -52,7 +54,7 @@ export class Connection {
     this.outbox = new Map(); // id -> message, in insertion order
     this.sentAt = 0; // when a command last went out (sent, or sent again on a reconnect)
     this.ackWatch = null;
-    this.lastDrop = null; // why this page last gave up a socket itself: "silent" | "no_ack"
+    this.lastDrop = null; // why this page last gave up a socket itself: "silent" | "no_ack" | "offline"
     this.stopped = false;
     this._bindPageEvents();
   }
@@ -62,6 +64,7 @@ export class Connection {
       if (document.visibilityState === "visible") this._wake();
     });
     window.addEventListener("online", () => this._wake());
+    window.addEventListener("offline", () => this._offline());
     window.addEventListener("pageshow", () => this._wake());
   }
 
@@ -76,6 +79,14 @@ export class Connection {
       this.attempt = 0;
       this._connectNow();
     }
+  }
+
+  /** The browser says the network is gone: a socket on it can neither send nor hear, so it is
+   * given up now and the page shows "reconnecting" (the heartbeat would take up to 35 s). The
+   * retries wait out their backoff; "online" tries again at once. */
+  _offline() {
+    if (this.stopped || !this.ws) return;
+    this._abandon("offline");
   }
 
   _setStatus(status, detail) {
