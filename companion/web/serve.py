@@ -397,23 +397,37 @@ def _post_worker_init(worker: Any) -> None:
     would see a plain drop instead of "table closed"."""
     if os.environ.get(TRACE_ENV):
         _trace_memory(os.environ[TRACE_ENV])
-    previous = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, on_term(signal.getsignal(signal.SIGTERM), _close_tables))
+
+
+def on_term(previous: Any, close: Any) -> Any:
+    """The SIGTERM handler: ``close()``, then the handler that was there before (gunicorn's).
+
+    Under gevent the handler runs in whichever greenlet the signal interrupted: the event loop
+    (where nothing may wait) or a table's own thread, such as a board's link, which closing
+    joins ("cannot join current thread": the board was left open). So under gevent the closing
+    always runs in a greenlet of its own."""
 
     def close_then_stop(signum: int, frame: Any) -> None:
-        _close_tables()
+        close()
         if callable(previous):
             previous(signum, frame)
 
-    def on_term(signum: int, frame: Any) -> None:
+    def handler(signum: int, frame: Any) -> None:
         gevent = sys.modules.get("gevent")
-        if gevent is not None and gevent.getcurrent() is gevent.get_hub():
-            # Under gevent the handler runs in the event loop, where nothing may wait (closing
-            # joins the thinking pool and the tables' writers: BlockingSwitchOutError).
+        if gevent is not None and _threads_are_greenlets():
             gevent.spawn(close_then_stop, signum, frame)
         else:
             close_then_stop(signum, frame)
 
-    signal.signal(signal.SIGTERM, on_term)
+    return handler
+
+
+def _threads_are_greenlets() -> bool:
+    """Whether gevent has patched ``threading`` (the gevent worker), so that every thread of
+    the tables is a greenlet of the one process thread the signal handler runs on."""
+    monkey = sys.modules.get("gevent.monkey")
+    return bool(monkey is not None and monkey.is_module_patched("threading"))
 
 
 def _worker_exit(server: Any, worker: Any) -> None:
