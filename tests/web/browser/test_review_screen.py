@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 import requests
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
+from playwright.sync_api import Error as PlaywrightError
 
 from companion.players import review as rv
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import sweep
+from tests.web.browser.pads import LOG_KEY, record
 from tests.web.browser.page_numbers import one_decimal
 
 
@@ -113,8 +115,27 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
     # The café admin's history shows the stored review, each player's headline beside the
     # name.
     admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    record(admin)
     admin.goto(f"{server.base}/admin?token={token.group(1)}")
-    admin.locator("[data-testid=review-show]").first.click()
+    try:
+        admin.locator("[data-testid=review-show]").first.click()
+    except PlaywrightError as exc:
+        # Once (one CI run of many, under load) the button never came: say what the page and
+        # the server had then.
+        history = requests.get(
+            f"{server.local}/admin/api/history",
+            headers={"X-Admin-Token": token.group(1)},
+            timeout=10,
+        ).json()
+        shown = admin.evaluate(
+            "() => ({loaded: document.body.dataset.loaded || null,"
+            " message: document.getElementById('admin-message')?.textContent,"
+            " history: document.getElementById('admin-history')?.innerText})"
+        )
+        raise AssertionError(
+            f"no review button on the admin page: {exc}\npage: {json.dumps(shown)}\n"
+            f"history: {json.dumps(history)[:2000]}\n" + "\n".join(getattr(admin, LOG_KEY))
+        ) from exc
     table = admin.wait_for_selector("[data-testid=admin-review]")
     assert "Bernadette Longname" in table.inner_text()
     for seat, pr in stored["review"]["players"].items():
@@ -144,8 +165,27 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
     token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
     assert token
     admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    record(admin)
     admin.goto(f"{server.base}/admin?token={token.group(1)}")
-    admin.locator("[data-testid=review-show]").first.click()
+    try:
+        admin.locator("[data-testid=review-show]").first.click()
+    except PlaywrightError as exc:
+        # Once (one CI run of many, under load) the button never came: say what the page and
+        # the server had then.
+        history = requests.get(
+            f"{server.local}/admin/api/history",
+            headers={"X-Admin-Token": token.group(1)},
+            timeout=10,
+        ).json()
+        shown = admin.evaluate(
+            "() => ({loaded: document.body.dataset.loaded || null,"
+            " message: document.getElementById('admin-message')?.textContent,"
+            " history: document.getElementById('admin-history')?.innerText})"
+        )
+        raise AssertionError(
+            f"no review button on the admin page: {exc}\npage: {json.dumps(shown)}\n"
+            f"history: {json.dumps(history)[:2000]}\n" + "\n".join(getattr(admin, LOG_KEY))
+        ) from exc
     admin.wait_for_selector("#admin-review [data-testid=review-older]")
 
 
