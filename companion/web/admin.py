@@ -117,6 +117,7 @@ def admin_page() -> Any:
 def tables_json() -> Any:
     store = cafe_of().store
     now = time.time()
+    ahead = ahead_of_screens(cafe_of().tables.values())
     out = []
     for hub in hubs_of().values():
         table = hub.table
@@ -129,6 +130,9 @@ def tables_json() -> Any:
             last = store.last_command_at(gid) or (stored.created if stored else None)
         row["last_command_at"] = last
         row["seconds_since_command"] = round(now - last, 1) if last else None
+        # Over in the store while its screens still show its end: not in the history yet (the
+        # admin page loads its history again when this or the game changes).
+        row["ahead_of_screens"] = gid in ahead
         out.append(row)
     return _no_store(
         jsonify({"tables": out, "now": now, "retention_days": config_of().retention_days})

@@ -13,6 +13,8 @@ const admin = {
   tables: null,
   /** @type {any[] | null} the games that are over */
   history: null,
+  /** @type {string | null} each table's game and its state, when the tables were last loaded */
+  games: null,
   /** @type {any[]} the rows the history skipped (damaged) */
   skipped: [],
   /** @type {any[]} webhook deliveries whose own row cannot be read (not sent) */
@@ -223,6 +225,12 @@ async function loadTables() {
     admin.tables = body.tables;
     admin.retentionDays = body.retention_days;
     renderTables();
+    // A game whose end its screens have now shown joins the history (until then the server
+    // leaves it out): the history is loaded again when a table's game or its state changes,
+    // not only when the period does.
+    const games = JSON.stringify(body.tables.map((/** @type {any} */ tb) => [tb.name, tb.game_id, tb.game_status, tb.ahead_of_screens]));
+    if (admin.games !== null && games !== admin.games) loadPeriod();
+    admin.games = games;
   } catch (err) {
     message(String(err instanceof Error ? err.message : err));
   }

@@ -192,6 +192,10 @@ function seatMenu(frame, s, playing) {
   }
   const note = s.companion && !s.person ? h("span", { class: "muted seat-note" }, t("host.companion_seat")) : null;
   if (!items.length) return note;
+  // Open or closed as the page has it now: a tap opens or closes the menu at once, while its
+  // toggle event (which keeps host.openMenu) comes a moment later, after a frame may have
+  // drawn the row again (the menu then snapped shut under the host's finger).
+  const shown = /** @type {HTMLDetailsElement | null} */ (document.querySelector(`#host-seats li[data-seat="${CSS.escape(s.id)}"] details.seat-menu`));
   return [
     note,
     h(
@@ -199,7 +203,7 @@ function seatMenu(frame, s, playing) {
       {
         class: "seat-menu",
         dataset: { testid: "seat-menu" },
-        open: host.openMenu === s.id,
+        open: shown ? shown.open : host.openMenu === s.id,
         ontoggle: (e) => {
           if (e.target.open) host.openMenu = s.id;
           else if (host.openMenu === s.id) host.openMenu = null;
@@ -544,7 +548,8 @@ async function main() {
     },
   });
   host.conn.start();
-  window.__host = { frame: () => host.frame, conn: host.conn };
+  // Tests draw the page at a moment of their choosing (as a frame arriving then would).
+  window.__host = { frame: () => host.frame, conn: host.conn, render };
 }
 
 main();
