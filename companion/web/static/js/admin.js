@@ -226,10 +226,13 @@ async function loadTables() {
     admin.retentionDays = body.retention_days;
     renderTables();
     // A game whose end its screens have now shown joins the history (until then the server
-    // leaves it out): the history is loaded again when a table's game or its state changes,
-    // not only when the period does.
+    // leaves it out, and its result is recorded a moment later): the history is loaded again
+    // when a table's game or its state changes, and while a table's game that is over is not
+    // in it yet, not only when the period changes.
     const games = JSON.stringify(body.tables.map((/** @type {any} */ tb) => [tb.name, tb.game_id, tb.game_status, tb.ahead_of_screens]));
-    if (admin.games !== null && games !== admin.games) loadPeriod();
+    const listed = new Set([...(admin.history || []).map((g) => g.game_id), ...admin.skipped.map((d) => Number(d.id))]);
+    const missing = body.tables.some((/** @type {any} */ tb) => tb.game_id != null && tb.game_status !== "playing" && !listed.has(tb.game_id));
+    if (admin.history && ((admin.games !== null && games !== admin.games) || missing)) loadPeriod();
     admin.games = games;
   } catch (err) {
     message(String(err instanceof Error ? err.message : err));
