@@ -112,11 +112,14 @@ def task(page: Page) -> str:
     return page.evaluate("document.body.dataset.task || ''")
 
 
-def act(page: Page) -> str | None:
-    """Do what the pad asks (if anything) the simple way; returns what was done."""
+def act(page: Page, asked: str | None = None) -> str | None:
+    """Do what the pad asks (if anything) the simple way; returns what was done.
+
+    `asked` is what the caller already read with ASKED, so that what it recorded and what is
+    done come from one look (read twice, the pad could move on in between)."""
     # One look at the page, not three: tests call this in their loops many times a second,
     # and each call into the page costs Chromium (5 % of a core a phone at three a look).
-    kind = page.evaluate(ASKED)
+    kind = page.evaluate(ASKED) if asked is None else asked
     if kind == "sacrifice":
         page.locator("#task .hand .card-btn").first.tap()
         page.locator("#lock-in").tap()

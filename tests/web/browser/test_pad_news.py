@@ -256,3 +256,80 @@ def test_italian_pyramid_choices_stay_above_the_tray(server, table, browser, art
             assert covered(ana, f"#task .choices button:nth-child({i + 1})") == 0, size
     problems += sweep(ana, "phone", "pad-pyramid-it", shots=artifacts)
     assert not problems, problems
+
+
+KEPT = """(mark) => {
+  const now = { die: document.querySelector("#task button[data-choice='die']"),
+                form: document.querySelector('#task form.roll-form') };
+  if (mark) { window.__kept = now; window.__keptFrame = window.__pad.frame(); return null; }
+  const field = document.querySelector('#task input.die-input');
+  return { die: now.die !== null && now.die === window.__kept.die,
+           form: now.form !== null && now.form === window.__kept.form,
+           value: field ? field.value : null,
+           focused: field !== null && document.activeElement === field };
+}"""
+
+
+def test_a_question_stays_put_and_typed_dice_stay_typed_while_frames_come(server, table, browser):
+    """A frame that changes nothing on a phone leaves its question's buttons in place (a tap
+    once chased buttons drawn again at every beat), and the dice a player is typing stay typed
+    and focused through frames, even one that redraws the question (in ci55 a roll form came
+    back empty mid-typing). Same deal as above: Ana takes the die at S3, then rolls at S4."""
+    ana, (ben, cleo), host = seated(server, table, browser)
+
+    def frame_comes(act: str, **fields: str) -> None:
+        ana.evaluate(KEPT, True)
+        assert host.act(act, **fields)["type"] == "ok"
+        ana.wait_for_function("() => window.__pad.frame() !== window.__keptFrame")
+
+    ana.locator("#task .hand .card-btn[data-card='0']").tap()
+    ana.locator("#lock-in").tap()
+    for phone in (ben, cleo):
+        phone.command({"type": "sacrifice", "card": 0})
+        phone.until(lambda f: f["type"] == "ack")
+    assert host.command({"type": "harvest", "dice": [1, 2, 3]})["type"] == "ack"
+    assert host.command({"type": "improvements", "cards": [1, 1]})["type"] == "ack"
+    wait_task(ana, "bid")
+    for card in range(1, 13):
+        ana.locator(f"#deck .card-btn[data-card='{card}']").tap()
+    ana.locator("#review").tap()
+    ana.locator("#lock-in").tap()
+    for phone, bids in ((ben, BEN), (cleo, CLEO)):
+        phone.command({"type": "bid", "bids": bids})
+        phone.until(lambda f: f["type"] == "ack")
+
+    wait_task(ana, "city")
+    frame_comes("set_pace", pace="quick")  # a view for every screen, the same question
+    assert ana.evaluate(KEPT, False)["die"] is True
+    ana.locator("button[data-choice='die']").tap()
+    ana.locator("#lock-in").tap()
+    wait_task(ana, "dice")
+    ana.locator("button[data-count='1']").tap()
+    ana.locator("#lock-in").tap()
+
+    wait_task(ana, "roll")
+    field = ana.locator("#task input.die-input")
+    assert field.count() == 1
+    field.tap()
+    ana.keyboard.type("6")
+    frame_comes("set_pace", pace="instant")
+    assert ana.evaluate(KEPT, False) == {"die": False, "form": True, "value": "6", "focused": True}
+    # The phone's language changes the question's words: it is drawn again, with what was typed.
+    ana.evaluate(KEPT, True)
+    ana.evaluate(
+        """async () => {
+        const src = document.querySelector('script[type=module]').src;
+        await (await import(new URL('i18n.js', src).href)).setLanguage('de');
+    }"""
+    )
+    ana.wait_for_function("document.documentElement.lang === 'de'")
+    assert ana.evaluate(KEPT, False) == {"die": False, "form": False, "value": "6", "focused": True}
+    ana.keyboard.press("Enter")  # the phone's keyboard sends the form
+    ben.until(
+        lambda f: any(
+            e["type"] == "ranking"
+            and e["station"] == 4
+            and any(x["player"] == "ana" and x["dice"] == [6] for x in e["entries"])
+            for e in f.get("events", [])
+        )
+    )

@@ -62,6 +62,60 @@ def test_fill_keeps_unchanged_markup_and_puts_in_what_changed(browser, shared_se
     }
 
 
+KEEP = """async (run) => {
+    const src = document.querySelector('script[type=module]').src;
+    const { delegate, fill, h } = await import(new URL('dom.js', src).href);
+    const box = document.createElement('div');
+    document.body.append(box);
+    const field = (key) => h('input', { type: 'number', dataset: { keep: key } });
+    fill(box, h('p', {}, 'Roll'), field('a'));
+    const a = box.querySelector('input');
+    a.focus();
+    a.value = '5';  // typed, not yet sent
+    fill(box, h('p', {}, 'Roll'), field('a'));
+    const kept = box.querySelector('input') === a && a.value === '5';
+    fill(box, h('p', {}, 'Würfle'), field('a'));
+    const b = box.querySelector('input');
+    const carried = b !== a && b.value === '5' && document.activeElement === b;
+    fill(box, h('p', {}, 'Würfle'), field('another question'));
+    const fresh = box.querySelector('input').value === '';
+    const seen = [];
+    delegate(box, { go: (el) => seen.push(el.dataset.n), send: (form) => seen.push('form') });
+    fill(box, h('button', { dataset: { act: 'go', n: '1' } }, h('b', {}, 'tap')),
+         h('button', { dataset: { act: 'go', n: '2' }, disabled: true }, 'no'),
+         h('form', { dataset: { act: 'send' } }, h('button', { type: 'submit' }, 'ok')));
+    const button = box.querySelector('button');
+    box.querySelector('b').click();
+    fill(box, h('button', { dataset: { act: 'go', n: '1' } }, h('b', {}, 'tap')),
+         h('button', { dataset: { act: 'go', n: '2' }, disabled: true }, 'no'),
+         h('form', { dataset: { act: 'send' } }, h('button', { type: 'submit' }, 'ok')));
+    const stays = box.querySelector('button') === button;
+    box.querySelectorAll('button')[1].click();
+    box.querySelector('form button').click();
+    box.remove();
+    return { kept, carried, fresh, stays, seen, url: location.href.endsWith('/') };
+}"""
+
+
+def test_typed_fields_are_kept_and_controls_answer_through_one_listener(
+    browser, shared_server, table
+):
+    """A `data-keep` field is the person's until sent: an unchanged panel keeps it, a panel
+    drawn again carries its value and focus to the same key's field; `delegate` runs a
+    control's `data-act` (not a disabled one's), so a panel with controls is kept in place."""
+    page = browser.new_context().new_page()
+    page.goto(f"{shared_server.base}/t/{table}/")
+    page.wait_for_function("() => window.__display?.frame()")
+    assert page.evaluate(KEEP) == {
+        "kept": True,
+        "carried": True,
+        "fresh": True,
+        "stays": True,
+        "seen": ["1", "form"],
+        "url": True,  # the form's submit did not load a page
+    }
+
+
 def test_a_frame_redraws_only_the_panels_it_changes(browser, shared_server, table):
     """A pace switch changes no panel of the game's view: the track and the log stay the
     same nodes. A language switch changes the log's words: its lines are new."""

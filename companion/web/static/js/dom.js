@@ -38,9 +38,11 @@ function append(el, children) {
 /** Elements given a listener by `h`: a subtree holding one is always put in, since its
  * handlers may close over the newest frame, which the markup does not show. So is one with
  * something a person changes in place (a field, a tick, a folded section): what is on screen
- * then may no longer be the markup, and a frame puts back what the table says. */
+ * then may no longer be the markup, and a frame puts back what the table says. A field marked
+ * `data-keep` (its key) is the exception: what is typed there belongs to the person until it
+ * is sent, so an unchanged panel keeps it, and a panel put in again carries it over. */
 const listening = new WeakSet();
-const LIVE = "input, select, textarea, details";
+const LIVE = "input:not([data-keep]), select:not([data-keep]), textarea:not([data-keep]), details";
 
 /** The markup `fill` last put into each element. */
 const filled = new WeakMap();
@@ -59,10 +61,51 @@ export function fill(el, ...children) {
   const live = fresh.querySelector(LIVE) || [...fresh.querySelectorAll("*")].some((e) => listening.has(e));
   const markup = live ? null : fresh.innerHTML;
   if (markup !== null && filled.get(node) === markup) return node;
+  const focus = carryOver(node, fresh);
   node.replaceChildren(...fresh.childNodes);
+  focus?.focus({ preventScroll: true });
   if (markup === null) filled.delete(node);
   else filled.set(node, markup);
   return node;
+}
+
+/** Copy what was typed into `data-keep` fields of `from` to the fields of `to` with the same
+ * key (unless the new markup sets a value); returns the new field to focus if the old one had
+ * the focus (a phone's keyboard stays up while a frame redraws the question). */
+function carryOver(from, to) {
+  const kept = from.querySelectorAll("[data-keep]");
+  if (!kept.length) return null;
+  const old = new Map([...kept].map((e) => [e.getAttribute("data-keep"), e]));
+  let focus = null;
+  for (const field of to.querySelectorAll("[data-keep]")) {
+    const before = old.get(field.getAttribute("data-keep"));
+    if (!before) continue;
+    if (!field.hasAttribute("value")) field.value = before.value;
+    if (before === document.activeElement) focus = field;
+  }
+  return focus;
+}
+
+/**
+ * One listener on `root` for every control drawn inside it: a control names its action in
+ * `data-act` and carries its arguments in its other `data-` fields, so a panel holds no
+ * listener of its own and `fill` leaves it in place while its markup is unchanged (a tap never
+ * chases a button drawn again). Clicks reach `actions[act](el)`; a form's submit reaches it
+ * too, with the default (a page load) prevented.
+ * @param {HTMLElement} root
+ * @param {Record<string, (el: HTMLElement) => void>} actions
+ */
+export function delegate(root, actions) {
+  const run = (event, selector) => {
+    const el = /** @type {HTMLElement | null} */ (event.target instanceof Element ? event.target.closest(selector) : null);
+    if (!el || !root.contains(el) || el.matches(":disabled")) return;
+    const action = actions[el.dataset.act || ""];
+    if (!action) return;
+    if (event.type === "submit") event.preventDefault();
+    action(el);
+  };
+  root.addEventListener("click", (e) => run(e, "[data-act]:not(form)"));
+  root.addEventListener("submit", (e) => run(e, "form[data-act]"));
 }
 
 /** Forget what `fill` last put into `el`: its next `fill` puts the children in again. */

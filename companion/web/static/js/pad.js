@@ -2,7 +2,7 @@
 // only when the rules ask for one, and the score "if the game ended now".
 
 import { Connection, commandIds } from "./connection.js";
-import { byId, fill, h, showOnly } from "./dom.js";
+import { byId, delegate, fill, h, showOnly } from "./dom.js";
 import {
   chip,
   diceRow,
@@ -254,9 +254,9 @@ function showStatus(kind) {
   }[kind];
   const action =
     kind === "replaced"
-      ? h("button", { class: "big primary", id: "take-back", onclick: () => connect() }, t("conn.take_back"))
+      ? h("button", { class: "big primary", id: "take-back", dataset: { act: "take-back" } }, t("conn.take_back"))
       : kind === "reconnecting" || kind === "closed"
-        ? h("button", { class: "big", onclick: () => pad.conn?.retryNow() }, t("conn.retry_now"))
+        ? h("button", { class: "big", dataset: { act: "retry" } }, t("conn.retry_now"))
         : null;
   fill(
     box,
@@ -312,11 +312,12 @@ function onFrame(f) {
 // ---------- learning mode: hints (host option) ----------
 
 
-function askHint(view, kind) {
+/** @param {string} step the question's hint key (hintKey), as its button carries it */
+function askHint(step) {
   const { conn, nextId } = pad;
   if (!conn || !nextId) return; // both made by connect(), before the first frame
   const id = nextId();
-  pad.hintAsked = { id, step: hintKey(pad.frame?.game?.id, view, kind) };
+  pad.hintAsked = { id, step };
   conn.send({ type: "hint", id });
   render();
 }
@@ -332,7 +333,7 @@ function hintBox(view, kind) {
     { class: "hint-box" },
     shown
       ? [h("p", { class: "hint-move" }, h("strong", {}, `${t("hint.title")}: `), hintCommandText(shown.command)), h("p", { class: "hint-reason" }, t(shown.reason.key, params))]
-      : h("button", { class: "hint-button", disabled: Boolean(pad.hintAsked), onclick: () => askHint(view, kind) }, pad.hintAsked ? t("hint.thinking") : t("hint.button")),
+      : h("button", { class: "hint-button", disabled: Boolean(pad.hintAsked), dataset: { act: "hint", step } }, pad.hintAsked ? t("hint.thinking") : t("hint.button")),
   );
 }
 
@@ -527,20 +528,7 @@ function renderLobby(frame) {
     h("p", { class: "lead" }, t("pad.seated", { name: you?.name || "" })),
     h("p", {}, plural("pad.wait_start", (frame.seats || []).length)),
     h("ul", { class: "lobby-seats" }, (frame.seats || []).map((s) => h("li", {}, chip(s.id)))),
-    h(
-      "button",
-      {
-        class: "link",
-        onclick: () => {
-          if (!confirm(t("pad.confirm_leave"))) return;
-          pad.conn?.send({ type: "leave" }); // made by connect(), before the first frame
-          saveCredentials(null);
-          pad.conn?.stop("idle");
-          location.reload();
-        },
-      },
-      t("pad.leave"),
-    ),
+    h("button", { class: "link", dataset: { act: "leave" } }, t("pad.leave")),
   );
 }
 
@@ -570,6 +558,75 @@ function saveDraft() {
   } catch {
     /* ignore */
   }
+}
+
+/** What each control of the pad does (`data-act`, one listener: dom.js `delegate`). A control
+ * carries its arguments in its `data-` fields; the rest is read from `pad` when tapped, so
+ * nothing closes over a frame that may be gone. */
+const ACTIONS = {
+  /** a decision's option: picked, locked in by the lock-in button */
+  choose: (el) => {
+    const { kind, value = "", index } = el.dataset;
+    const numeric = kind === "sacrifice" || kind === "dice";
+    pad.choice = { type: kind || "", value: numeric ? Number(value) : value, ...(index === undefined ? {} : { index: Number(index) }) };
+    render();
+  },
+  lock: () => lockIn(),
+  card: (el) => pickCard(Number(el.dataset.index), Number(el.dataset.card)),
+  slot: (el) => {
+    const i = Number(el.dataset.slot);
+    const slot = pad.draft?.slots[i];
+    if (!pad.draft || !slot) return;
+    if (slot.card !== null) clearSlot(i);
+    else if (!pad.reviewing && !pad.asking.sending) {
+      pad.draft.active = i;
+      render();
+    }
+  },
+  clear: () => {
+    if (!pad.draft) return;
+    pad.draft.slots.forEach((s) => {
+      s.card = null;
+      s.idx = null;
+    });
+    pad.draft.active = 0;
+    saveDraft();
+    render();
+  },
+  review: () => {
+    pad.reviewing = true;
+    render();
+  },
+  change: () => {
+    pad.reviewing = false;
+    render();
+  },
+  roll: (form) => {
+    const values = [...form.querySelectorAll("input")].map((x) => Number(x.value));
+    if (values.some((v) => !(v >= 1 && v <= 6))) return;
+    send({ type: "roll", values });
+  },
+  hint: (el) => askHint(el.dataset.step || ""),
+  leave: () => {
+    if (!confirm(t("pad.confirm_leave"))) return;
+    pad.conn?.send({ type: "leave" }); // made by connect(), before the first frame
+    saveCredentials(null);
+    pad.conn?.stop("idle");
+    location.reload();
+  },
+  "take-back": () => connect(),
+  retry: () => pad.conn?.retryNow(),
+};
+
+/** The lock-in button: sends the bid built, or the decision picked for the question shown. */
+function lockIn() {
+  const task = document.body.dataset.task || "";
+  if (task === "bid") {
+    if (pad.draft && pad.reviewing) send({ type: "bid", bids: bidsFromDraft(pad.draft) });
+    return;
+  }
+  const field = { sacrifice: "card", dice: "count", city: "choice", pyramid: "first" }[task];
+  if (field && pad.choice?.type === task) send({ type: task, [field]: pad.choice.value });
 }
 
 function pickCard(idx, card) {
@@ -654,12 +711,8 @@ function sacrificeTask(view) {
         "button",
         {
           class: `card-btn ${picked === c && pad.choice?.index === i ? "picked" : ""}`,
-          dataset: { card: c, value: c, testid: "choice", kind: "sacrifice" },
+          dataset: { card: c, value: c, index: i, testid: "choice", kind: "sacrifice", act: "choose" },
           "aria-pressed": picked === c && pad.choice?.index === i ? "true" : "false",
-          onclick: () => {
-            pad.choice = { type: "sacrifice", value: c, index: i };
-            render();
-          },
         },
         String(c),
       ),
@@ -669,18 +722,18 @@ function sacrificeTask(view) {
     h("h2", {}, t("pad.sacrifice_title")),
     h("p", { class: "help" }, t("pad.sacrifice_help")),
     cards,
-    lockBar(picked !== null, t("pad.sacrifice_pick", { card: picked ?? "" }), () => send({ type: "sacrifice", card: picked })),
+    lockBar(picked !== null, t("pad.sacrifice_pick", { card: picked ?? "" })),
   ];
 }
 
-/** The review / lock-in bar shared by every decision. */
-function lockBar(ready, summary, onLock) {
+/** The review / lock-in bar shared by every decision (its button sends the choice: lockIn). */
+function lockBar(ready, summary) {
   if (pad.asking.sending) return h("div", { class: "lockbar" }, h("p", { class: "sending" }, t("pad.sending")));
   return h(
     "div",
     { class: "lockbar" },
     ready ? h("p", { class: "summary" }, summary) : null,
-    h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", disabled: !ready, onclick: onLock }, t("pad.lock_in")),
+    h("button", { class: "big primary", id: "lock-in", disabled: !ready, dataset: { testid: "lock-in", act: "lock" } }, t("pad.lock_in")),
   );
 }
 
@@ -708,9 +761,8 @@ function bidTask(view) {
             "button",
             {
               class: `slot ${s.card === null ? "empty" : "filled"} ${draft.active === i && !pad.reviewing ? "active" : ""}`,
-              dataset: { slot: i, testid: "slot" },
+              dataset: { slot: i, testid: "slot", act: "slot" },
               disabled: pad.reviewing || Boolean(pad.asking.sending),
-              onclick: () => (s.card === null ? pad.draft && ((pad.draft.active = i), render()) : clearSlot(i)),
               "aria-label": s.card === null ? t("pad.slot_empty") : String(s.card),
             },
             s.card === null ? "" : String(s.card),
@@ -730,33 +782,15 @@ function bidTask(view) {
     actions = h(
       "div",
       { class: "lockbar two" },
-      h("button", { class: "big", id: "change", "data-testid": "change", onclick: () => ((pad.reviewing = false), render()) }, t("pad.change")),
-      h("button", { class: "big primary", id: "lock-in", "data-testid": "lock-in", onclick: () => pad.draft && send({ type: "bid", bids: bidsFromDraft(pad.draft) }) }, t("pad.lock_in")),
+      h("button", { class: "big", id: "change", dataset: { testid: "change", act: "change" } }, t("pad.change")),
+      h("button", { class: "big primary", id: "lock-in", dataset: { testid: "lock-in", act: "lock" } }, t("pad.lock_in")),
     );
   } else {
     actions = h(
       "div",
       { class: "lockbar two" },
-      h(
-        "button",
-        {
-          class: "big",
-          id: "clear",
-          "data-testid": "clear",
-          onclick: () => {
-            if (!pad.draft) return;
-            pad.draft.slots.forEach((s) => {
-              s.card = null;
-              s.idx = null;
-            });
-            pad.draft.active = 0;
-            saveDraft();
-            render();
-          },
-        },
-        t("pad.clear"),
-      ),
-      h("button", { class: "big primary", id: "review", "data-testid": "review", disabled: !full, onclick: () => ((pad.reviewing = true), render()) }, t("pad.review")),
+      h("button", { class: "big", id: "clear", dataset: { testid: "clear", act: "clear" } }, t("pad.clear")),
+      h("button", { class: "big primary", id: "review", disabled: !full, dataset: { testid: "review", act: "review" } }, t("pad.review")),
     );
   }
   pad.trayActions = actions; // in the sticky tray under the cards: always on screen, never covered
@@ -889,12 +923,8 @@ function diceTask(view) {
         "button",
         {
           class: `big choice ${picked === n ? "picked" : ""}`,
-          dataset: { count: n, testid: "choice", kind: "dice", value: n },
+          dataset: { count: n, testid: "choice", kind: "dice", value: n, act: "choose" },
           "aria-pressed": picked === n ? "true" : "false",
-          onclick: () => {
-            pad.choice = { type: "dice", value: n };
-            render();
-          },
         },
         n === 0 ? t("pad.dice_none") : t("pad.dice_use", { n }),
       ),
@@ -906,28 +936,22 @@ function diceTask(view) {
     diceOutlook(view),
     h("div", { class: "choices" }, buttons),
     revealedTable(view, station),
-    lockBar(picked !== null, picked === 0 ? t("pad.dice_none") : t("pad.dice_use", { n: picked }), () => send({ type: "dice", count: picked })),
+    lockBar(picked !== null, picked === 0 ? t("pad.dice_none") : t("pad.dice_use", { n: picked })),
   ];
 }
 
 function rollTask(view, entry) {
   const mine = view.dice_window?.choices?.[me()];
   const count = entry?.count ?? (view.phase === "final_roll" ? 1 : mine || 1);
+  // What is typed stays typed (and focused) while frames redraw this very question.
+  const question = `${pad.frame?.game?.id}:${view.round}:${view.phase}:${view.station}:${count}`;
   const inputs = [];
   for (let i = 0; i < count; i += 1) {
-    inputs.push(h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", class: "die-input", required: true, "aria-label": `${i + 1}` }));
+    inputs.push(h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", class: "die-input", required: true, "aria-label": `${i + 1}`, dataset: { keep: `roll:${question}:${i}` } }));
   }
   const form = h(
     "form",
-    {
-      class: "roll-form",
-      onsubmit: (e) => {
-        e.preventDefault();
-        const values = [...e.target.querySelectorAll("input")].map((x) => Number(x.value));
-        if (values.some((v) => !(v >= 1 && v <= 6))) return;
-        send({ type: "roll", values });
-      },
-    },
+    { class: "roll-form", dataset: { act: "roll" } },
     h("div", { class: "dice-inputs" }, inputs),
     h("button", { class: "big primary", type: "submit", disabled: Boolean(pad.asking.sending) }, t("pad.roll_send")),
   );
@@ -941,12 +965,8 @@ function cityTask(view) {
       "button",
       {
         class: `big choice tall ${picked === value ? "picked" : ""}`,
-        dataset: { choice: value, testid: "choice", kind: "city", value },
+        dataset: { choice: value, testid: "choice", kind: "city", value, act: "choose" },
         "aria-pressed": picked === value ? "true" : "false",
-        onclick: () => {
-          pad.choice = { type: "city", value };
-          render();
-        },
       },
       h("strong", {}, label),
       h("small", {}, help),
@@ -955,7 +975,7 @@ function cityTask(view) {
     h("h2", {}, t("pad.city_title")),
     h("div", { class: "choices" }, option("hut", t("pad.city_hut"), t("pad.city_hut_help")), option("die", t("pad.city_die"), t("pad.city_die_help"))),
     revealedTable(view, 3),
-    lockBar(picked !== null, picked === "hut" ? t("pad.city_hut") : t("pad.city_die"), () => send({ type: "city", choice: picked })),
+    lockBar(picked !== null, picked === "hut" ? t("pad.city_hut") : t("pad.city_die")),
   ];
 }
 
@@ -967,12 +987,8 @@ function pyramidTask(view) {
       "button",
       {
         class: `big choice ${picked === value ? "picked" : ""}`,
-        dataset: { first: value, testid: "choice", kind: "pyramid", value },
+        dataset: { first: value, testid: "choice", kind: "pyramid", value, act: "choose" },
         "aria-pressed": picked === value ? "true" : "false",
-        onclick: () => {
-          pad.choice = { type: "pyramid", value };
-          render();
-        },
       },
       label,
     );
@@ -982,9 +998,7 @@ function pyramidTask(view) {
     h("h2", {}, t("pad.pyramid_title", { other: nameOf(other) })),
     h("div", { class: "choices" }, options),
     revealedTable(view, 4),
-    lockBar(picked !== null, picked === me() ? t("pad.pyramid_me") : t("pad.pyramid_other", { name: nameOf(picked) }), () =>
-      send({ type: "pyramid", first: picked }),
-    ),
+    lockBar(picked !== null, picked === me() ? t("pad.pyramid_me") : t("pad.pyramid_other", { name: nameOf(picked) })),
   ];
 }
 
@@ -1040,10 +1054,9 @@ function renderDeck(view, actions) {
           "button",
           {
             class: `card-btn ${isUsed ? "used" : ""} ${picked ? "picked" : ""}`,
-            dataset: { card: c, value: c, index: i, testid: "card" },
+            dataset: { card: c, value: c, index: i, testid: "card", act: "card" },
             disabled: !bidding || isUsed || picked,
             "aria-label": isUsed ? `${c} (${t("pad.used")})` : String(c),
-            onclick: () => pickCard(i, c),
           },
           String(c),
         );
@@ -1292,6 +1305,7 @@ async function main() {
     else if (byId("screen-status").dataset.kind) showStatus(byId("screen-status").dataset.kind);
   });
   byId("join-form").addEventListener("submit", join);
+  delegate(document.body, ACTIONS);
   soundControls();
   translateDom(document);
   if (pad.credentials && pad.credentials.table === tableName) {
