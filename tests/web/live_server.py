@@ -453,14 +453,26 @@ def drain(peers: list[Peer], timeout: float = 0.0) -> None:
 
 def settle(server: LiveServer, table: str, peers: list[Peer], timeout: float = 15.0) -> None:
     """Wait until every peer has the view of the table's latest command (the server's
-    ``/api/state`` sequence number): a wait on a condition, not on a silence."""
-    target = requests.get(f"{server.local}/t/{table}/api/state", timeout=5).json()["seq"]
+    ``/api/state`` sequence number): a wait on a condition, not on a silence. The number is
+    how many commands the game holds, so an undo takes it back: a peer still showing a later
+    one has the undo's frame on its way (or the table moved on, and the number is read again).
+    """
+
+    def latest() -> int:
+        return int(requests.get(f"{server.local}/t/{table}/api/state", timeout=5).json()["seq"])
+
     deadline = time.monotonic() + timeout
-    for peer in peers:
-        while peer.view is None or peer.view["seq"] < target:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"a peer is still behind seq {target}")
-            peer.poll(0.2)
+    target = latest()
+    while True:
+        for peer in peers:
+            while peer.view is None or peer.view["seq"] != target:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"a peer is still not at seq {target}")
+                peer.poll(0.2)
+                if peer.view is not None and peer.view["seq"] > target:
+                    target = latest()
+        if all(p.view is not None and p.view["seq"] == target for p in peers):
+            break
     drain(peers)
 
 
