@@ -139,7 +139,9 @@ class Beat(TypedDict):
     rankings: NotRequired[list[RankingEvent]]
     reason: NotRequired[str]
     winners: NotRequired[list[str]]
-    told: int  # how many of the step's events the beat tells (show.told)
+    # How many of the step's events the beat tells (show.told): every frame's beat has it,
+    # set by show.block once the step's beats are known.
+    told: NotRequired[int]
 
 
 class ShowInfo(TypedDict):
@@ -153,6 +155,7 @@ class ShowInfo(TypedDict):
     elapsed: NotRequired[float]
     more: NotRequired[bool]
     story_at: NotRequired[float]
+    paused: NotRequired[bool]  # a replay paused on this beat (web/replay_sessions.py)
 
 
 class ReviewPlayer(TypedDict):

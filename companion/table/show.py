@@ -21,9 +21,12 @@ owns the clock.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypeVar, cast
 
-from companion.engine.types import Event
+from companion.engine.types import Event, RankingEvent
+from companion.table.frame_types import Beat, ShowInfo
+
+E = TypeVar("E", bound=Event)
 
 # Seconds a station's result (or a final-scoring line) stays up, by the host's pace.
 PACES: dict[str, float] = {"instant": 0.0, "quick": 2.0, "normal": 6.0, "relaxed": 10.0}
@@ -70,12 +73,12 @@ def valid_pace(pace: Any) -> bool:
     return False
 
 
-def beats(events: list[Event], pace: Any) -> list[dict[str, Any]]:
+def beats(events: list[Event], pace: Any) -> list[Beat]:
     """What a step shows one after the other, with the seconds each stays up: every station
     resolved (R3.3 ranking, R4 what it gave), the last-round notice (R6.3), each player's
     final-scoring line (R7, the sacrifices turned one at a time) and the winner."""
     seconds = pace_seconds(pace)
-    out: list[dict[str, Any]] = []
+    out: list[Beat] = []
     ranked = False
     for i, e in enumerate(events):
         # Each test reads e["type"] itself, so the type checker knows the event's fields.
@@ -136,15 +139,20 @@ EFFECTS = {
 }
 
 
-def _effects(after: list[Event]) -> list[dict[str, Any]]:
+def _effects(after: list[Event]) -> list[Event]:
     """The public events that follow a ranking up to the next station or the round's end."""
-    out: list[dict[str, Any]] = []
+    out: list[Event] = []
     for e in after:
         if e["type"] in ("ranking", "revealed", "round_ended", "first_cards_revealed"):
             break
         if e["type"] in EFFECTS and "private" not in e:
-            out.append({k: v for k, v in e.items() if k != "text"})
+            out.append(_without_text(e))
     return out
+
+
+def _without_text(e: E) -> E:
+    """An event without the English ``text`` that games stored before 2026 may carry."""
+    return cast(E, {k: v for k, v in e.items() if k != "text"})
 
 
 def hold(events: list[Event], pace: Any) -> float:
@@ -152,12 +160,12 @@ def hold(events: list[Event], pace: Any) -> float:
     return held(beats(events, pace))
 
 
-def held(step_beats: list[dict[str, Any]]) -> float:
+def held(step_beats: list[Beat]) -> float:
     """Seconds a step's beats take together (its hold)."""
     return float(sum(b["seconds"] for b in step_beats))
 
 
-def beat_at(step_beats: list[dict[str, Any]], elapsed: float) -> int:
+def beat_at(step_beats: list[Beat], elapsed: float) -> int:
     """Index of the beat up ``elapsed`` seconds into a step (-1: all read, or none).
 
     >>> b = [{"seconds": 2.0}, {"seconds": 2.0}]
@@ -172,7 +180,7 @@ def beat_at(step_beats: list[dict[str, Any]], elapsed: float) -> int:
     return -1
 
 
-def story_at(step_beats: list[dict[str, Any]]) -> float | None:
+def story_at(step_beats: list[Beat]) -> float | None:
     """Seconds into a step at which the story of the game may come up: only a step that
     names the winner (R7) has one, :data:`STORY_AFTER` after the winner's beat began, so the
     story never covers a final-scoring line or the winner's moment still due.
@@ -192,7 +200,7 @@ def story_at(step_beats: list[dict[str, Any]]) -> float | None:
     return None
 
 
-def rebased(old: list[dict[str, Any]], new: list[dict[str, Any]], elapsed: float) -> float:
+def rebased(old: list[Beat], new: list[Beat], elapsed: float) -> float:
     """How far into a step the show is once the pace changes from the one of ``old`` beats to
     the one of ``new`` (the same step's beats): on the same beat, as far into it. A step whose
     beats were over stays over, and a story already up stays up, so a pace change never takes
@@ -227,7 +235,7 @@ def rebased(old: list[dict[str, Any]], new: list[dict[str, Any]], elapsed: float
     return new_hold
 
 
-def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
+def beat_ends(step_beats: list[Beat]) -> list[float]:
     """Seconds into the step at which each beat ends.
 
     >>> beat_ends([{"seconds": 2.0}, {"seconds": 3.0}])
@@ -245,7 +253,7 @@ def beat_ends(step_beats: list[dict[str, Any]]) -> list[float]:
 _STATION_OPENERS = ("revealed", "first_cards_revealed", "dice_choices", "rolled")
 
 
-def told(events: list[Event], step_beats: list[dict[str, Any]], index: int) -> int:
+def told(events: list[Event], step_beats: list[Beat], index: int) -> int:
     """How many of a step's events the screens have told once beat ``index`` is up: stations
     of later beats, the round's end and the final scoring wait for their own beats (every
     frame carries it with each beat, ``told``, so the pages' logs run as far as the beat up,
@@ -286,7 +294,7 @@ def told(events: list[Event], step_beats: list[dict[str, Any]], index: int) -> i
     return len(events)
 
 
-def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -> dict[str, Any]:
+def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -> ShowInfo:
     """What every frame says about the show (the live stage's and a replay's alike): the pace,
     the beats of step ``shown`` of ``steps`` (each committed step's events), their hold and how
     far into them the show is (screens count down from their own clocks).
@@ -321,7 +329,7 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     # Past the hold (or the story's moment) it stays there: a read of a quiet table is the
     # same twice.
     until = total if story is None else max(total, story)
-    info: dict[str, Any] = {
+    info: ShowInfo = {
         "pace": pace,
         "seconds": pace_seconds(pace),
         "step": shown,
@@ -335,7 +343,7 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     return info
 
 
-def announce_decision(step_beats: list[dict[str, Any]], following: Sequence[Event]) -> None:
+def announce_decision(step_beats: list[Beat], following: Sequence[Event]) -> None:
     """Name on the step's last station beat the decision that completes its result when
     that decision is already the next step (R5.3, R5.4): a companion's or the table's answer
     comes in at once, but is told with its own beat after this one. Without it the beat had
@@ -357,11 +365,11 @@ def announce_decision(step_beats: list[dict[str, Any]], following: Sequence[Even
         return
     if any(e["type"] in DECISIONS for e in last.get("effects") or []):
         return  # the decision was made in this step and is one of its effects
-    kind = "city" if first["type"] == "city_choice" else "pyramid"
+    kind: Literal["city", "pyramid"] = "city" if first["type"] == "city_choice" else "pyramid"
     last["next"] = {"type": kind, "player": first["player"]}
 
 
-def mark_table_answers(info: dict[str, Any], answered: bool, answers_next: bool) -> None:
+def mark_table_answers(info: ShowInfo, answered: bool, answers_next: bool) -> None:
     """Mark the table's own answers (``dealer.TABLE_ANSWERS``) on a :func:`block`: the step up
     is one (``answered``: its decision beat was nobody's, R3.6), or the next step is one
     (``answers_next``: the station's decision it names is the table's, R5.4)."""
@@ -372,13 +380,13 @@ def mark_table_answers(info: dict[str, Any], answered: bool, answers_next: bool)
             beat["next"]["asked"] = False
 
 
-def round_rankings(steps: Sequence[list[Event]], number: int) -> list[dict[str, Any]]:
+def round_rankings(steps: Sequence[list[Event]], number: int) -> list[RankingEvent]:
     """Every station's ranking of round ``number`` in ``steps`` (R3.3), oldest first."""
-    out: list[dict[str, Any]] = []
+    out: list[RankingEvent] = []
     for events in reversed(steps):
         for e in reversed(events):
             if e["type"] == "ranking":
-                out.append({k: v for k, v in e.items() if k != "text"})
+                out.append(_without_text(e))
             elif e["type"] == "round_started" and e["round"] == number:
                 return out[::-1]
     return out[::-1]

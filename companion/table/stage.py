@@ -32,6 +32,7 @@ from companion.engine import Event, State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
+from companion.table.frame_types import Beat, ShowInfo
 from companion.table.model import Game, Outcome
 from companion.table.staging import StepShown
 
@@ -66,7 +67,7 @@ class Stage:
         self._beat = -1  # the beat of the shown step the LED board was told last (-1: none up)
         self._before: tuple[tuple[int, int], State] | None = None  # the state before it
         # (the step's events, the pace, their beats): see _beats
-        self._beats_of: tuple[list[Event], str, list[dict[str, Any]]] | None = None
+        self._beats_of: tuple[list[Event], str, list[Beat]] | None = None
         self._wake = threading.Event()
         self._due: float | None = None  # when the clock's thread ticks next
         self._stop = threading.Event()
@@ -193,7 +194,7 @@ class Stage:
             self.reached = now - show.rebased(old, new, now - self.reached)
             self._persist(g)
 
-    def _beats(self, g: Game) -> list[dict[str, Any]]:
+    def _beats(self, g: Game) -> list[Beat]:
         """The beats of the step up now (kept while the step and the pace stay: every tick
         and every frame asks for them)."""
         events, pace = self._current_events(g), self.pace
@@ -393,7 +394,7 @@ class Stage:
                 return False
             return self.clock() >= self.reached + self._hold(g)
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> ShowInfo:
         """What every frame says about the show: the pace, the current step's beats and how
         far into them the show is (screens count down from their own clocks)."""
         with self.table.lock:

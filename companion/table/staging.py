@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.engine import Event, State
 from companion.table import show
+from companion.table.frame_types import Beat
 
 # What belongs to the round: as before the step until the next round is told.
 ROUND_FIELDS = ("round", "mode", "returning", "harvest", "improvements", "profile")
@@ -46,7 +47,7 @@ class StepShown:
 
     before: State  # the game before the step
     events: list[Event]  # the step's events (redacted per audience when staged)
-    beats: list[dict[str, Any]]  # its beats (show.beats)
+    beats: list[Beat]  # its beats (show.beats)
 
 
 def at_beat(
