@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from companion.engine import Event, views, visible_events
+from companion.engine.types import Pending
 from companion.engine.asks import awaiting
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import older, reasons
+from companion.table.frame_types import SeatInfo, Standing, TableSummary, Waiting, You
 from companion.table.model import SEATS_MAX, Game, Seat
 from companion.table.news import round_news
 from companion.table.staging import StepShown, beat_views
@@ -61,14 +63,14 @@ class Links:
     log: Callable[[int], str]  # a finished game's log download, with the host token
 
 
-def status(snap: Snapshot) -> str:
+def status(snap: Snapshot) -> Literal["lobby", "playing", "finished"]:
     """``lobby`` | ``playing`` | ``finished`` (PROTOCOL.md section 4)."""
     if snap.game is None:
         return "lobby"
     return "playing" if snap.game.status == "playing" else "finished"
 
 
-def summary(snap: Snapshot, links: Links, with_join: bool = False) -> dict[str, Any]:
+def summary(snap: Snapshot, links: Links, with_join: bool = False) -> TableSummary:
     """PROTOCOL.md section 4; the join URL only for the display and host."""
     g = snap.game
     return {
@@ -127,7 +129,7 @@ def render(
     move, say): never to anybody else."""
     audiences = list(dict.fromkeys(audiences))
     g = snap.game
-    seats_info = [
+    seats_info: list[SeatInfo] = [
         {
             "id": s.seat,
             "name": s.name,
@@ -189,8 +191,8 @@ def render(
                 frame["game"]["ended_by"] = g.ended_by
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
-            mine = [dict(e) for e in g.state["pending"] if e.get("player") == seat] if g else []
-            frame["you"] = {
+            mine = [Pending(**e) for e in g.state["pending"] if e.get("player") == seat] if g else []
+            you: You = {
                 "seat": seat,
                 "name": s.name if s else seat,
                 "colour": s.colour if s else None,
@@ -199,6 +201,7 @@ def render(
                 "companion_moves": moves.get(seat, []),
                 "not_asked": unasked.get(seat, []),
             }
+            frame["you"] = you
             if notices and seat in notices:
                 frame["notice"] = notices[seat]
         if history:
@@ -275,7 +278,7 @@ def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
     return out
 
 
-def waiting(snap: Snapshot, connected: set[str]) -> list[dict[str, Any]]:
+def waiting(snap: Snapshot, connected: set[str]) -> list[Waiting]:
     """The seats the table waits for now (the game as shown), each with its name and whether
     its phone is connected or a companion player answers: the host sees which phone holds the
     table up."""
@@ -330,12 +333,12 @@ def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str])
     return render(snap, links, [audience], "hello", [], True, connected)[audience]
 
 
-def standings(game: Game) -> list[dict[str, Any]]:
+def standings(game: Game) -> list[Standing]:
     """The scores when the host ended the game: best first, equal scores share a place
     (no final scoring happened, R7 needs the last round)."""
     players = game.state["players"]
     order = sorted(players, key=lambda p: -players[p]["score"])
-    out: list[dict[str, Any]] = []
+    out: list[Standing] = []
     for i, p in enumerate(order):
         score = players[p]["score"]
         place = out[-1]["place"] if out and out[-1]["score"] == score else i + 1

@@ -5,9 +5,10 @@ round serves every phone of a frame (``frames.render``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from companion.table.dealer import NO_DICE, TABLE_ANSWERS
+from companion.table.frame_types import NotAsked
 from companion.table.model import Game
 
 COMPANION_SOURCES = ("auto", "bot:")  # the logged sources of a companion player's moves
@@ -54,13 +55,13 @@ def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
     return out
 
 
-def companion_moves(game: Game, seat: str) -> list[dict[str, Any]]:
+def companion_moves(game: Game, seat: str) -> list[dict[str, object]]:
     """What a companion player did for ``seat`` this round since the seat's phone last played
     (its own moves only): the phone that gets its seat back is told what was bid for it."""
     return round_news(game)[0].get(seat, [])
 
 
-def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
+def not_asked(game: Game, seat: str) -> list[NotAsked]:
     """The questions of this round the table answered for ``seat`` without asking, because no
     answer could change what the station gives: a bonus dice window (``kind`` "dice", answered
     "no dice", R3.2) or the pyramid's order (``kind`` "pyramid": both cubes land in one row,
@@ -70,12 +71,12 @@ def not_asked(game: Game, seat: str) -> list[dict[str, Any]]:
 
 def round_news(
     game: Game,
-) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+) -> tuple[dict[str, list[dict[str, object]]], dict[str, list[NotAsked]]]:
     """Every seat's :func:`companion_moves` and :func:`not_asked`, in one walk of the round
     (a frame's phones share it)."""
     rows = _this_round(game)
-    moves: dict[str, list[dict[str, Any]]] = {}
-    skipped: dict[str, list[tuple[int | None, str]]] = {}
+    moves: dict[str, list[dict[str, object]]] = {}
+    skipped: dict[str, list[tuple[int | None, Literal["dice", "pyramid"]]]] = {}
     for command, source, station in rows:
         seat = command.get("player")
         if not isinstance(seat, str):
@@ -83,12 +84,12 @@ def round_news(
         if source == f"seat:{seat}":
             moves.pop(seat, None)  # the phone played again: earlier moves are its own news
         elif source.startswith(COMPANION_SOURCES):
-            move = {k: v for k, v in command.items() if k != "player"}
+            move: dict[str, object] = {k: v for k, v in command.items() if k != "player"}
             if command["type"] in ("dice", "roll") and station is not None:
                 move["station"] = station
             moves.setdefault(seat, []).append(move)
         if source in TABLE_ANSWERS:
-            kind = "dice" if source == NO_DICE else "pyramid"
+            kind: Literal["dice", "pyramid"] = "dice" if source == NO_DICE else "pyramid"
             skipped.setdefault(seat, []).append((station, kind))
     places: dict[int | None, dict[str, int]] = {}
     if skipped:
@@ -96,7 +97,7 @@ def round_news(
             for e in events:
                 if e["type"] == "ranking":
                     places[e["station"]] = {x["player"]: x["place"] for x in e["entries"]}
-    asked = {
+    asked: dict[str, list[NotAsked]] = {
         seat: [
             {"station": st, "place": places.get(st, {}).get(seat), "kind": kind}
             for st, kind in stations

@@ -21,6 +21,7 @@ from companion.engine import Event
 from companion.engine.asks import awaiting
 from companion.table import Outcome, Table
 from companion.table import frames as render
+from companion.table.frame_types import TableSummary
 from companion.table.frames import Links
 from companion.web.connections import CLOSE_TABLE_CLOSED, CLOSE_TAKEN_OVER, Connection
 
@@ -82,7 +83,7 @@ class Hub:
             return set(self.seat_conns)
 
     # -- frames -------------------------------------------------------------------------
-    def summary(self, with_join: bool = False) -> dict[str, Any]:
+    def summary(self, with_join: bool = False) -> TableSummary:
         # The café's list says what the table's screens say (the round the show is on).
         return render.summary(self.shown_snapshot(), self.links(), with_join)
 

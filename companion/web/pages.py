@@ -10,6 +10,7 @@ from companion.engine.colours import PLAYER_COLOURS, SCREEN_COLOURS
 from companion.engine.scoring import LINES
 from companion.store.database import DamagedRow
 from companion.table import NAME_MAX, TableError
+from companion.table.frame_types import TableSummary
 from companion.web import i18n
 from companion.web.access import host_refusal, host_token, throttled, wrong_guess
 from companion.web.guard import Refused, body_json
@@ -47,7 +48,7 @@ _throttled = throttled
 _wrong_guess = wrong_guess
 
 
-def _summaries() -> list[dict[str, Any]]:
+def _summaries() -> list[TableSummary]:
     return [hub.summary() for hub in hubs_of().values()]
 
 
