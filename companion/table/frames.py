@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from companion.engine import Event, views, visible_events
-from companion.engine.types import Pending
 from companion.engine.asks import awaiting
 from companion.engine.colours import PLAYER_COLOURS
+from companion.engine.types import Pending
 from companion.players.reviewing import older, reasons
 from companion.table.frame_types import SeatInfo, Standing, TableSummary, Waiting, You
 from companion.table.model import SEATS_MAX, Game, Seat
@@ -191,7 +191,9 @@ def render(
                 frame["game"]["ended_by"] = g.ended_by
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
-            mine = [Pending(**e) for e in g.state["pending"] if e.get("player") == seat] if g else []
+            mine = (
+                [Pending(**e) for e in g.state["pending"] if e.get("player") == seat] if g else []
+            )
             you: You = {
                 "seat": seat,
                 "name": s.name if s else seat,
