@@ -270,10 +270,12 @@ KEPT = """(mark) => {
 }"""
 
 
-def test_a_question_stays_put_and_typed_dice_stay_typed_while_frames_come(server, table, browser):
+def test_a_question_stays_put_and_typed_dice_stay_typed_while_frames_come(
+    server, table, browser, artifacts
+):
     """A frame that changes nothing on a phone leaves its question's buttons in place (a tap
     once chased buttons drawn again at every beat), and the dice a player is typing stay typed
-    and focused through frames, even one that redraws the question (in ci55 a roll form came
+    and focused through frames, even one that redraws the question (a roll form once came
     back empty mid-typing). Same deal as above: Ana takes the die at S3, then rolls at S4."""
     ana, (ben, cleo), host = seated(server, table, browser)
 
@@ -324,6 +326,10 @@ def test_a_question_stays_put_and_typed_dice_stay_typed_while_frames_come(server
     )
     ana.wait_for_function("document.documentElement.lang === 'de'")
     assert ana.evaluate(KEPT, False) == {"die": False, "form": False, "value": "6", "focused": True}
+    problems = sweep(ana, "phone", "pad-roll-typed-de", shots=artifacts)  # both phone sizes
+    assert not problems, problems
+    assert ana.locator("#task input.die-input").input_value() == "6"
+    ana.locator("#task input.die-input").tap()
     ana.keyboard.press("Enter")  # the phone's keyboard sends the form
     ben.until(
         lambda f: any(
