@@ -13,7 +13,7 @@ who takes her seat rolls it.
 
 from __future__ import annotations
 
-from live_server import Phone
+from live_server import Host, Phone
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.browser.layout import sweep
@@ -179,3 +179,51 @@ def test_a_seat_menu_stays_as_tapped_when_a_frame_is_drawn_at_once(
     assert page.evaluate(TAP_THEN_FRAME) is True, "opened, then drawn closed by the frame"
     page.wait_for_function("!!document.querySelector('#host-seats details.seat-menu[open]')")
     assert page.evaluate(TAP_THEN_FRAME) is False, "closed, then drawn open by the frame"
+
+
+SEAT_LIST = """(mark) => {
+  const now = { skip: document.querySelector('#host-seats li[data-seat=ana] [data-testid=skip]'),
+                level: document.querySelector('#host-seats li[data-seat=ana] select.bot-level') };
+  if (mark) { window.__kept = now; window.__keptFrame = window.__host.frame(); return null; }
+  return { skip: now.skip !== null && now.skip === window.__kept.skip,
+           level: now.level !== null && now.level === window.__kept.level,
+           chosen: now.level ? now.level.value : null,
+           open: !!document.querySelector('#host-seats li[data-seat=ana] details[open]') };
+}"""
+
+
+def test_the_seat_list_stays_put_through_a_frame_and_its_buttons_answer(
+    shared_server, table, browser
+) -> None:
+    """A frame that changes no seat leaves the host's seat list as it is, the same nodes (one
+    listener answers its buttons: dom.js ``delegate``), so a tap never chases a button drawn
+    again; the menu stays open, the level picked stays picked, and the button hands the seat to
+    a companion player at that level."""
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        assert shared_server.join(table, name, colour)["status"] == 200
+    host = Host(shared_server, table)
+    host.hello()
+    try:
+        assert host.act("start", dice="digital")["type"] == "ok"
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(shared_server.host_url(table))
+        page.click("#host-seats li[data-seat=ana] [data-testid=seat-menu-open]")
+        page.select_option("#host-seats li[data-seat=ana] select.bot-level", "good")
+        page.evaluate(SEAT_LIST, True)
+        assert host.act("set_pace", pace="quick")["type"] == "ok"  # a frame for every screen
+        page.wait_for_function("() => window.__host.frame() !== window.__keptFrame")
+        assert page.evaluate(SEAT_LIST, False) == {
+            "skip": True,
+            "level": True,
+            "chosen": "good",
+            "open": True,
+        }
+        page.click("#host-seats li[data-seat=ana] .bot-picker button")
+        seats = host.until(
+            lambda f: (
+                f["type"] == "view" and any(s["id"] == "ana" and s["companion"] for s in f["seats"])
+            )
+        )["seats"]
+        assert next(s for s in seats if s["id"] == "ana")["level"] == "good"
+    finally:
+        host.close()

@@ -42,7 +42,7 @@ function append(el, children) {
  * `data-keep` (its key) is the exception: what is typed there belongs to the person until it
  * is sent, so an unchanged panel keeps it, and a panel put in again carries it over. */
 const listening = new WeakSet();
-const LIVE = "input:not([data-keep]), select:not([data-keep]), textarea:not([data-keep]), details";
+const LIVE = "input:not([data-keep]), select:not([data-keep]), textarea:not([data-keep]), details:not([data-keep])";
 
 /** The markup `fill` last put into each element. */
 const filled = new WeakMap();
@@ -80,7 +80,7 @@ function carryOver(from, to) {
   for (const field of to.querySelectorAll("[data-keep]")) {
     const before = old.get(field.getAttribute("data-keep"));
     if (!before) continue;
-    if (!field.hasAttribute("value")) field.value = before.value;
+    if ("value" in before && !field.hasAttribute("value")) field.value = before.value;
     if (before === document.activeElement) focus = field;
   }
   return focus;

@@ -2,7 +2,7 @@
 // skip/replace a player, end game / new game, game logs, the display's language.
 
 import { Connection, commandIds } from "./connection.js";
-import { byId, fill, h } from "./dom.js";
+import { byId, delegate, fill, h } from "./dom.js";
 import { boxColour, chip, eventText, nameOf, setSeats } from "./format.js";
 import { Beat } from "./show.js";
 import { deckRange, followLog, initialLog, undoText, undoWhat, waitingText } from "./hostview.js";
@@ -168,16 +168,16 @@ function seatMenu(frame, s, playing) {
   const items = [];
   const item = (button, help) => h("li", {}, button, h("span", { class: "seat-help-line" }, t(help, { name })));
   if (playing && s.state === "phone") {
-    items.push(item(h("button", { "data-testid": "skip", onclick: () => send("skip_seat", { seat: s.id }) }, t("host.skip")), "host.skip_help"));
-    items.push(item(botPicker(s.id, "host.give_bot", (level) => send("hand_to_bot", { seat: s.id, level })), "host.give_bot_help"));
+    items.push(item(h("button", { dataset: { testid: "skip", act: "seat", command: "skip_seat", seat: s.id } }, t("host.skip")), "host.skip_help"));
+    items.push(item(botPicker(s.id, "host.give_bot", "hand_to_bot", s.id), "host.give_bot_help"));
   }
   if (playing && s.companion && s.person) {
-    items.push(item(h("button", { "data-testid": "resume", class: "give-back", onclick: () => send("resume_seat", { seat: s.id }) }, t("host.give_back")), "host.give_back_help"));
+    items.push(item(h("button", { class: "give-back", dataset: { testid: "resume", act: "seat", command: "resume_seat", seat: s.id } }, t("host.give_back")), "host.give_back_help"));
   }
   if (playing) {
     items.push(
       item(
-        h("button", { "data-testid": "release", onclick: confirmThen(() => t("host.confirm_release", { name }), () => send("release_seat", { seat: s.id })) }, t("host.release")),
+        h("button", { dataset: { testid: "release", act: "seat", command: "release_seat", seat: s.id, confirm: "host.confirm_release" } }, t("host.release")),
         s.person ? "host.release_help" : "host.release_free_help",
       ),
     );
@@ -185,7 +185,7 @@ function seatMenu(frame, s, playing) {
   if (!frame.game) {
     items.push(
       item(
-        h("button", { "data-testid": "remove", onclick: confirmThen(() => t("host.confirm_remove", { name }), () => send("remove_seat", { seat: s.id })) }, t("host.remove")),
+        h("button", { dataset: { testid: "remove", act: "seat", command: "remove_seat", seat: s.id, confirm: "host.confirm_remove" } }, t("host.remove")),
         s.person ? "host.remove_help" : "host.remove_companion_help",
       ),
     );
@@ -193,8 +193,9 @@ function seatMenu(frame, s, playing) {
   const note = s.companion && !s.person ? h("span", { class: "muted seat-note" }, t("host.companion_seat")) : null;
   if (!items.length) return note;
   // Open or closed as the page has it now: a tap opens or closes the menu at once, while its
-  // toggle event (which keeps host.openMenu) comes a moment later, after a frame may have
-  // drawn the row again (the menu then snapped shut under the host's finger).
+  // toggle event (which keeps host.openMenu: bind) comes a moment later, after a frame may
+  // have drawn the row again (the menu then snapped shut under the host's finger). Its
+  // `data-keep` lets `fill` leave an unchanged row in place.
   const shown = /** @type {HTMLDetailsElement | null} */ (document.querySelector(`#host-seats li[data-seat="${CSS.escape(s.id)}"] details.seat-menu`));
   return [
     note,
@@ -202,12 +203,8 @@ function seatMenu(frame, s, playing) {
       "details",
       {
         class: "seat-menu",
-        dataset: { testid: "seat-menu" },
+        dataset: { testid: "seat-menu", keep: `menu:${s.id}` },
         open: shown ? shown.open : host.openMenu === s.id,
-        ontoggle: (e) => {
-          if (e.target.open) host.openMenu = s.id;
-          else if (host.openMenu === s.id) host.openMenu = null;
-        },
       },
       h("summary", { dataset: { testid: "seat-menu-open" }, "aria-label": t("host.seat_actions_for", { name }) }, t("host.seat_actions")),
       h("ul", { class: "seat-help", dataset: { testid: "seat-help" } }, items),
@@ -217,34 +214,49 @@ function seatMenu(frame, s, playing) {
 
 // A level picker and a button: the host seats a companion player (lobby) or hands one a seat.
 /**
- * A companion level picker and its button; ``key`` names it, so the level chosen stays chosen
- * while frames redraw the page (a phone joining between the choice and the tap).
+ * A companion level picker and its button, which sends `command` (with `seat` if given);
+ * ``key`` names it, so the level chosen stays chosen while frames redraw the page (a phone
+ * joining between the choice and the tap): kept in `host.botLevels` (bind).
  * @param {string} key
  * @param {string} labelKey
- * @param {(level: string) => void} onPick
+ * @param {string} command
+ * @param {string} [seat]
  */
-function botPicker(key, labelKey, onPick) {
+function botPicker(key, labelKey, command, seat) {
   const chosen = host.botLevels[key] || "strong";
-  const select = /** @type {HTMLSelectElement} */ (
+  return h(
+    "span",
+    { class: "bot-picker" },
     h(
       "select",
-      {
-        class: "bot-level",
-        "aria-label": t("host.bot_level"),
-        onchange: (/** @type {Event} */ e) => {
-          host.botLevels[key] = /** @type {HTMLSelectElement} */ (e.target).value;
-        },
-      },
+      { class: "bot-level", "aria-label": t("host.bot_level"), dataset: { keep: `bot:${key}` } },
       ["strong", "good", "plain"].map((l) => h("option", { value: l, selected: l === chosen }, t(`level.${l}`))),
-    )
+    ),
+    h("button", { dataset: { act: "bot", key, command, seat } }, t(labelKey)),
   );
-  return h("span", { class: "bot-picker" }, select, h("button", { onclick: () => onPick(select.value) }, t(labelKey)));
 }
+
+/** What the seat list's and the pickers' controls do (`data-act`, one listener: dom.js
+ * `delegate`), so a frame that changes none of them leaves them in place. */
+const ACTIONS = {
+  /** a seat's action; a `confirm` key asks first, in words with the seat's name */
+  seat: (el) => {
+    const { command = "", seat = "", confirm: ask } = el.dataset;
+    if (ask && !confirm(t(ask, { name: nameOf(seat) }))) return;
+    send(command, { seat });
+  },
+  /** a companion player at the level its picker shows */
+  bot: (el) => {
+    const { command = "", seat, key = "" } = el.dataset;
+    const level = el.parentElement?.querySelector("select")?.value || host.botLevels[key] || "strong";
+    send(command, seat ? { seat, level } : { level });
+  },
+};
 
 /** @param {ViewFrame} frame */
 function renderBots(frame, playing) {
   const seats = (frame.seats || []).filter((s) => s.state !== "vacant").length;
-  fill("host-bots", !frame.game && seats < 5 ? botPicker("add", "host.add_bot", (level) => send("add_bot", { level })) : null);
+  fill("host-bots", !frame.game && seats < 5 ? botPicker("add", "host.add_bot", "add_bot") : null);
   const hints = document.getElementById("hints-level");
   if (hints && document.activeElement !== hints) {
     const level = frame.table?.hints || "";
@@ -477,6 +489,27 @@ function renderGames(frame) {
 }
 
 function bind() {
+  delegate(document.body, ACTIONS);
+  // A picker's level and a seat's menu, kept as the host leaves them, and drawn so at once:
+  // the page's markup then says what the host sees, and the next frame leaves it in place.
+  document.addEventListener("change", (e) => {
+    const el = e.target;
+    if (!(el instanceof HTMLSelectElement) || !el.classList.contains("bot-level")) return;
+    host.botLevels[(el.dataset.keep || "").slice(4)] = el.value;
+    render();
+  });
+  document.addEventListener(
+    "toggle",
+    (e) => {
+      const el = e.target;
+      if (!(el instanceof HTMLDetailsElement) || !el.classList.contains("seat-menu")) return;
+      const seat = el.closest("li[data-seat]")?.getAttribute("data-seat") || null;
+      if (el.open) host.openMenu = seat;
+      else if (host.openMenu === seat) host.openMenu = null;
+      render();
+    },
+    true, // toggle does not bubble
+  );
   byId("start").addEventListener("click", () => {
     const dice = /** @type {HTMLInputElement | null} */ (document.querySelector('input[name="dice"]:checked'))?.value || "digital";
     send("start", { dice });
