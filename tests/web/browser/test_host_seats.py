@@ -227,3 +227,47 @@ def test_the_seat_list_stays_put_through_a_frame_and_its_buttons_answer(
         assert next(s for s in seats if s["id"] == "ana")["level"] == "good"
     finally:
         host.close()
+
+
+def test_cards_typed_stay_typed_while_the_harvest_goes_in_and_the_language_changes(
+    shared_server, table, browser
+) -> None:
+    """Real dice and cards: the host types an improvement card, then enters the harvest dice;
+    the form that goes leaves the card typed in the form that stays (it was emptied), and so
+    does a change of the page's language (the forms are drawn again in the new words)."""
+    phones = []
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        phone = Phone(shared_server, table, shared_server.join(table, name, colour))
+        phone.hello()
+        phones.append(phone)
+    host = Host(shared_server, table)
+    host.hello()
+    try:
+        assert host.act("start", dice="table")["type"] == "ok"
+        for phone in phones:
+            pending_of(phone, "sacrifice")
+            send(phone, {"type": "sacrifice", "card": 0})
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(shared_server.host_url(table))
+        forms = page.locator("#inputs form.host-input")
+        page.wait_for_selector("#inputs form.host-input[data-kind=improvements]")
+        cards = page.locator("#inputs form.host-input[data-kind=improvements] input")
+        cards.nth(0).fill("12")
+        harvest = page.locator("#inputs form.host-input[data-kind=harvest]")
+        for i, v in enumerate((1, 2, 3)):
+            harvest.locator("select").nth(i).select_option(str(v))
+        harvest.locator("button").click()
+        page.wait_for_function("document.querySelectorAll('#inputs form.host-input').length === 1")
+        assert forms.count() == 1 and cards.nth(0).input_value() == "12"
+        before = page.locator("#inputs form.host-input .label").inner_text()
+        page.select_option("#lang", "de")
+        page.wait_for_function(
+            "(before) => document.documentElement.lang === 'de' && "
+            "document.querySelector('#inputs form.host-input .label').textContent !== before",
+            arg=before,
+        )
+        assert cards.nth(0).input_value() == "12"
+    finally:
+        host.close()
+        for phone in phones:
+            phone.close()

@@ -346,10 +346,11 @@ function renderStart(frame) {
 }
 
 /** A die face picker that starts empty: nothing can be sent by accident as 1-1-1. */
-function numberSelect() {
+/** @param {string} keep the field's key (`data-keep`: what is typed stays across redraws) */
+function numberSelect(keep) {
   return h(
     "select",
-    { class: "num-select", required: true, "aria-label": t("host.die_face") },
+    { class: "num-select", required: true, "aria-label": t("host.die_face"), dataset: { keep } },
     h("option", { value: "", selected: true }, "–"),
     [1, 2, 3, 4, 5, 6].map((v) => h("option", { value: v }, String(v))),
   );
@@ -358,10 +359,13 @@ function numberSelect() {
 function inputForm(label, count, values, onSubmit, opts = {}) {
   const fields = [];
   for (let i = 0; i < count; i += 1) {
+    // What the host has typed stays typed while other forms come and go (the harvest entered
+    // before the cards) or the page's language changes: the same question's field, same key.
+    const keep = `${opts.question || ""}:${i}`;
     fields.push(
       opts.free
-        ? h("input", { type: "number", class: "num-input", min: opts.min ?? 0, max: opts.max ?? 99, required: true, value: values?.[i] ?? "" })
-        : numberSelect(),
+        ? h("input", { type: "number", class: "num-input", min: opts.min ?? 0, max: opts.max ?? 99, required: true, value: values?.[i] ?? undefined, dataset: { keep } })
+        : numberSelect(keep),
     );
   }
   return h(
@@ -399,13 +403,15 @@ function renderInputs(frame) {
   const holder = byId("inputs");
   if (holder.dataset.key === key) return;
   holder.dataset.key = key;
+  const question = (entry) => `${frame.game?.id}:${frame.game?.view?.round}:${entry.type}:${entry.player || ""}`;
   fill(
     "inputs",
     inputs.map((entry) => {
-      if (entry.type === "harvest") return inputForm(t("host.harvest_input"), 3, null, (dice) => command({ type: "harvest", dice }), { kind: "harvest" });
+      if (entry.type === "harvest") return inputForm(t("host.harvest_input"), 3, null, (dice) => command({ type: "harvest", dice }), { kind: "harvest", question: question(entry) });
       if (entry.type === "improvements") {
         return inputForm(t("host.improvements_input"), 2, null, (cards) => command({ type: "improvements", cards }), {
           kind: "improvements",
+          question: question(entry),
           free: true,
           min: 0,
           max: 99,
@@ -419,7 +425,7 @@ function renderInputs(frame) {
           count,
           null,
           (values) => command({ type: "roll", player: entry.player, values }),
-          { kind: "roll" },
+          { kind: "roll", question: question(entry) },
         );
       }
       return null;
