@@ -13,6 +13,7 @@ who takes her seat rolls it.
 
 from __future__ import annotations
 
+import requests
 from live_server import Host, Phone
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -271,3 +272,35 @@ def test_cards_typed_stay_typed_while_the_harvest_goes_in_and_the_language_chang
         host.close()
         for phone in phones:
             phone.close()
+
+
+def test_a_change_made_while_offline_says_so_and_the_table_keeps_its_setting(
+    shared_server, table, browser
+) -> None:
+    """The host's page sends its settings without an answer to wait for: offline (starting,
+    reconnecting) the table never hears one. The page says so and shows the table's setting
+    again; connected again, the same change goes through."""
+    watcher = Host(shared_server, table)
+    watcher.hello()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(shared_server.host_url(table))
+        page.wait_for_selector("#conn-status[data-status=open]")
+        before = page.locator("#pace").input_value()
+        context.set_offline(True)
+        page.wait_for_selector("#conn-status:not([data-status=open])")
+        page.select_option("#pace", "relaxed")
+        page.wait_for_function(
+            "document.getElementById('host-message').textContent.startsWith('Not connected')"
+        )
+        context.set_offline(False)
+        page.wait_for_selector("#conn-status[data-status=open]")
+        # The table never heard it: its pace is as it was.
+        state = requests.get(f"{shared_server.local}/t/{table}/api/state", timeout=5).json()
+        assert state["show"]["pace"] == before != "relaxed"
+        page.select_option("#pace", "relaxed")
+        watcher.until(lambda f: f["type"] == "view" and f["show"]["pace"] == "relaxed")
+    finally:
+        watcher.close()
+        context.close()

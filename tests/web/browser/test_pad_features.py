@@ -39,7 +39,7 @@ def test_display_uses_the_language_the_host_chooses(server, table, browser):
     assert display.locator(".players-panel h2").inner_text().lower() == "players"
     host = browser.new_context().new_page()
     host.goto(server.host_url(table))
-    host.wait_for_selector("#display-lang option[value=nl]", state="attached")
+    host.wait_for_selector("#conn-status[data-status=open]")  # the page is connected
     host.select_option("#display-lang", "nl")
     display.wait_for_function("document.documentElement.lang === 'nl'")
     assert display.locator(".players-panel h2").inner_text().lower() == "spelers"

@@ -80,10 +80,15 @@ function sayDone() {
 }
 
 function send(type, extra = {}) {
-  host.message = "";
   clearTimeout(host.doneTimer);
   document.getElementById("host-message")?.classList.remove("fading");
-  host.conn?.send({ type, ...extra }); // made by main() before anything can send
+  // Made by main() before anything can send. Not connected (the page is starting or
+  // reconnecting): the table never heard it, so the page says so and shows the table's
+  // settings again rather than a choice that went nowhere.
+  const sent = host.conn?.send({ type, ...extra });
+  host.sent = sent ? host.sent : {};
+  host.message = sent ? "" : t("host.not_sent");
+  if (!sent) render();
 }
 
 /** Ask before a step that cannot be taken back, in words that say what will happen
@@ -96,13 +101,13 @@ function confirmThen(text, fn) {
 }
 
 function render() {
+  fill("host-message", host.message); // before the first frame too ("not connected")
   const frame = host.frame;
   if (!frame) return;
   // As far as the show has got: the round, who is awaited, the log (nothing told early).
   const view = beat.view(frame.game?.view || null);
   const playing = frame.game?.status === "playing";
   const overShown = Boolean(frame.host && !frame.host.can_end);
-  fill("host-message", host.message);
   fill(
     "host-status",
     h("p", {}, `${t("host.status")}: ${t(`cafe.status.${frame.table?.status || "lobby"}`)}`),
