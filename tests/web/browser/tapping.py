@@ -129,8 +129,15 @@ class Player:
                 card.tap()
         while task(p) == "bid" and review.count() and not review.is_enabled():
             free = p.locator(tid("card", ":not([disabled])"))
-            assert free.count(), f"a slot is empty but no card can be placed: {self.state()}"
-            free.first.tap()
+            try:
+                assert free.count(), f"a slot is empty but no card can be placed: {self.state()}"
+                free.first.tap()
+            except (AssertionError, PlaywrightError):
+                # The pad may stop asking between two looks (the host handed the seat to a
+                # companion player, who bid, then gave it back): then there is nothing to do.
+                if task(p) != "bid":
+                    return False
+                raise
         return task(p) == "bid" and review.count() > 0 and review.is_enabled()
 
 
