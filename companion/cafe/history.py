@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from companion.store import DamagedRow, Store
+from companion.store.documents import ResultDocument, ResultPlayer
 from companion.store.results import iso
 
 DATE_FORMAT = "%Y-%m-%d"
@@ -47,6 +48,28 @@ def period(start: str | None, end: str | None) -> tuple[float | None, float | No
     )
 
 
+class LeaderboardRow(TypedDict):
+    """A player name's line of the leaderboard (PROTOCOL.md "Café admin")."""
+
+    name: str  # the latest spelling
+    companion: bool  # seats credited to a companion player of that name
+    games: int  # finished games
+    wins: int
+    win_share: float
+    mean_score: float  # R7 totals
+    best_score: int
+    helped: int  # games in which a companion player made some rounds' moves
+
+
+class _Tally(TypedDict):
+    name: str
+    games: int
+    wins: int
+    total: int
+    best: int
+    helped: int
+
+
 class History:
     """The café's history over the recorded results, asked of the store."""
 
@@ -64,7 +87,7 @@ class History:
         until: float | None = None,
         table: str | None = None,
         limit: int = 1000,
-    ) -> list[dict[str, Any]]:
+    ) -> list[ResultDocument]:
         """Games that are over, newest first, each with its result document."""
         return self.read(since, until, table, limit)[0]
 
@@ -74,14 +97,14 @@ class History:
         until: float | None = None,
         table: str | None = None,
         limit: int = 1000,
-    ) -> tuple[list[dict[str, Any]], list[DamagedRow]]:
+    ) -> tuple[list[ResultDocument], list[DamagedRow]]:
         """:meth:`games`, and the damaged results left out (also in :attr:`skipped`)."""
         found, self.skipped = self.store.history_read(since, until, table, limit + len(self.hidden))
         return [g for g in found if g["game_id"] not in self.hidden][:limit], self.skipped
 
     def leaderboard(
         self, since: float | None = None, until: float | None = None, people_only: bool = False
-    ) -> list[dict[str, Any]]:
+    ) -> list[LeaderboardRow]:
         """Per player name (case-insensitive): finished games, wins, win share, mean and best
         R7 total. Games the host ended have no final scores and do not count. A seat counts
         for the one it is credited to, who played most of its rounds (results.credited):
@@ -89,7 +112,7 @@ class History:
         from people of the same name and marked (``companion``); ``people_only`` leaves them
         out. ``helped`` counts a row's games in which a companion player made the moves of
         some rounds (a person is not dropped for that)."""
-        board: dict[tuple[str, bool], dict[str, Any]] = {}
+        board: dict[tuple[str, bool], _Tally] = {}
         for result in reversed(self.games(since, until, limit=100_000)):
             if result["status"] != "finished":
                 continue
@@ -105,7 +128,7 @@ class History:
                         "games": 0,
                         "wins": 0,
                         "total": 0,
-                        "best": None,
+                        "best": p["score"],
                         "helped": 0,
                     },
                 )
@@ -114,8 +137,8 @@ class History:
                 row["helped"] += 1 if not companion and helped(p) else 0
                 row["wins"] += 1 if p["winner"] else 0
                 row["total"] += p["score"]
-                row["best"] = p["score"] if row["best"] is None else max(row["best"], p["score"])
-        out = []
+                row["best"] = max(row["best"], p["score"])
+        out: list[LeaderboardRow] = []
         for (_, companion), row in board.items():
             out.append(
                 {
@@ -133,7 +156,7 @@ class History:
         return out
 
 
-def helped(player: dict[str, Any]) -> bool:
+def helped(player: ResultPlayer) -> bool:
     """Whether a companion player made a seat's moves in some round (result ``holders``).
 
     >>> helped({"holders": [{"companion": None}, {"companion": "good"}]}), helped({})
@@ -157,7 +180,7 @@ def spans(rounds: list[int]) -> str:
     return ",".join(out)
 
 
-def holders_text(player: dict[str, Any]) -> str:
+def holders_text(player: ResultPlayer) -> str:
     """Who held a seat in which rounds, for one spreadsheet cell.
 
     >>> holders_text({"holders": [
@@ -205,7 +228,7 @@ def _number(value: Any, sep: str) -> Any:
     return str(value).replace(".", ",") if sep == ";" and isinstance(value, float) else value
 
 
-def games_csv(results: list[dict[str, Any]], sep: str = ",") -> str:
+def games_csv(results: Sequence[ResultDocument], sep: str = ",") -> str:
     """One line per player per game (spreadsheets sum and filter that easily); ``name``,
     ``colour`` and ``companion`` (its level, empty for a person) are those of the holder
     the seat is credited to, ``holders`` lists everyone who held the seat and when."""
@@ -252,7 +275,7 @@ def games_csv(results: list[dict[str, Any]], sep: str = ",") -> str:
     return BOM + buf.getvalue()
 
 
-def leaderboard_csv(rows: list[dict[str, Any]], sep: str = ",") -> str:
+def leaderboard_csv(rows: Sequence[LeaderboardRow], sep: str = ",") -> str:
     """The leaderboard; ``helped``: games in which a companion player made some rounds' moves."""
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=sep)

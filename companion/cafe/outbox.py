@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -39,6 +39,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from companion.store import Store
 from companion.store.database import StoredGame
+from companion.store.documents import ResultDocument
 from companion.store.results import build_result
 from companion.store.rows import DueDelivery, ResultRow
 
@@ -81,7 +82,19 @@ def backoff(
     return ceiling * (0.5 + 0.5 * rand())
 
 
-def body_of(result: dict[str, Any]) -> bytes:
+class DeliveryState(TypedDict):
+    """A result's delivery to one webhook, for the host page (PROTOCOL.md "Result webhooks"):
+    ``next_at`` only while it is pending; times are epoch seconds."""
+
+    url: str
+    state: str  # pending, delivered or failed
+    attempts: int
+    next_at: float | None
+    last_error: str | None
+    delivered_at: float | None
+
+
+def body_of(result: ResultDocument) -> bytes:
     """The exact bytes that are signed and sent (the same on every retry)."""
     return json.dumps(result, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode(
         "utf-8"
@@ -295,7 +308,7 @@ class Outbox:
             log.info("retention: deleted %d games older than %d days", len(deleted), days)
         return len(deleted)
 
-    def result(self, game_id: int) -> dict[str, Any] | None:
+    def result(self, game_id: int) -> ResultDocument | None:
         return self.store.result(game_id)
 
     def results_of(self, table: str, limit: int = 50) -> list[ResultRow]:
@@ -303,7 +316,7 @@ class Outbox:
         return self.store.results_of(table, limit)
 
     # -- deliveries ---------------------------------------------------------------------
-    def deliveries(self, game_id: int) -> list[dict[str, Any]]:
+    def deliveries(self, game_id: int) -> list[DeliveryState]:
         """The delivery state of a game's result to each webhook (for the host page)."""
         rows = self.store.deliveries(game_id)
         return [

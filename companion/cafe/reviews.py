@@ -36,7 +36,7 @@ from companion.store.migrations import REVIEWS_SINCE
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import Table
 from companion.table.bot_driver import BotDriver
-from companion.table.model import Outcome
+from companion.table.model import Outcome, ReviewRecord
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()
@@ -322,10 +322,10 @@ class Reviewer:
         self._tell(game_id, self._ready(game_id, document))
 
     @staticmethod
-    def _ready(game_id: int, document: dict[str, Any]) -> dict[str, Any]:
+    def _ready(game_id: int, document: dict[str, Any]) -> ReviewRecord:
         return {"game_id": game_id, "state": "ready", "progress": 100, "document": document}
 
-    def _tell(self, game_id: int, review: dict[str, Any]) -> None:
+    def _tell(self, game_id: int, review: ReviewRecord) -> None:
         table = self._table_of(game_id)
         if table is not None:
             table.set_review(review)

@@ -15,6 +15,7 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,12 +79,12 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
     state = new_game(players, stack)
     decks = dealer.shuffle_decks(state["profile"], rng)
     draws = 0
-    commands: list[dict[str, Any]] = []
+    commands: list[Mapping[str, Any]] = []
     times: dict[str, list[float]] = {p: [] for p in players}
     asked: Counter[str] = Counter()
     answered: Counter[str] = Counter()
     while not state["finished"]:
-        command = dealer.deal(state, decks, draws, rng)
+        command: Mapping[str, Any] | None = dealer.deal(state, decks, draws, rng)
         table_answer = dealer.unasked(state) if command is None else None
         if table_answer is not None:  # nothing to decide (R3.2, R5.4): the table answers
             command = table_answer[0]

@@ -14,11 +14,13 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from companion.store import migrations
+from companion.store.documents import GameDocument, LoggedCommand, ResultDocument
 from companion.store.rows import (
     DeliveryRow,
     DueDelivery,
@@ -36,7 +38,11 @@ from companion.store.rows import (
 MIN_ID, MAX_ID = -(2**63), 2**63 - 1
 OVER = ("finished", "ended")  # a game's status once it is over
 Statements = list[tuple[str, tuple[Any, ...]]]
+# A command to append, ``(command, source, cmd_id)``: written as given (the engine or the
+# table checked it); :meth:`Store.commands` reads it back as a LoggedCommand.
+Logged = tuple[Mapping[str, object], str, str | None]
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class DamagedRow(ValueError):
@@ -73,8 +79,9 @@ class DamagedRow(ValueError):
         return {"kind": self.kind, "id": self.key, "reason": self.why}
 
 
-def _loads(kind: str, key: Any, text: Any, want: type = object) -> Any:
-    """A stored JSON column, or :class:`DamagedRow` naming the row.
+def _loads(kind: str, key: Any, text: Any, want: type[T]) -> T:
+    """A stored JSON column of type ``want`` (its items unchecked: the caller casts it to the
+    document it holds), or :class:`DamagedRow` naming the row.
 
     >>> _loads("result", 7, '{"a": 1}', dict)
     {'a': 1}
@@ -106,7 +113,7 @@ class StoredCommand:
     """One row of a game's command log."""
 
     n: int
-    command: dict[str, Any]
+    command: LoggedCommand
     source: str
     cmd_id: str | None
     undone: bool
@@ -121,7 +128,7 @@ class StoredGame:
     table_name: str
     status: str
     created: float
-    document: dict[str, Any]  # players, stack, profile (no commands)
+    document: GameDocument  # players, stack, profile (no commands)
     seats: list[GameSeat]  # names and colours at game start
     decks: list[list[int]]  # the dealer's shuffled improvement decks
     dice: str
@@ -262,7 +269,7 @@ class Store:
         )
 
     def create_table(
-        self, name: str, join_secret: str, host_token: str, settings: dict[str, Any]
+        self, name: str, join_secret: str, host_token: str, settings: Mapping[str, object]
     ) -> None:
         self._write(
             [
@@ -274,7 +281,7 @@ class Store:
             ]
         )
 
-    def settings_stmts(self, name: str, settings: dict[str, Any]) -> Statements:
+    def settings_stmts(self, name: str, settings: Mapping[str, object]) -> Statements:
         return [("UPDATE tables SET settings = ? WHERE name = ?", (json.dumps(settings), name))]
 
     def join_secret_stmts(self, name: str, secret: str) -> Statements:
@@ -316,7 +323,7 @@ class Store:
     def create_game(
         self,
         table_name: str,
-        document: dict[str, Any],
+        document: Mapping[str, object],
         seats: list[GameSeat],
         decks: list[list[int]],
         dice: str,
@@ -328,7 +335,7 @@ class Store:
     def new_game_stmts(
         self,
         table_name: str,
-        document: dict[str, Any],
+        document: Mapping[str, object],
         seats: list[GameSeat],
         decks: list[list[int]],
         dice: str,
@@ -395,7 +402,7 @@ class Store:
         self,
         game_id: int,
         first_n: int,
-        rows: list[tuple[dict[str, Any], str, str | None]],
+        rows: Sequence[Logged],
         status: str | None = None,
     ) -> None:
         """Append commands ``(command, source, cmd_id)`` numbered from ``first_n`` in one
@@ -406,7 +413,7 @@ class Store:
         self,
         game_id: int | None,
         first_n: int,
-        rows: list[tuple[dict[str, Any], str, str | None]],
+        rows: Sequence[Logged],
         status: str | None = None,
         table_name: str | None = None,
     ) -> Statements:
@@ -450,7 +457,7 @@ class Store:
         return [
             StoredCommand(
                 r["n"],
-                _loads("command", f"{game_id}/{r['n']}", r["command"], dict),
+                _command(game_id, r["n"], r["command"]),
                 r["source"],
                 r["cmd_id"],
                 bool(r["undone"]),
@@ -475,7 +482,7 @@ class Store:
         r = rows[0]
         return StoredCommand(
             r["n"],
-            _loads("command", f"{game_id}/{r['n']}", r["command"], dict),
+            _command(game_id, r["n"], r["command"]),
             r["source"],
             r["cmd_id"],
             bool(r["undone"]),
@@ -564,7 +571,7 @@ class Store:
         return self._games_of(rows)
 
     def record_result(
-        self, game: StoredGame, ended: float, result: dict[str, Any], urls: list[str], now: float
+        self, game: StoredGame, ended: float, result: ResultDocument, urls: list[str], now: float
     ) -> None:
         """Store a game's result and queue one delivery per URL, in one transaction; a game
         recorded before keeps its first result (deliveries are queued only for the result
@@ -588,11 +595,14 @@ class Store:
             )
         self._write(stmts)
 
-    def result(self, game_id: int) -> dict[str, Any] | None:
+    def result(self, game_id: int) -> ResultDocument | None:
         if not _in_range(game_id):
             return None
         rows = self._read("SELECT result FROM results WHERE game_id = ?", (game_id,))
-        return _loads("result", game_id, rows[0]["result"], dict) if rows else None
+        if not rows:
+            return None
+        # Parsed, not checked (the history's reads check its keys: _result).
+        return cast(ResultDocument, _loads("result", game_id, rows[0]["result"], dict))
 
     def results_of(self, table: str, limit: int = 50) -> list[ResultRow]:
         """The table's latest results (newest first), without the documents."""
@@ -609,7 +619,7 @@ class Store:
         until: float | None = None,
         table: str | None = None,
         limit: int = 1000,
-    ) -> list[dict[str, Any]]:
+    ) -> list[ResultDocument]:
         """Result documents of games that ended in ``[since, until)``, newest first; a
         damaged one is left out (:meth:`history_read` says which)."""
         return self.history_read(since, until, table, limit)[0]
@@ -620,7 +630,7 @@ class Store:
         until: float | None = None,
         table: str | None = None,
         limit: int = 1000,
-    ) -> tuple[list[dict[str, Any]], list[DamagedRow]]:
+    ) -> tuple[list[ResultDocument], list[DamagedRow]]:
         """:meth:`history` and the damaged rows it left out (each also logged once)."""
         sql = "SELECT game_id, result FROM results WHERE 1"
         params: list[Any] = []
@@ -634,7 +644,7 @@ class Store:
             sql += " AND table_name = ?"
             params.append(table)
         rows = self._read(sql + " ORDER BY ended DESC, game_id DESC LIMIT ?", (*params, limit))
-        found: list[dict[str, Any]] = []
+        found: list[ResultDocument] = []
         skipped: list[DamagedRow] = []
         for r in rows:
             try:
@@ -753,7 +763,7 @@ class Store:
         return {r["url"]: r["t"] for r in rows if isinstance(r["t"], (int, float))}
 
     # -- reviews (companion.cafe.reviews) ------------------------------------------------
-    def save_review(self, game_id: int, seed: int, document: dict[str, Any]) -> None:
+    def save_review(self, game_id: int, seed: int, document: Mapping[str, object]) -> None:
         """Keep a game's review (players/review.py's document); a second one replaces it. The
         game leaves the review queue in the same transaction."""
         self._write(
@@ -895,9 +905,9 @@ def _due_delivery(row: sqlite3.Row) -> DueDelivery:
     return DueDelivery(row["id"], row["game_id"], row["url"], attempts, float(ended), result)
 
 
-def _result(game_id: int, text: str) -> dict[str, Any]:
+def _result(game_id: int, text: str) -> ResultDocument:
     """A stored result document, or :class:`DamagedRow` when it is not one."""
-    doc: dict[str, Any] = _loads("result", game_id, text, dict)
+    doc = _loads("result", game_id, text, dict)
     lacking = [k for k in RESULT_KEYS if k not in doc]
     if lacking:
         raise DamagedRow("result", str(game_id), f"no {lacking[0]} in it")
@@ -906,7 +916,12 @@ def _result(game_id: int, text: str) -> dict[str, Any]:
         isinstance(p, dict) and all(k in p for k in PLAYER_KEYS) for p in players
     ):
         raise DamagedRow("result", str(game_id), "its players cannot be read")
-    return doc
+    return cast(ResultDocument, doc)
+
+
+def _command(game_id: int, n: int, text: str) -> LoggedCommand:
+    """A stored command (accepted by the engine, or the table's own, when it was logged)."""
+    return cast(LoggedCommand, _loads("command", f"{game_id}/{n}", text, dict))
 
 
 def _game(row: sqlite3.Row) -> StoredGame:
@@ -916,9 +931,9 @@ def _game(row: sqlite3.Row) -> StoredGame:
         table_name=row["table_name"],
         status=row["status"],
         created=row["created"],
-        document=_loads("game", gid, row["document"], dict),
-        seats=_loads("game", gid, row["seats"], list),
-        decks=_loads("game", gid, row["decks"], list),
+        document=cast(GameDocument, _loads("game", gid, row["document"], dict)),
+        seats=cast(list[GameSeat], _loads("game", gid, row["seats"], list)),
+        decks=cast(list[list[int]], _loads("game", gid, row["decks"], list)),
         dice=row["dice"],
         ended=row["ended"],
     )

@@ -10,20 +10,39 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Final, TypedDict, TypeGuard
 
-from companion.engine import apply, new_game
+from companion.engine import Command, apply, new_game
+from companion.store.documents import (
+    GameDocument,
+    Holder,
+    LoggedCommand,
+    LogMeta,
+    ResultDocument,
+    ResultPlayer,
+    TrackColorsCommand,
+    Who,
+)
 from companion.store.rows import GameSeat, TakeoverRow
 
 # 2: each player has ``holders`` (who held the seat in which rounds) and is credited to the
 # holder of most rounds (:func:`credited`).
 RESULT_VERSION = 2
-TRACK_COLORS = "track_colors"  # the table's own logged correction (R2.3), not an engine command
+# The table's own logged correction (R2.3), not an engine command (TrackColorsCommand).
+TRACK_COLORS: Final = "track_colors"
+
+
+def _colours(command: LoggedCommand) -> TypeGuard[TrackColorsCommand]:
+    return command.get("type") == TRACK_COLORS
+
+
+def _engine(command: LoggedCommand) -> TypeGuard[Command]:
+    return command.get("type") != TRACK_COLORS
 
 
 def engine_log(
-    document: dict[str, Any], commands: list[dict[str, Any]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    document: GameDocument, commands: Sequence[LoggedCommand]
+) -> tuple[GameDocument, list[Command]]:
     """A stored game as the engine replays it (SCENARIO.md): the table's track-colour
     corrections (only possible before round 1) folded into the profile, the rest in order.
 
@@ -32,16 +51,16 @@ def engine_log(
     >>> doc["profile"]["track_colors"], cmds
     (['gold'], [{'type': 'bid'}])
     """
-    colors = [c["colors"] for c in commands if c.get("type") == TRACK_COLORS]
+    colors = [c["colors"] for c in commands if _colours(c)]
     if colors:
         document = {
             **document,
             "profile": {**(document.get("profile") or {}), "track_colors": list(colors[-1])},
         }
-    return document, [c for c in commands if c.get("type") != TRACK_COLORS]
+    return document, [c for c in commands if _engine(c)]
 
 
-def companion_levels(logged: Iterable[tuple[dict[str, Any], str]]) -> dict[str, str]:
+def companion_levels(logged: Iterable[tuple[LoggedCommand, str]]) -> dict[str, str]:
     """Which seats companion players played, at which level (the last one, if the host changed
     it), from the logged ``(command, source)`` pairs: sources ``auto`` (plain) and
     ``bot:<seat>:<level>``.
@@ -58,7 +77,14 @@ def companion_levels(logged: Iterable[tuple[dict[str, Any], str]]) -> dict[str, 
     return levels
 
 
-def holder_of(source: str, phone: Mapping[str, Any]) -> dict[str, Any] | None:
+class Phone(TypedDict):
+    """Who is on a seat's phone: the name and colour it plays under."""
+
+    name: str
+    colour: str | None
+
+
+def holder_of(source: str, phone: Phone) -> Who | None:
     """Who made a seat's logged command: the person on its phone (``seat:<id>``, as
     ``phone`` names them then) or a companion player under the seat's name (``auto``: plain,
     ``bot:<seat>:<level>``); None for the table's own moves (dealer, no dice, host input).
@@ -78,10 +104,10 @@ def holder_of(source: str, phone: Mapping[str, Any]) -> dict[str, Any] | None:
         level = source.split(":")[2]
     else:
         return None
-    return {"name": phone.get("name"), "colour": phone.get("colour"), "companion": level}
+    return {"name": phone["name"], "colour": phone.get("colour"), "companion": level}
 
 
-def credited(holders: Sequence[Mapping[str, Any]]) -> int:
+def credited(holders: Sequence[Holder]) -> int:
     """Which holder a seat's result is credited to (README "who is credited"): the one who
     played most rounds; on a tie a person before a companion player, then the later holder
     (who finished the seat). A person who came back in another colour (a new phone) is one
@@ -118,9 +144,9 @@ def credited(holders: Sequence[Mapping[str, Any]]) -> int:
 
 def seat_holders(
     seats: Sequence[GameSeat],
-    logged: Iterable[tuple[int, int, dict[str, Any], str]],
+    logged: Iterable[tuple[int, int, LoggedCommand, str]],
     takeovers: Iterable[TakeoverRow] = (),
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[Holder]]:
     """Who held each seat in which rounds, from the log: ``logged`` is ``(round, n,
     command, source)`` of each command (:func:`by_round`),
     ``seats`` the names and colours at the start and ``takeovers`` each phone that took a seat
@@ -135,9 +161,11 @@ def seat_holders(
     ...  for h in seat_holders(seats, log, [TakeoverRow("a", 2, "Bert", "yellow")])["a"]]
     [('Ana', None, [1]), ('Ana', 'good', [2]), ('Bert', None, [3])]
     """
-    phones = {s["seat"]: {"name": s["name"], "colour": s.get("colour")} for s in seats}
+    phones: dict[str, Phone] = {
+        s["seat"]: {"name": s["name"], "colour": s.get("colour")} for s in seats
+    }
     changes = sorted(takeovers, key=lambda t: t.n)
-    out: dict[str, list[dict[str, Any]]] = {s: [] for s in phones}
+    out: dict[str, list[Holder]] = {s: [] for s in phones}
     k = 0
     for rnd, n, command, source in sorted(logged, key=lambda x: x[1]):
         while k < len(changes) and changes[k].n <= n:
@@ -180,8 +208,8 @@ def idempotency_key(table: str, game_id: int, created: float) -> str:
 
 
 def by_round(
-    logged: Iterable[tuple[int, dict[str, Any], str]],
-) -> list[tuple[int, int, dict[str, Any], str]]:
+    logged: Iterable[tuple[int, LoggedCommand, str]],
+) -> list[tuple[int, int, LoggedCommand, str]]:
     """Each logged ``(n, command, source)`` with the round it was made in, as
     ``(round, n, command, source)``, read from the log alone (no replay): a round's setup
     rolls its harvest dice once (R2.2) before anyone bids, so a move belongs to the round of
@@ -193,7 +221,7 @@ def by_round(
     [1, 1, 1, 2, 2]
     """
     rnd = 0
-    out = []
+    out: list[tuple[int, int, LoggedCommand, str]] = []
     for n, command, source in logged:
         if command.get("type") == "harvest":
             rnd += 1
@@ -202,23 +230,23 @@ def by_round(
 
 
 def upgraded(
-    result: dict[str, Any],
+    result: ResultDocument,
     seats: Sequence[GameSeat] | None,
-    logged: Sequence[tuple[int, dict[str, Any], str]],
-) -> dict[str, Any]:
+    logged: Sequence[tuple[int, LoggedCommand, str]],
+) -> ResultDocument:
     """A result document of version 1 (one name and companion mark per seat) in today's
     shape, its scores untouched: holders from the game's log when it is still stored (no
     takeover was recorded before version 2, so a phone keeps the seat's first name), else
     the one holder it named, for every round played."""
     if result.get("version", 1) >= RESULT_VERSION:
         return result
-    held: dict[str, list[dict[str, Any]]] = {}
+    held: dict[str, list[Holder]] = {}
     if seats is not None:
         held = seat_holders(seats, by_round(logged))
     every = list(range(1, max(1, int(result.get("rounds_played") or 0)) + 1))
-    players = []
+    players: list[ResultPlayer] = []
     for p in result["players"]:
-        holders = held.get(p["seat"]) or [
+        holders: list[Holder] = held.get(p["seat"]) or [
             {
                 "name": p["name"],
                 "colour": p.get("colour"),
@@ -238,11 +266,11 @@ def build_result(
     status: str,
     created: float,
     ended: float,
-    document: dict[str, Any],
+    document: GameDocument,
     seats: Sequence[GameSeat],
-    logged: Sequence[tuple[int, dict[str, Any], str]],
+    logged: Sequence[tuple[int, LoggedCommand, str]],
     takeovers: Iterable[TakeoverRow] = (),
-) -> dict[str, Any]:
+) -> ResultDocument:
     """The result document of a game that is over (``status`` finished or ended) from its
     logged ``(n, command, source)`` and the phones that took seats over (:func:`seat_holders`):
     each seat lists its holders and carries the name, colour and companion mark of the one it
@@ -258,19 +286,19 @@ def build_result(
     names = {s["seat"]: s for s in seats}
     held = seat_holders(seats, by_round(logged), takeovers)
     winners = list(state["winners"]) if status == "finished" else []
-    players = []
+    players: list[ResultPlayer] = []
     for seat in state["seats"]:
         ps = state["players"][seat]
         final = ps["final"]
-        start = names.get(seat, {"name": seat, "colour": None})
-        player = {
+        start = names.get(seat)
+        player: ResultPlayer = {
             "seat": seat,
-            "name": start.get("name", seat),
-            "colour": start.get("colour"),
+            "name": start.get("name", seat) if start else seat,
+            "colour": start.get("colour") if start else None,
             # A finished game's score is the R7 total; an ended one has only the track.
             "score": final["total"] if final else ps["score"],
             "track": ps["score"],
-            "final": dict(final) if final else None,
+            "final": final.copy() if final else None,
             "winner": seat in winners,
             "companion": None,
         }
@@ -290,7 +318,7 @@ def build_result(
     }
 
 
-def credit(player: dict[str, Any], holders: list[dict[str, Any]]) -> dict[str, Any]:
+def credit(player: ResultPlayer, holders: list[Holder]) -> ResultPlayer:
     """A result's player credited to the holder of most rounds: its ``name``, ``colour`` and
     ``companion`` (the level of a companion player, None for a person; the café's
     leaderboard marks or leaves out companion players), with every holder in ``holders``.
@@ -313,11 +341,11 @@ def meta(
     created: float,
     seats: Sequence[GameSeat],
     companions: Mapping[str, str] | None = None,
-) -> dict[str, Any]:
+) -> LogMeta:
     """SCENARIO.md ``meta`` of a game log: the table, the date and the seats' names and
     colours, with ``companion: <level>`` on seats companion players played (``replay``
     ignores it)."""
-    about: dict[str, Any] = {
+    about: LogMeta = {
         "table": table,
         "date": iso(created),
         "seats": {s["seat"]: {"name": s["name"], "colour": s["colour"]} for s in seats},

@@ -2,8 +2,8 @@
 
 A reader gets attributes the type checker knows instead of ``sqlite3.Row`` or a dict whose
 keys only the SQL says; a JSON column is a document of its own (a game's setup, a result, a
-review) and stays the plain JSON it was written as. Frozen: a row read is a fact about the
-file, changed only by writing a new one.
+review) and stays the plain JSON it was written as, typed where the store knows its shape
+(documents.py). Frozen: a row read is a fact about the file, changed only by writing a new one.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, TypedDict
+
+from companion.store.documents import ResultDocument
 
 
 class GameSeat(TypedDict):
@@ -106,7 +108,7 @@ class DueDelivery:
     url: str
     attempts: int
     ended: float
-    result: dict[str, Any]
+    result: ResultDocument
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,13 @@ plan, record and commit their changes of a running game through this part.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
-from companion.engine import Event, IllegalCommand, State, apply, new_game
+from companion.engine import Command, Event, IllegalCommand, State, apply, new_game
 from companion.players import autopilot
 from companion.store import Statements
+from companion.store.documents import GameDocument, LoggedCommand
 from companion.store.results import TRACK_COLORS
 from companion.table import dealer, policy
 from companion.table.core import Context, Reply
@@ -28,11 +30,14 @@ MAX_CHAIN = 500  # dealer/autopilot follow-ups after one command; a game has far
 # TRACK_COLORS (from companion.store.results): the table's own logged command (R2.3), not an
 # engine one.
 
-Applied = list[tuple[dict[str, Any], str, str | None, list[Event]]]
+# Commands to apply, each with its source and command id: as they came (the engine checks them).
+Batch = list[tuple[Mapping[str, Any], str, str | None]]
+# Commands applied, each with its source, command id and events: what the log and the game keep.
+Applied = list[tuple[LoggedCommand, str, str | None, list[Event]]]
 
 
 def recoloured(
-    document: dict[str, Any], commands: list[dict[str, Any]], colors: list[str]
+    document: GameDocument, commands: Sequence[LoggedCommand], colors: list[str]
 ) -> State:
     """The game's state had it been set up with track ``colors`` (R2.3): the engine commands so
     far replayed on the corrected profile (only allowed before round 1, so nothing scored)."""
@@ -100,7 +105,7 @@ class Commands:
         self,
         g: Game,
         state: State,
-        batch: list[tuple[dict[str, Any], str, str | None]],
+        batch: Batch,
         seats: list[Seat],
         dice: str | None = None,
     ) -> tuple[State, Applied]:
@@ -112,7 +117,8 @@ class Commands:
                 state, events = apply(state, command)
             except IllegalCommand as exc:
                 raise TableError("illegal", str(exc)) from None
-            applied.append((command, source, cid, events))
+            # The engine took it: one of its commands (engine/types.py) from here on.
+            applied.append((cast(Command, command), source, cid, events))
         dice = dice or g.dice
         draws = g.draws()
         for _ in range(MAX_CHAIN):
@@ -127,12 +133,12 @@ class Commands:
                 break
             if command["type"] == "improvements":
                 draws += 1
-            applied.append((command, source, None, events))
+            applied.append((cast(Command, command), source, None, events))
         return state, applied
 
     def _follow_up(
         self, state: State, g: Game, draws: int, seats: list[Seat], dice: str
-    ) -> tuple[dict[str, Any], str] | None:
+    ) -> tuple[Mapping[str, Any], str] | None:
         if dice == "digital":
             cmd = dealer.deal(state, g.decks, draws)
             if cmd is not None:
@@ -147,9 +153,9 @@ class Commands:
             return answer
         for s in seats:
             if s.state == "auto":
-                cmd = autopilot.move(state, s.seat)
-                if cmd is not None:
-                    return cmd, "auto"
+                move = autopilot.move(state, s.seat)
+                if move is not None:
+                    return move, "auto"
         return None
 
     def append_stmts(self, g: Game, state: State, applied: Applied) -> Statements:

@@ -14,6 +14,13 @@ from typing import Any
 
 from companion.engine.bonusdice import nothing_to_decide
 from companion.engine.stakes import pyramid_order_matters
+from companion.engine.types import (
+    DiceCommand,
+    HarvestCommand,
+    ImprovementsCommand,
+    PyramidCommand,
+    RollCommand,
+)
 
 _RNG = random.SystemRandom()
 NO_DICE = "table:no_dice"  # the logged source of a "no dice" the table gave without asking
@@ -41,7 +48,7 @@ def initial_stack(players: list[str], rng: random.Random = _RNG) -> list[str]:
 
 def deal(
     state: Mapping[str, Any], decks: list[list[int]], draws: int, rng: random.Random = _RNG
-) -> dict[str, Any] | None:
+) -> HarvestCommand | ImprovementsCommand | RollCommand | None:
     """One command answering the first pending host input, or ``None`` if none is pending.
 
     ``draws`` is how many ``improvements`` commands the game has had: the next cards are the
@@ -74,7 +81,7 @@ def roll_count(state: Mapping[str, Any], player: str) -> int:
 
 def roll_for(
     state: Mapping[str, Any], players: Collection[str], rng: random.Random = _RNG
-) -> dict[str, Any] | None:
+) -> RollCommand | None:
     """A digital roll for the first pending ``roll`` of one of ``players`` (companion players
     roll their own black dice, R3.2 and R7, also when the host types the real dice in)."""
     for entry in state["pending"]:
@@ -88,7 +95,7 @@ def roll_for(
     return None
 
 
-def no_dice(state: Mapping[str, Any]) -> dict[str, Any] | None:
+def no_dice(state: Mapping[str, Any]) -> DiceCommand | None:
     """ "No dice" for the first holder the bonus dice window awaits whose answer cannot change
     what the station gives (R3.2, R5; decided from public facts by the engine), or ``None``."""
     for entry in state["pending"]:
@@ -97,7 +104,7 @@ def no_dice(state: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def no_choice(state: Mapping[str, Any]) -> dict[str, Any] | None:
+def no_choice(state: Mapping[str, Any]) -> PyramidCommand | None:
     """First places first at the pyramid when the order cannot change anything (R5.4: both
     cubes land in one row), or ``None``. The city's choice always matters (R5.3: a hut and a
     die are never the same), so it is always asked."""
@@ -108,12 +115,12 @@ def no_choice(state: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"type": "pyramid", "player": first, "first": first}
 
 
-def unasked(state: Mapping[str, Any]) -> tuple[dict[str, Any], str] | None:
+def unasked(state: Mapping[str, Any]) -> tuple[DiceCommand | PyramidCommand, str] | None:
     """The table's own answer to a question that cannot matter, with its logged source."""
-    answer = no_dice(state)
-    if answer is not None:
-        return answer, NO_DICE
-    answer = no_choice(state)
-    if answer is not None:
-        return answer, NO_CHOICE
+    dice = no_dice(state)
+    if dice is not None:
+        return dice, NO_DICE
+    pyramid = no_choice(state)
+    if pyramid is not None:
+        return pyramid, NO_CHOICE
     return None

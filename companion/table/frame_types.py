@@ -197,6 +197,7 @@ class ReviewInfo(TypedDict):
     state: Literal["working", "ready", "failed"]
     progress: int
     reason: NotRequired[str]
+    older: NotRequired[bool]  # when ready: stored by the older method (not comparable)
     players: NotRequired[list[ReviewPlayer]]
     mine: NotRequired[ReviewMine]
 
@@ -212,11 +213,16 @@ class UndoInfo(TypedDict):
     n: int | None
 
 
-class HostGame(TypedDict):
+class HostGameRow(TypedDict):
+    """One of the table's games as the host's list holds it, before its log link."""
+
     id: int
     status: str
     players: list[str]
     created: float
+
+
+class HostGame(HostGameRow):
     log: str
 
 
@@ -244,7 +250,7 @@ class HostBlock(TypedDict):
     waiting: list[Waiting]
 
 
-class _ViewFrame(TypedDict):
+class ViewFrameBase(TypedDict):
     """What every audience's view frame holds (PROTOCOL.md 3.4)."""
 
     type: Literal["view"]
@@ -260,11 +266,11 @@ class _ViewFrame(TypedDict):
     show: NotRequired[ShowInfo | None]  # set by the hub on every frame it sends
 
 
-class SeatFrame(_ViewFrame):
+class SeatFrame(ViewFrameBase):
     notice: NotRequired[Notice]
 
 
-class DisplayFrame(_ViewFrame):
+class DisplayFrame(ViewFrameBase):
     board: dict[str, object] | None  # the LED board's status (board/service.py)
     story: Story | None
 
@@ -282,6 +288,7 @@ class AckFrame(TypedDict):
     type: Literal["ack"]
     id: str
     seq: int
+    retry: NotRequired[bool]  # the command id was applied already: acknowledged again only
 
 
 class ErrorFrame(TypedDict):
@@ -335,3 +342,68 @@ ServerFrame = (
     | PongFrame
     | HintFrame
 )
+
+# --- a finished game's replay (table/replay_frames.py, web/replay_sessions.py) ------------
+
+
+class ReplaySummary(TypedDict):
+    """The table as a replay's display shows it: the game's own table, never its live
+    settings (a replay has no join link, dice choice or hints)."""
+
+    name: str
+    title: str
+    status: Literal["playing", "finished"]
+    dice: str
+    seats_filled: int
+    seats_max: int
+    game_id: int
+    round: int
+    lang: str
+    urls: dict[str, str | None]
+
+
+class ReplaySeat(TypedDict):
+    """A seat of a replayed game: as the game started, ``companion`` and ``level`` as the
+    live table showed a companion player's seat."""
+
+    id: str
+    name: str
+    colour: str
+    hex: str | None
+    connected: bool
+    state: SeatState
+    companion: bool
+    level: str | None
+
+
+class ReplayPosition(TypedDict):
+    """Which step of how many a replay's display shows."""
+
+    step: int
+    steps: int
+
+
+class ReplayFrame(TypedDict):
+    """A replay's display frame: one per event of the game (``reason`` "replay"), or a
+    command played with the show's beats (``reason`` "command", ``show`` its block)."""
+
+    type: Literal["view"]
+    seq: int
+    reason: Literal["replay", "command"]
+    table: ReplaySummary
+    seats: list[ReplaySeat]
+    you: None
+    game: GameInfo
+    events: list[Event]
+    history: list[Event]
+    board: None
+    show: NotRequired[ShowInfo]
+    replay: NotRequired[ReplayPosition]  # set on the way out (web/replay_sessions.py)
+
+
+class Chapter(TypedDict):
+    """Where a round (``station`` None) or a round's station starts in a replay's frames."""
+
+    round: int
+    station: int | None
+    step: int

@@ -13,15 +13,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Literal, TypedDict, cast
 
 from companion.engine import Event, views, visible_events
 from companion.engine.asks import awaiting
 from companion.engine.colours import PLAYER_COLOURS
 from companion.engine.types import Pending
 from companion.players.reviewing import older, reasons
-from companion.table.frame_types import SeatInfo, Standing, TableSummary, Waiting, You
-from companion.table.model import SEATS_MAX, Game, Seat
+from companion.table.frame_types import (
+    DisplayFrame,
+    GameInfo,
+    HostBlock,
+    HostFrame,
+    HostGameRow,
+    Notice,
+    Reason,
+    ReviewInfo,
+    SeatFrame,
+    SeatInfo,
+    Standing,
+    TableSummary,
+    ViewFrame,
+    ViewFrameBase,
+    Waiting,
+    You,
+)
+from companion.table.model import SEATS_MAX, Game, ReviewRecord, Seat, TableSettings
 from companion.table.news import round_news
 from companion.table.staging import StepShown, beat_views
 from companion.table.undo import undo_check
@@ -29,12 +46,25 @@ from companion.table.undo import undo_check
 Audience = tuple[str, str | None]  # ("display" | "seat" | "host", seat id or None)
 
 
+class _News(TypedDict, total=False):
+    """A seat frame's own news, after its events."""
+
+    notice: Notice
+
+
+class _Later(TypedDict, total=False):
+    """What a view frame holds after its events (and a seat's notice), in this order."""
+
+    history: list[Event]
+    review: ReviewInfo
+
+
 @dataclass(frozen=True)
 class HostInfo:
     """What only the host's frame carries."""
 
-    inputs: list[dict[str, Any]]
-    games: list[dict[str, Any]]  # id, status, players, created
+    inputs: list[Pending]
+    games: list[HostGameRow]
     track_colors: list[str]
     saved_track_colors: list[str] | None
     join_secret: str
@@ -45,12 +75,12 @@ class HostInfo:
 class Snapshot:
     name: str
     title: str
-    settings: dict[str, Any]
+    settings: TableSettings
     seats: tuple[Seat, ...]
     game: Game | None
-    board: dict[str, Any] | None
+    board: dict[str, object] | None
     host: HostInfo | None = None  # only taken when a host is in the audience
-    review: dict[str, Any] | None = None  # the over game's review: progress, then document
+    review: ReviewRecord | None = None  # the over game's review: progress, then document
     step: StepShown | None = None  # the step up now while its beats run (Stage.snapshot)
 
 
@@ -118,12 +148,12 @@ def render(
     snap: Snapshot,
     links: Links,
     audiences: Iterable[Audience],
-    reason: str,
+    reason: Reason,
     events: list[Event],
     history: bool,
     connected: set[str],
-    notices: dict[str, dict[str, Any]] | None = None,
-) -> dict[Audience, dict[str, Any]]:
+    notices: dict[str, Notice] | None = None,
+) -> dict[Audience, ViewFrame]:
     """The view frame of every audience. What they share (the engine views, seats,
     summaries, history) is built once. ``notices`` go to one seat each (its own undone
     move, say): never to anybody else."""
@@ -160,41 +190,33 @@ def render(
     moves, unasked = (
         round_news(g) if g is not None and any(r == "seat" for r, _ in audiences) else ({}, {})
     )
-    frames: dict[Audience, dict[str, Any]] = {}
+    frames: dict[Audience, ViewFrame] = {}
     for role, seat in audiences:
-        frame: dict[str, Any] = {
-            "type": "view",
-            "seq": g.seq if g else 0,
-            "reason": reason,
-            "table": summaries[role != "seat"],
-            "seats": seats_info,
-            "you": None,
-            "game": None,
-            "events": _events(events, seat),
-        }
+        game: GameInfo | None = None
         if g is not None:
-            frame["game"] = {
+            game = {
                 "id": g.id,
                 "status": g.status,
                 "dice": g.dice,
                 "view": game_views[game_seats[seat]],
             }
             if step is not None:
-                frame["game"]["staged"] = beat_views(
+                game["staged"] = beat_views(
                     before_views[game_seats[seat]],
                     game_views[game_seats[seat]],
                     _events(step.events, seat),
                     step.beats,
                 )
             if g.status == "ended":
-                frame["game"]["standings"] = standings(g)
-                frame["game"]["ended_by"] = g.ended_by
+                game["standings"] = standings(g)
+                game["ended_by"] = g.ended_by
+        you: You | None = None
         if role == "seat" and seat is not None:
             s = next((x for x in snap.seats if x.seat == seat), None)
             mine = (
                 [Pending(**e) for e in g.state["pending"] if e.get("player") == seat] if g else []
             )
-            you: You = {
+            you = {
                 "seat": seat,
                 "name": s.name if s else seat,
                 "colour": s.colour if s else None,
@@ -203,25 +225,46 @@ def render(
                 "companion_moves": moves.get(seat, []),
                 "not_asked": unasked.get(seat, []),
             }
-            frame["you"] = you
-            if notices and seat in notices:
-                frame["notice"] = notices[seat]
+        head: ViewFrameBase = {
+            "type": "view",
+            "seq": g.seq if g else 0,
+            "reason": reason,
+            "table": summaries[role != "seat"],
+            "seats": seats_info,
+            "you": you,
+            "game": game,
+            "events": _events(events, seat),
+        }
+        # What follows the events, in this order, in every audience's frame.
+        later: _Later = {}
         if history:
-            frame["history"] = _events(whole_history, seat)
+            later["history"] = _events(whole_history, seat)
         if (review := _review(snap, seat if role == "seat" else None)) is not None:
-            frame["review"] = review
-        if role != "seat":
-            frame["board"] = snap.board
-            frame["story"] = story
-        if role == "host":
-            frame["host"] = _host(snap.host, links, g)
-            if frame["host"] is not None:
-                frame["host"]["waiting"] = waiting(snap, connected)
+            later["review"] = review
+        frame: ViewFrame
+        if role == "seat":
+            news: _News = {}
+            if seat is not None and notices and seat in notices:
+                news["notice"] = notices[seat]
+            seat_frame: SeatFrame = {**head, **news, **later}
+            frame = seat_frame
+        elif role == "host":
+            host_frame: HostFrame = {
+                **head,
+                **later,
+                "board": snap.board,
+                "story": story,
+                "host": _host(snap, links, connected),
+            }
+            frame = host_frame
+        else:
+            display_frame: DisplayFrame = {**head, **later, "board": snap.board, "story": story}
+            frame = display_frame
         frames[(role, seat)] = frame
     return frames
 
 
-def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
+def _review(snap: Snapshot, seat: str | None) -> ReviewInfo | None:
     """The review of the game that is over: its progress for everybody, then each player's
     summary (public once the game is over) and, for a seat, its own costliest decisions with
     the better move, the reason in every language and the replay step (never another seat's
@@ -229,7 +272,7 @@ def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
     r, g = snap.review, snap.game
     if r is None or g is None or g.status == "playing" or r.get("game_id") != g.id:
         return None
-    out: dict[str, Any] = {
+    out: ReviewInfo = {
         "game_id": g.id,
         "state": r["state"],
         "progress": r.get("progress", 0),
@@ -253,8 +296,7 @@ def _review(snap: Snapshot, seat: str | None) -> dict[str, Any] | None:
         }
         for p, pr in players.items()
     ]
-    mine = players.get(seat) if seat is not None else None
-    if mine is not None:
+    if seat is not None and (mine := players.get(seat)) is not None:
         steps = document.get("steps", {})
         out["mine"] = {
             "seat": seat,
@@ -300,9 +342,11 @@ def waiting(snap: Snapshot, connected: set[str]) -> list[Waiting]:
     ]
 
 
-def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, Any] | None:
-    """``game`` is the game as the screens show it; ``info.running`` says whether the table's
-    game is still played (one that finished by itself may still be on its way on them)."""
+def _host(snap: Snapshot, links: Links, connected: set[str]) -> HostBlock | None:
+    """The host's block, of the game as the screens show it (``snap.game``);
+    ``snap.host.running`` says whether the table's game is still played (one that finished by
+    itself may still be on its way on them)."""
+    info, game = snap.host, snap.game
     if info is None:
         return None
     # The undo the host's screen offers is the last move the screens show, named by its game
@@ -327,10 +371,11 @@ def _host(info: HostInfo | None, links: Links, game: Game | None) -> dict[str, A
         "games": [{**game, "log": links.log(game["id"])} for game in info.games],
         "profile": {"track_colors": info.track_colors, "saved": info.saved_track_colors},
         "join_secret": info.join_secret,
+        "waiting": waiting(snap, connected),
     }
 
 
-def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str]) -> dict[str, Any]:
+def hello(snap: Snapshot, links: Links, audience: Audience, connected: set[str]) -> ViewFrame:
     """The whole view a newly connected screen starts from."""
     return render(snap, links, [audience], "hello", [], True, connected)[audience]
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import Event, IllegalCommand, apply, make_profile, new_game
+from companion.store.documents import GameDocument, TrackColorsCommand
 from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
@@ -92,7 +93,7 @@ class Games:
             )
             state = new_game(players, dealer.initial_stack(players), overrides)
             # The whole profile goes into the log so it replays the same under new defaults.
-            document = {
+            document: GameDocument = {
                 "players": players,
                 "stack": state["track"]["0"],
                 "profile": state["profile"],
@@ -190,7 +191,7 @@ class Games:
             stmts = ctx.store.settings_stmts(ctx.name, settings)
             g = ctx.game
             if g is not None and g.status == "playing" and g.state["round"] == 0:
-                command = {"type": TRACK_COLORS, "colors": colors}
+                command: TrackColorsCommand = {"type": TRACK_COLORS, "colors": colors}
                 state = recoloured(g.document, [c for _, c, _, _ in g.commands], colors)
                 applied: Applied = [(command, "host", None, [])]
                 ctx.commit([*stmts, *self.commands.append_stmts(g, state, applied)])

@@ -6,12 +6,14 @@ import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, NotRequired, Required, TypedDict, cast, get_args
 
 from companion.engine import Event, State
 from companion.engine.story import Story, game_story
+from companion.store.documents import GameDocument, LoggedCommand
 from companion.store.results import engine_log
 from companion.store.rows import SeatRow
+from companion.table.frame_types import Notice, Reason
 
 SEATS_MIN, SEATS_MAX = 3, 5  # R1.1
 DICE_MODES = ("digital", "table")
@@ -47,6 +49,57 @@ ErrorCode = Literal[
 GameStatus = Literal["playing", "finished", "ended"]
 SeatState = Literal["phone", "auto", "bot", "vacant"]
 Role = Literal["display", "seat", "host"]  # who is at the other end of a connection
+# Why an outcome came: a view frame's reason, or one of the table's own that sends no frame
+# (``ask_bots``: the companion players look again; ``closed``: the server stops; ``current``:
+# a follower's catch-up with the game as it stands).
+OutcomeReason = Reason | Literal["ask_bots", "closed", "current"]
+
+
+def frame_reason(reason: OutcomeReason) -> Reason | None:
+    """The view frames' reason of an outcome; None for the table's own, which send none.
+
+    >>> frame_reason("undo"), frame_reason("ask_bots")
+    ('undo', None)
+    """
+    match reason:
+        case "ask_bots" | "closed" | "current":
+            return None
+        case _:
+            return reason
+
+
+class ShowCursor(TypedDict):
+    """Where the show stood when it last held a step (table/stage.py), kept for a restart."""
+
+    game: int
+    n: int
+    at: float
+
+
+class TableSettings(TypedDict, total=False):
+    """A table's settings document as the store keeps it (JSON): the table's own choices."""
+
+    dice: Required[str]
+    track_colors: list[str] | None
+    companion_dice: str
+    lang: str
+    hints: str | None
+    pace: str
+    board_drawing: bool
+    show: ShowCursor
+
+
+class ReviewRecord(TypedDict):
+    """The review of the game that is over as the table holds it (cafe/reviews.py): its
+    progress, the reason it failed, or once ready the stored review document."""
+
+    game_id: int
+    state: Literal["working", "ready", "failed"]
+    progress: NotRequired[int]  # not in a failed one
+    reason: NotRequired[str]  # a failed one's
+    # The stored document (players/review.py ``ReviewDocument`` with the replay ``steps``;
+    # older reviews lack some of its keys), read back from the store's JSON.
+    document: NotRequired[dict[str, Any]]
 
 
 class TableError(ValueError):
@@ -108,11 +161,11 @@ class Game:
 
     id: int
     status: GameStatus
-    document: dict[str, Any]
+    document: GameDocument  # players, stack, profile (store/documents.py)
     decks: list[list[int]]
     dice: str
     state: State
-    commands: list[tuple[int, dict[str, Any], str, str | None]] = field(default_factory=list)
+    commands: list[tuple[int, LoggedCommand, str, str | None]] = field(default_factory=list)
     events: list[list[Event]] = field(default_factory=list)  # per command
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
@@ -161,7 +214,7 @@ class Outcome:
     a seat handed to a companion player), else ``None``: the LED board and the companion
     players act on those outcomes only, the screens on every one."""
 
-    reason: str
+    reason: OutcomeReason
     events: list[Event] = field(default_factory=list)
     history: bool = False
     roles: tuple[str, ...] | None = None  # None: everybody
@@ -175,7 +228,7 @@ class Outcome:
     # The public view part-way through a step, when the show tells its beats one by one
     # (companion.table.staging): followers draw this rather than ``state``'s view.
     shown: dict[str, Any] | None = None
-    notices: dict[str, dict[str, Any]] = field(default_factory=dict)  # per seat, its own only
+    notices: dict[str, Notice] = field(default_factory=dict)  # per seat, its own only
 
 
 def seat_id_for(name: str, taken: set[str]) -> str:

@@ -5,8 +5,9 @@ round serves every phone of a frame (``frames.render``).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
+from companion.store.documents import LoggedCommand
 from companion.table.dealer import NO_DICE, TABLE_ANSWERS
 from companion.table.frame_types import NotAsked
 from companion.table.model import Game
@@ -15,7 +16,7 @@ COMPANION_SOURCES = ("auto", "bot:")  # the logged sources of a companion player
 _AUTOMATIC = (*TABLE_ANSWERS, "dealer")  # commands no seat sent
 
 
-def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
+def _this_round(game: Game) -> list[tuple[LoggedCommand, str, int | None]]:
     """This round's commands, from the one that started it (it may also have ended the last
     round: a station answered without asking stays news until the next round's first move),
     with their sources and the station whose cards were revealed when each came. A frame's
@@ -46,7 +47,7 @@ def _this_round(game: Game) -> list[tuple[dict[str, Any], str, int | None]]:
         ),
         None,
     )
-    out: list[tuple[dict[str, Any], str, int | None]] = []
+    out: list[tuple[LoggedCommand, str, int | None]] = []
     for (_, command, source, _), events in zip(game.commands[start:], steps[start:], strict=False):
         out.append((command, source, station))
         for event in events:

@@ -8,12 +8,24 @@ stay on the server.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Literal, NotRequired, TypedDict, cast
 
-from companion.engine import Event, View, apply, new_game, views, visible_events
+from companion.engine import Command, Event, View, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
+from companion.store.documents import GameDocument
+from companion.table.frame_types import Chapter, ReplayFrame, ReplaySeat, ReplaySummary
 from companion.table.model import SEATS_MAX
 from companion.table.staging import at_beat
+
+
+class SeatOfGame(TypedDict):
+    """A seat as the game started with it, and the level of the companion player that played
+    it (None or left out: a person)."""
+
+    seat: str
+    name: str
+    colour: str
+    companion: NotRequired[str | None]
 
 
 def replay_frames(
@@ -22,19 +34,19 @@ def replay_frames(
     title: str,
     lang: str,
     game_id: int,
-    document: dict[str, Any],
-    seats: list[dict[str, Any]],
-    commands: list[dict[str, Any]],
-    status: str,
+    document: GameDocument,
+    seats: Sequence[SeatOfGame],
+    commands: Sequence[Command],
+    status: Literal["finished", "ended"],
     urls: dict[str, str | None] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[ReplayFrame]:
     """The display's view frames of a finished game, one per event: the start, then each
     event of each command in turn. A mid-command step shows the view as the live show staged
     it with the events so far told (``staging.at_beat``), so no step shows what a later event
     of the same command reveals. ``urls`` are the web layer's (the display page's path); a
     seat's ``companion`` is its level, if any."""
     state = new_game(document["players"], document.get("stack"), document.get("profile"))
-    seats_info = [
+    seats_info: list[ReplaySeat] = [
         {
             "id": s["seat"],
             "name": s["name"],
@@ -48,11 +60,11 @@ def replay_frames(
         for s in seats
     ]
     links = {"display": None, "qr": None, "join": None, **(urls or {})}
-    frames: list[dict[str, Any]] = []
+    frames: list[ReplayFrame] = []
     round_events: list[Event] = []
 
-    def frame(seen: View, over: bool) -> dict[str, Any]:
-        summary = {
+    def frame(seen: View, over: bool) -> ReplayFrame:
+        summary: ReplaySummary = {
             "name": table,
             "title": title,
             "status": "finished" if over else "playing",
@@ -103,7 +115,7 @@ def replay_frames(
     return frames
 
 
-def replay_steps(document: dict[str, Any], commands: list[dict[str, Any]]) -> list[list[Event]]:
+def replay_steps(document: GameDocument, commands: Sequence[Command]) -> list[list[Event]]:
     """Each command's events of a finished game, as the live show's steps: what a replay's
     show block is made of (``show.block``). Kept on the server, never sent: a bid's events
     carry its cards before the reveal."""
@@ -115,7 +127,7 @@ def replay_steps(document: dict[str, Any], commands: list[dict[str, Any]]) -> li
     return out
 
 
-def chapters(frames: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def chapters(frames: Sequence[ReplayFrame]) -> list[Chapter]:
     """Where each round and each station of a round starts in a replay's frames, for the jump
     controls: ``{"round": r, "station": s or None, "step": k}`` (the first step of each).
 
@@ -129,16 +141,17 @@ def chapters(frames: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     [{'round': 1, 'station': None, 'step': 1}, {'round': 1, 'station': 1, 'step': 2}, \
 {'round': 1, 'station': 2, 'step': 4}]
     """
-    out: list[dict[str, Any]] = []
+    out: list[Chapter] = []
     seen: set[tuple[int, int | None]] = set()
     for step, frame in enumerate(frames):
-        view = (frame.get("game") or {}).get("view") or {}
-        rnd = view.get("round") or 0
+        view = frame["game"]["view"]
+        rnd = view["round"]
         if not rnd:
             continue
-        history = frame.get("history") or []
-        newest = history[-1] if history else {}
-        station = newest.get("station") or view.get("station")
+        history = frame["history"]
+        newest: Mapping[str, object] = history[-1] if history else {}
+        named = newest.get("station")
+        station = named if isinstance(named, int) and named else view["station"]
         for key in [(rnd, None), *([(rnd, station)] if station else [])]:
             if key not in seen:
                 seen.add(key)

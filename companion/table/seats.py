@@ -14,9 +14,11 @@ from companion.engine.colours import PLAYER_COLOURS
 from companion.store import token_hash
 from companion.table.commands import Commands
 from companion.table.core import Context, Reply
+from companion.table.frame_types import Notice
 from companion.table.model import (
     SEATS_MAX,
     Outcome,
+    OutcomeReason,
     Seat,
     TableError,
     clean_name,
@@ -106,10 +108,10 @@ class Seats:
     def change(
         self,
         seats: list[Seat],
-        reason: str = "seats",
+        reason: OutcomeReason = "seats",
         kicked: list[str] | None = None,
         ask: bool = False,
-        notices: dict[str, dict[str, Any]] | None = None,
+        notices: dict[str, Notice] | None = None,
     ) -> Outcome:
         """Commit a new seat list (with the autopilot's moves for newly skipped seats).
         ``ask``: the seat outcome carries the game's state, so the companion players look

@@ -146,11 +146,11 @@ def _effects(after: list[Event]) -> list[Event]:
         if e["type"] in ("ranking", "revealed", "round_ended", "first_cards_revealed"):
             break
         if e["type"] in EFFECTS and "private" not in e:
-            out.append(_without_text(e))
+            out.append(without_text(e))
     return out
 
 
-def _without_text(e: E) -> E:
+def without_text(e: E) -> E:
     """An event without the English ``text`` that games stored before 2026 may carry."""
     return cast(E, {k: v for k, v in e.items() if k != "text"})
 
@@ -386,7 +386,7 @@ def round_rankings(steps: Sequence[list[Event]], number: int) -> list[RankingEve
     for events in reversed(steps):
         for e in reversed(events):
             if e["type"] == "ranking":
-                out.append(_without_text(e))
+                out.append(without_text(e))
             elif e["type"] == "round_started" and e["round"] == number:
                 return out[::-1]
     return out[::-1]

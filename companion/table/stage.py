@@ -32,7 +32,7 @@ from companion.engine import Event, State, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
-from companion.table.frame_types import Beat, ShowInfo
+from companion.table.frame_types import Beat, HostGameRow, Reason, ShowInfo
 from companion.table.model import Game, Outcome
 from companion.table.staging import StepShown
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Subscriber = Callable[[Any, Outcome], None]  # as the table's (companion.table.core)
-Emit = Callable[[str, list[Event], bool], None]
+Emit = Callable[[Reason, list[Event], bool], None]
 Clock = Callable[[], float]  # seconds since the epoch (the stored cursor's ``at`` is one)
 
 
@@ -360,13 +360,13 @@ class Stage:
             if host is not None and game is not snap.game:
                 # The host types in what the shown step asks (real dice and cards), not more.
                 inputs = [
-                    dict(e)
+                    e.copy()
                     for e in game.state["pending"]
                     if "player" not in e or e["type"] == "roll"
                 ]
                 # The host's list of games says what the screens say of this one (its end
                 # is not up yet), so no log link runs ahead of the show.
-                games = [
+                games: list[HostGameRow] = [
                     {**x, "status": game.status} if x["id"] == game.id else x for x in host.games
                 ]
                 host = replace(host, inputs=inputs, games=games)

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.engine import Event, State
 from companion.table import show
-from companion.table.frame_types import Beat
+from companion.table.frame_types import Beat, Staged
 
 # What belongs to the round: as before the step until the next round is told.
 ROUND_FIELDS = ("round", "mode", "returning", "harvest", "improvements", "profile")
@@ -192,7 +192,7 @@ def beat_views(
     after: Mapping[str, Any],
     events: Sequence[Mapping[str, Any]],
     step_beats: Sequence[Mapping[str, Any]],
-) -> dict[str, Any]:
+) -> Staged:
     """What a frame carries so a page can show every beat of its step without folding
     anything (PROTOCOL.md ``game.staged``): the view before the step and the view at each
     beat, each as its difference from ``after`` (the frame's own view; see :func:`patch`).

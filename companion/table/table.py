@@ -21,7 +21,7 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from companion.engine import DEFAULT_PROFILE, View, view
 from companion.players.hints import HINT_LEVELS
@@ -30,6 +30,7 @@ from companion.table import show
 from companion.table.bot_seats import BotSeats
 from companion.table.commands import Commands
 from companion.table.core import Reply, Subscriber
+from companion.table.frame_types import HostGameRow
 from companion.table.frames import HostInfo, Snapshot
 from companion.table.frames import status as snapshot_status
 from companion.table.games import Games
@@ -37,8 +38,10 @@ from companion.table.model import (
     TABLE_NAME,
     Game,
     Outcome,
+    ReviewRecord,
     Seat,
     TableError,
+    TableSettings,
     storage_error,
 )
 from companion.table.seats import Seats
@@ -69,7 +72,7 @@ class Table:
         self.board = board
         self.board_status: dict[str, Any] | None = None
         # The review of the game that is over (cafe/reviews.py): progress, then the document.
-        self.review: dict[str, Any] | None = None
+        self.review: ReviewRecord | None = None
         self.subscribers: list[Subscriber] = []  # after every commit: see Table.subscribe
         self.stage: Any = None  # the show (companion.table.stage): what the screens show when
         self._settings_sent = 0.0  # when the last settings frame went out (monotonic)
@@ -108,14 +111,14 @@ class Table:
                 ) or DEFAULT_PROFILE["track_colors"]
                 inputs = (
                     [
-                        dict(e)
+                        e.copy()
                         for e in g.state["pending"]
                         if "player" not in e or e["type"] == "roll"
                     ]
                     if g
                     else []
                 )
-                games = [
+                games: list[HostGameRow] = [
                     {
                         "id": sg.id,
                         "status": sg.status,
@@ -136,7 +139,8 @@ class Table:
             return Snapshot(
                 name=self.name,
                 title=self.title,
-                settings=dict(self.settings),
+                # The store's JSON document, whose keys the table's setters write.
+                settings=cast(TableSettings, dict(self.settings)),
                 seats=tuple(self.seats),
                 game=self.game,
                 board=self.board_status,
@@ -300,7 +304,7 @@ class Table:
                 self.board_status = status
                 self.publish(Outcome("board", roles=("display", "host")))  # phones: no board
 
-    def set_review(self, review: dict[str, Any]) -> None:
+    def set_review(self, review: ReviewRecord) -> None:
         """The review of the game that is over, or its progress (not a table change: the
         review is stored by the café's reviewer, cafe/reviews.py)."""
         with self.lock:

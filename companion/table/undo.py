@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.store.documents import LoggedCommand
 from companion.table.dealer import NO_CHOICE, NO_DICE
+from companion.table.frame_types import Notice
 from companion.table.model import Game
 from companion.table.news import COMPANION_SOURCES
 
@@ -116,13 +118,13 @@ def undo_check(game: Game | None) -> UndoCheck:
     return UndoCheck(True, "undo.possible", params)
 
 
-def undone_notice(command: dict[str, Any], state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def undone_notice(command: LoggedCommand, state: Mapping[str, Any]) -> dict[str, Notice]:
     """The notice for the seat whose own move the host took back (to that seat only: a bid's
     cards are its secret), e.g. "your bid for station 3 was undone"."""
     player = command.get("player")
-    if not player:
+    if not isinstance(player, str) or not player:
         return {}
-    notice: dict[str, Any] = {"kind": "undone", "type": command["type"]}
+    notice: Notice = {"kind": "undone", "type": command["type"]}
     if command["type"] == "bid":
         notice["stations"] = sorted(command.get("bids", {}), key=int)
     elif state.get("station") is not None:

@@ -35,6 +35,7 @@ from companion.cafe.history import (
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import older, reasons
 from companion.store.database import DamagedRow, StoredGame
+from companion.store.documents import ResultDocument
 from companion.store.results import engine_log, meta
 from companion.table import TableError, admin_frames
 from companion.web.replay_routes import socket_path
@@ -170,7 +171,7 @@ def rotate_join(name: str) -> Any:
 
 
 # -- history, leaderboard, exports ------------------------------------------------------------
-def _history_row(result: dict[str, Any], token: str) -> dict[str, Any]:
+def _history_row(result: ResultDocument, token: str) -> dict[str, object]:
     gid = result["game_id"]
     return {
         **result,

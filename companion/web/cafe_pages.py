@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify
 
-from companion.cafe.outbox import Outbox
+from companion.cafe.outbox import DeliveryState, Outbox
 from companion.store.results import iso
 from companion.table import Table
 from companion.web.access import host_refusal, host_token
@@ -56,7 +56,8 @@ def table_results(name: str) -> Any:
     return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
 
 
-def _public_delivery(d: dict[str, Any]) -> dict[str, Any]:
+def _public_delivery(d: DeliveryState) -> dict[str, object]:
+    """A delivery as the host page reads it: its times as ISO 8601 (UTC)."""
     return {
         **d,
         "next_at": iso(d["next_at"]) if d["next_at"] else None,

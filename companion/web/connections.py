@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -42,7 +43,7 @@ class Connection:
     def audience(self) -> Audience:
         return (self.role, self.seat)
 
-    def send(self, frame: dict[str, Any] | str) -> bool:
+    def send(self, frame: Mapping[str, object] | str) -> bool:
         """Send one frame; a failure marks the connection dead instead of raising."""
         if not self.alive:
             return False

@@ -21,8 +21,9 @@ from companion.engine import Event
 from companion.engine.asks import awaiting
 from companion.table import Outcome, Table
 from companion.table import frames as render
-from companion.table.frame_types import TableSummary
+from companion.table.frame_types import Notice, Reason, ShowInfo, TableSummary, ViewFrame
 from companion.table.frames import Links
+from companion.table.model import frame_reason
 from companion.web.connections import CLOSE_TABLE_CLOSED, CLOSE_TAKEN_OVER, Connection
 
 log = logging.getLogger(__name__)
@@ -93,11 +94,11 @@ class Hub:
         stage = self.table.stage
         return snap if stage is None else stage.snapshot(snap)
 
-    def _show_info(self) -> dict[str, Any] | None:
+    def _show_info(self) -> ShowInfo | None:
         stage = self.table.stage
         return None if stage is None else stage.info()
 
-    def hello(self, role: str, seat: str | None = None) -> dict[str, Any]:
+    def hello(self, role: str, seat: str | None = None) -> ViewFrame:
         """The whole view for a screen that (re)connects, or asks by HTTP."""
         with self.table.lock:
             snap = self.shown_snapshot(with_host=role == "host")
@@ -107,11 +108,11 @@ class Hub:
 
     def broadcast(
         self,
-        reason: str,
+        reason: Reason,
         events: list[Event] | None = None,
         history: bool = False,
         roles: tuple[str, ...] | None = None,
-        notices: dict[str, dict[str, Any]] | None = None,
+        notices: dict[str, Notice] | None = None,
     ) -> None:
         """Every live connection (of ``roles``, default all) gets its own view; each
         audience's frame is rendered and serialised once."""
@@ -203,11 +204,12 @@ class Hub:
             self._kick(seat, outcome.kicked_by)
         if outcome.reason == "command" and table.stage is not None:
             return  # the show tells the screens when its turn comes (_on_show)
-        self.broadcast(
-            outcome.reason, outcome.events, outcome.history, outcome.roles, outcome.notices
-        )
+        reason = frame_reason(outcome.reason)
+        if reason is None:
+            return  # the table's own (ask_bots: no frame for anybody, roles=())
+        self.broadcast(reason, outcome.events, outcome.history, outcome.roles, outcome.notices)
 
-    def _on_show(self, reason: str, events: list[Event], history: bool) -> None:
+    def _on_show(self, reason: Reason, events: list[Event], history: bool) -> None:
         """The show put up the next steps (called under the table's lock)."""
         self.broadcast(reason, events, history)
 

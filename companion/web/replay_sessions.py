@@ -18,16 +18,20 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from companion.engine import Event, visible_events
 from companion.store import DamagedRow
+from companion.store.database import StoredGame
+from companion.store.documents import GameDocument, LoggedCommand
 from companion.store.results import companion_levels, engine_log
+from companion.store.rows import GameSeat
 from companion.table import replay_frames as render
 from companion.table import show as beats
+from companion.table.frame_types import Chapter, ReplayFrame, ShowInfo
 from companion.table.staging import beat_views
 from companion.web.connections import WsConnection
 from companion.web.guard import GuessThrottle
@@ -47,13 +51,31 @@ class Built:
     """A finished game's replay, built once and never changed: shared by every page that
     opens it (a :class:`Replay` keeps only its own step and displays)."""
 
-    frames: list[dict[str, Any]]
+    frames: list[ReplayFrame]
     steps: list[list[Event]]
-    chapters: list[dict[str, Any]]
+    chapters: list[Chapter]
     size: int  # bytes of the frames as JSON: what the cache counts
 
 
-def build(game: dict[str, Any]) -> Built:
+class ReplayJob(TypedDict):
+    """What a replay is built from, as plain data the companion players' pool can be handed."""
+
+    table: str
+    title: str
+    lang: str
+    game_id: int
+    document: GameDocument
+    seats: list[GameSeat]
+    status: Literal["finished", "ended"]
+    logged: list[tuple[LoggedCommand, str]]  # (command, source)
+    display_url: str
+
+
+# A built replay's key: the game, its status, and the title, language and page it shows.
+BuildKey = tuple[int, str, str, str, str]
+
+
+def build(game: ReplayJob) -> Built:
     """Build a finished game's replay from its stored log (runs in the companion players'
     pool, players/thinker.py: a whole game's frames take tens of milliseconds, which the
     server's shared event loop must not spend). ``game`` holds the table's name, title and
@@ -88,16 +110,16 @@ class Builds:
 
     def __init__(self, limit_bytes: int = CACHE_BYTES) -> None:
         self.limit_bytes = limit_bytes
-        self._built: OrderedDict[tuple[Any, ...], Built] = OrderedDict()
-        self._running: dict[tuple[Any, ...], Future[Built]] = {}
+        self._built: OrderedDict[BuildKey, Built] = OrderedDict()
+        self._running: dict[BuildKey, Future[Built]] = {}
         self._bytes = 0
         self._lock = threading.Lock()
 
     def get(
         self,
-        key: tuple[Any, ...],
-        game: Callable[[], dict[str, Any]],
-        run: Callable[[dict[str, Any]], Future[Built]] | None,
+        key: BuildKey,
+        game: Callable[[], ReplayJob],
+        run: Callable[[ReplayJob], Future[Built]] | None,
     ) -> Built:
         """The replay of ``key``, built by ``run`` (the pool; None: here) from ``game()``."""
         with self._lock:
@@ -155,6 +177,14 @@ def _wait(future: Future[Built]) -> Built:
         raise BuildFailed(f"the replay could not be built: {exc!r}") from None
 
 
+class Played(TypedDict):
+    """A played step's answer: the step shown, of how many, and the show block it plays."""
+
+    step: int
+    steps: int
+    show: ShowInfo
+
+
 class BadPlay(ValueError):
     """A play request the replay cannot follow (an unknown pace, a replay without steps)."""
 
@@ -164,9 +194,7 @@ class Replay:
     round so far as ``history`` (the display renders it as on a reload). ``steps`` are the
     game's commands' events (``replay_frames.replay_steps``), which playing needs."""
 
-    def __init__(
-        self, frames: list[dict[str, Any]], steps: list[list[Event]] | None = None
-    ) -> None:
+    def __init__(self, frames: list[ReplayFrame], steps: list[list[Event]] | None = None) -> None:
         self.frames = frames  # shared with other replays of the same game: never changed
         self.steps = steps
         self.step = 0  # a replay starts at the beginning
@@ -174,7 +202,7 @@ class Replay:
         self.conns: list[WsConnection] = []
         self.lock = threading.Lock()
         self.used = time.monotonic()  # when the last frame went out
-        self.current: dict[str, Any] = frames[0]  # the last frame sent (the step shown)
+        self.current: ReplayFrame = frames[0]  # the last frame sent (the step shown)
         # Frame k belongs to command owner[k] (0: the start); command n's frames start at
         # first[n]: one frame per event, one for a command without events.
         self.owner = [0]
@@ -185,7 +213,7 @@ class Replay:
         if steps is not None and len(self.owner) != len(frames):
             raise ValueError(f"{len(steps)} commands do not make the {len(frames)} frames")
 
-    def _send(self, frame: dict[str, Any]) -> None:
+    def _send(self, frame: ReplayFrame) -> None:
         self.current = frame
         self.used = time.monotonic()
         for conn in list(self.conns):
@@ -201,7 +229,7 @@ class Replay:
 
     def play(
         self, step: int, pace: str, elapsed: float | None = None, paused: bool = False
-    ) -> dict[str, Any]:
+    ) -> Played:
         """Show the command that ``step`` (clamped) belongs to as the live show did: its last
         frame with the command's events and the show block at ``pace``, ``elapsed`` seconds
         into its beats (by default the beats of its events before ``step``: those were read
@@ -229,9 +257,7 @@ class Replay:
             self.step, self.playing = end, n
             # The command's events as a live display gets them (never a private field: R2.7,
             # R1.2), and each beat's view staged on the server as the live show stages it.
-            told = [
-                {k: v for k, v in e.items() if k != "text"} for e in visible_events(events, None)
-            ]
+            told = [beats.without_text(e) for e in visible_events(events, None)]
             game = self.frames[end]["game"]
             if n and block["beats"]:
                 before = self.frames[start - 1]["game"]["view"]
@@ -281,7 +307,7 @@ class Replays:
 
     def open(
         self,
-        frames: list[dict[str, Any]],
+        frames: list[ReplayFrame],
         steps: list[list[Event]] | None = None,
         opener: str = "admin",
     ) -> str:
@@ -317,7 +343,7 @@ class Replays:
 def open_game(
     replays: Replays,
     cafe: Any,
-    stored: Any,
+    stored: StoredGame,
     title: str,
     lang: str,
     display_url: str,
@@ -327,8 +353,10 @@ def open_game(
     once in the companion players' pool (here when the server runs none), then shared.
     Returns the replay's id and what was built. Raises :class:`BuildFailed`."""
     key = (stored.id, stored.status, title, lang, display_url)
+    # Both openers replay only a game that is over (a running one's log holds secrets).
+    status: Literal["finished", "ended"] = "ended" if stored.status == "ended" else "finished"
 
-    def game() -> dict[str, Any]:
+    def game() -> ReplayJob:
         logged = cafe.store.commands(stored.id)
         return {
             "table": stored.table_name,
@@ -337,7 +365,7 @@ def open_game(
             "game_id": stored.id,
             "document": stored.document,
             "seats": stored.seats,
-            "status": stored.status,
+            "status": status,
             "logged": [(c.command, c.source) for c in logged],
             "display_url": display_url,
         }
@@ -348,7 +376,7 @@ def open_game(
     return replays.open(built.frames, built.steps, opener), built
 
 
-def move(replay: Replay, body: Any) -> tuple[dict[str, Any], int]:
+def move(replay: Replay, body: object) -> tuple[Mapping[str, object], int]:
     """A step request of a replay page: ``{"to": n}`` shows step n; with ``"pace"`` it plays
     the command of step n (``elapsed`` seconds into its beats, ``paused`` to hold there).
     Returns the answer and its HTTP status; a bad request changes nothing."""

@@ -16,6 +16,7 @@ from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from companion.table import Outcome, Table, TableError, policy
+from companion.table.frame_types import AckFrame, ErrorFrame
 from companion.table.model import ErrorCode, Role
 from companion.web import i18n, receive
 from companion.web.config import ServerConfig
@@ -69,7 +70,7 @@ def _check_origin() -> Response | None:
 def _error(
     conn: Connection, code: RefusalCode | ErrorCode, reason: str, msg_id: Any = None
 ) -> None:
-    frame: dict[str, Any] = {"type": "error", "code": code, "reason": reason}
+    frame: ErrorFrame = {"type": "error", "code": code, "reason": reason}
     if isinstance(msg_id, str):
         frame["id"] = msg_id
     conn.send(frame)
@@ -126,7 +127,9 @@ def _ack(conn: Connection) -> Callable[[Outcome], None]:
     """The acknowledgement of a committed command, sent before its views."""
 
     def send(outcome: Outcome) -> None:
-        frame: dict[str, Any] = {"type": "ack", "id": outcome.ack_id, "seq": outcome.seq}
+        # Table.submit's reply: its outcome carries the command's id (checked to be text).
+        assert outcome.ack_id is not None
+        frame: AckFrame = {"type": "ack", "id": outcome.ack_id, "seq": outcome.seq}
         if outcome.retry:
             frame["retry"] = True
         conn.send(frame)

@@ -9,10 +9,13 @@ import random
 from typing import Any
 
 import pytest
+from shapes import check_typeddict
 
 from companion.engine import visible_events
 from companion.players.random_games import random_document
+from companion.table import frame_types as ft
 from companion.table import show
+from companion.table.replay_frames import chapters as render_chapters
 from companion.table.replay_frames import replay_frames, replay_steps
 from companion.table.staging import beat_views
 from companion.web.replay_sessions import BadPlay, Replay, move
@@ -175,3 +178,25 @@ def test_a_display_that_comes_mid_play_joins_the_beat_and_leaves_the_others_alon
     assert frame["show"]["step"] == n and frame["replay"]["step"] == shown["step"]
     assert 0 <= frame["show"]["elapsed"] <= frame["show"]["hold"]
     assert frame["events"] == screen.frames[-1]["events"]
+
+
+@pytest.mark.parametrize(("seed", "players"), [(8, 4), (31, 5)])
+def test_every_replay_frame_and_chapter_has_its_declared_shape(seed: int, players: int) -> None:
+    """What a replay's display receives, stepped and played, is held to ``ReplayFrame`` (and
+    the jump list to ``Chapter``): the type checker trusts those types, so a key the page
+    reads that the frames lack, or one they carry that is not declared, fails here."""
+    replay, screen, steps = _replay(seed, players)
+    for step in range(0, len(replay.frames), 7):
+        replay.show(step)
+    step = 0
+    while step < len(replay.frames) - 1:
+        step = replay.play(step + 1, "quick")["step"]
+    kinds = {frame["reason"] for frame in screen.frames}
+    assert kinds == {"replay", "command"}
+    for i, frame in enumerate(screen.frames):
+        check_typeddict(frame, ft.ReplayFrame, f"sent frame {i}")
+    chapters = render_chapters(replay.frames)
+    last_round = replay.frames[-1]["game"]["view"]["round"]
+    assert [c["round"] for c in chapters if c["station"] is None] == list(range(1, last_round + 1))
+    for i, chapter in enumerate(chapters):
+        check_typeddict(chapter, ft.Chapter, f"chapter {i}")
