@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from companion.store import migrations
-from companion.store.documents import GameDocument, LoggedCommand, ResultDocument
+from companion.store.documents import GameDocument, LoggedCommand, ResultDocument, TableSettings
 from companion.store.rows import (
     DeliveryRow,
     DueDelivery,
@@ -264,7 +264,8 @@ class Store:
             name=row["name"],
             join_secret=row["join_secret"],
             host_token=row["host_token"],
-            settings=_loads("settings", name, row["settings"], dict),
+            # The table gives its settings their meaning (table/table.py).
+            settings=cast(TableSettings, _loads("settings", name, row["settings"], dict)),
             current_game=row["current_game"],
         )
 

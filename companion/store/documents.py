@@ -8,9 +8,31 @@ and checks the result's keys); from there on they carry these types. Nothing her
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, Required, TypedDict
 
 from companion.engine.types import Command, FinalLine
+
+
+class ShowCursor(TypedDict):
+    """Where the show stood when it last held a step (table/stage.py), kept for a restart."""
+
+    game: int
+    n: int
+    at: float
+
+
+class TableSettings(TypedDict, total=False):
+    """A table's settings document (``tables.settings``): the table's own choices, whose
+    meaning the table keeps (table/table.py); ``show`` is where its show stood."""
+
+    dice: Required[str]
+    track_colors: list[str] | None
+    companion_dice: str
+    lang: str
+    hints: str | None
+    pace: str
+    board_drawing: bool
+    show: ShowCursor
 
 
 class GameDocument(TypedDict):

@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from companion.store.documents import ResultDocument
+from companion.store.documents import ResultDocument, TableSettings
 
 
 class GameSeat(TypedDict):
@@ -31,7 +31,7 @@ class TableRow:
     name: str
     join_secret: str
     host_token: str
-    settings: dict[str, Any]  # the table's settings document (table/ owns its keys)
+    settings: TableSettings  # the table's settings document (table/ owns its meaning)
     current_game: int | None
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from companion.store import Statements, Store
+from companion.store.documents import TableSettings
 from companion.table.model import Game, Outcome, Seat
 
 Subscriber = Callable[[Any, Outcome], None]  # (the table, one committed outcome)
@@ -30,7 +31,7 @@ class Context(Protocol):
     join_secret: str
     store: Store
     lock: threading.RLock
-    settings: dict[str, Any]
+    settings: TableSettings
     seats: list[Seat]
     game: Game | None
     stage: Any  # the show (companion.table.stage), if the table has one

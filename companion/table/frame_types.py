@@ -10,7 +10,7 @@ live server's frames to these types.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from companion.engine.story import Story
 from companion.engine.types import Event, Pending, RankingEvent, View
@@ -84,13 +84,18 @@ class Standing(TypedDict):
     place: int
 
 
+# A view as its difference from another (table/staging.py ``diff``): the keys of ``View`` whose
+# values differ, and of ``players`` only each card's changed fields; ``patch`` puts it back.
+ViewChanges = dict[str, object]
+
+
 class Staged(TypedDict):
     """Each beat's view of the step up, staged on the server (table/staging.py
     ``beat_views``): the audience's view before the step and at each beat, each as its
     difference from ``game.view`` (only the changed keys; of ``players`` only changed fields)."""
 
-    before: dict[str, Any]
-    beats: list[dict[str, Any]]
+    before: ViewChanges
+    beats: list[ViewChanges]
 
 
 class GameInfo(TypedDict):

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
 from companion.engine import Event, views, visible_events
 from companion.engine.asks import awaiting
 from companion.engine.colours import PLAYER_COLOURS
 from companion.engine.types import Pending
 from companion.players.reviewing import older, reasons
+from companion.store.documents import TableSettings
 from companion.table.frame_types import (
     DisplayFrame,
     GameInfo,
@@ -38,8 +39,9 @@ from companion.table.frame_types import (
     Waiting,
     You,
 )
-from companion.table.model import SEATS_MAX, Game, ReviewRecord, Seat, TableSettings
+from companion.table.model import SEATS_MAX, Game, ReviewRecord, Seat
 from companion.table.news import round_news
+from companion.table.show import without_text
 from companion.table.staging import StepShown, beat_views
 from companion.table.undo import undo_check
 
@@ -138,10 +140,7 @@ def _history(game: Game | None) -> list[Event]:
 def _events(events: list[Event], seat: str | None) -> list[Event]:
     """Redacted for ``seat``, without the engine's English ``text``: the pages word every
     event from their own catalogues."""
-    return [
-        cast(Event, {k: v for k, v in e.items() if k != "text"})  # text is NotRequired
-        for e in visible_events(events, seat)
-    ]
+    return [without_text(e) for e in visible_events(events, seat)]
 
 
 def render(

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import Event, IllegalCommand, apply, make_profile, new_game
-from companion.store.documents import GameDocument, TrackColorsCommand
+from companion.store.documents import GameDocument, TableSettings, TrackColorsCommand
 from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
@@ -101,7 +101,7 @@ class Games:
             decks = dealer.shuffle_decks(state["profile"])
             game = Game(0, "playing", document, decks, dice, state)
             state, applied = self.commands.plan(game, state, [], ctx.seats)
-            settings = {**ctx.settings, "dice": dice}
+            settings: TableSettings = {**ctx.settings, "dice": dice}
             status = "finished" if state["finished"] else None
             ctx.commit(
                 [
@@ -132,7 +132,7 @@ class Games:
         with ctx.lock:
             if dice not in DICE_MODES:
                 raise TableError("bad_message", "dice must be 'digital' or 'table'")
-            settings = {**ctx.settings, "dice": dice}
+            settings: TableSettings = {**ctx.settings, "dice": dice}
             stmts = ctx.store.settings_stmts(ctx.name, settings)
             g = ctx.game
             if g is not None and g.status == "playing":
@@ -156,7 +156,7 @@ class Games:
         if who not in COMPANION_DICE:
             raise TableError("bad_message", "companion dice must be 'digital' or 'host'")
         with ctx.lock:
-            settings = {**ctx.settings, "companion_dice": who}
+            settings: TableSettings = {**ctx.settings, "companion_dice": who}
             stmts = ctx.store.settings_stmts(ctx.name, settings)
             g = ctx.game
             if g is not None and g.status == "playing":
@@ -187,7 +187,7 @@ class Games:
             raise TableError("bad_message", str(exc)) from None
         colors = list(colors)
         with ctx.lock:
-            settings = {**ctx.settings, "track_colors": colors}
+            settings: TableSettings = {**ctx.settings, "track_colors": colors}
             stmts = ctx.store.settings_stmts(ctx.name, settings)
             g = ctx.game
             if g is not None and g.status == "playing" and g.state["round"] == 0:

@@ -6,7 +6,7 @@ import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Required, TypedDict, cast, get_args
+from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
 
 from companion.engine import Event, State
 from companion.engine.story import Story, game_story
@@ -66,27 +66,6 @@ def frame_reason(reason: OutcomeReason) -> Reason | None:
             return None
         case _:
             return reason
-
-
-class ShowCursor(TypedDict):
-    """Where the show stood when it last held a step (table/stage.py), kept for a restart."""
-
-    game: int
-    n: int
-    at: float
-
-
-class TableSettings(TypedDict, total=False):
-    """A table's settings document as the store keeps it (JSON): the table's own choices."""
-
-    dice: Required[str]
-    track_colors: list[str] | None
-    companion_dice: str
-    lang: str
-    hints: str | None
-    pace: str
-    board_drawing: bool
-    show: ShowCursor
 
 
 class ReviewRecord(TypedDict):

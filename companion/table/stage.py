@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import Event, State, apply, new_game, view, visible_events
+from companion.store.documents import TableSettings
 from companion.store.results import TRACK_COLORS
 from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
@@ -253,7 +254,7 @@ class Stage:
 
     def _persist(self, g: Game) -> None:
         """Keep the cursor in the table's settings, so a restart resumes this step."""
-        settings = {
+        settings: TableSettings = {
             **self.table.settings,
             "show": {"game": g.id, "n": self.shown, "at": self.reached},
         }

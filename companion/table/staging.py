@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.engine import Event, State
 from companion.table import show
-from companion.table.frame_types import Beat, Staged
+from companion.table.frame_types import Beat, Staged, ViewChanges
 
 # What belongs to the round: as before the step until the next round is told.
 ROUND_FIELDS = ("round", "mode", "returning", "harvest", "improvements", "profile")
@@ -220,7 +220,7 @@ def beat_views(
     return {"before": diff(before, after), "beats": [diff(v, after) for v in views]}
 
 
-def diff(view: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+def diff(view: Mapping[str, Any], after: Mapping[str, Any]) -> ViewChanges:
     """``view`` as its difference from ``after``: the keys whose values differ, and of
     ``players`` only the changed fields of each card (:func:`patch` undoes it).
 
@@ -228,7 +228,7 @@ def diff(view: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     ...      {"a": 1, "b": 3, "players": {"x": {"s": 1, "t": 5}}})
     {'b': 2, 'players': {'x': {'t': 2}}}
     """
-    out: dict[str, Any] = {}
+    out: ViewChanges = {}
     for key, value in view.items():
         if key == "players" and isinstance(value, Mapping):
             cards = after.get("players") or {}

@@ -21,11 +21,12 @@ import logging
 import secrets
 import threading
 import time
-from typing import Any, cast
+from typing import Any, Literal
 
 from companion.engine import DEFAULT_PROFILE, View, view
 from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store
+from companion.store.documents import TableSettings
 from companion.table import show
 from companion.table.bot_seats import BotSeats
 from companion.table.commands import Commands
@@ -41,13 +42,14 @@ from companion.table.model import (
     ReviewRecord,
     Seat,
     TableError,
-    TableSettings,
     storage_error,
 )
 from companion.table.seats import Seats
 
 log = logging.getLogger(__name__)
 
+# The settings a host changes one at a time (_change_setting).
+SettingKey = Literal["pace", "lang", "board_drawing"]
 SETTINGS_WINDOW_S = 0.25  # settings changed within this go out as one frame
 
 
@@ -90,7 +92,7 @@ class Table:
             assert row is not None
         self.join_secret: str = row.join_secret
         self.host_token: str = row.host_token
-        self.settings: dict[str, Any] = row.settings
+        self.settings: TableSettings = row.settings
         self.title = title or f"Table {name}"
         self.seats: list[Seat] = [Seat.from_row(r) for r in store.seats(name)]
         self.game: Game | None = None
@@ -140,7 +142,7 @@ class Table:
                 name=self.name,
                 title=self.title,
                 # The store's JSON document, whose keys the table's setters write.
-                settings=cast(TableSettings, dict(self.settings)),
+                settings=self.settings.copy(),
                 seats=tuple(self.seats),
                 game=self.game,
                 board=self.board_status,
@@ -211,7 +213,7 @@ class Table:
             raise storage_error(exc) from None
 
     # -- settings -----------------------------------------------------------------------
-    def _change_setting(self, key: str, value: Any) -> Outcome:
+    def _change_setting(self, key: SettingKey, value: Any) -> Outcome:
         """Keep one setting: committed and sent to every screen only when it changes, so a
         client that repeats a setting costs the table nothing (no write, no frames). Changes
         that follow one another within :data:`SETTINGS_WINDOW_S` go out as one frame at the
@@ -219,7 +221,8 @@ class Table:
         with self.lock:
             if key in self.settings and self.settings[key] == value:
                 return Outcome("settings", roles=())
-            settings = {**self.settings, key: value}
+            settings = self.settings.copy()
+            settings[key] = value
             self.commit(self.store.settings_stmts(self.name, settings))
             self.settings = settings
             since = time.monotonic() - self._settings_sent
@@ -268,7 +271,7 @@ class Table:
         if level is not None and level not in HINT_LEVELS:
             raise TableError("bad_message", "hints must be off (null), 'good' or 'strong'")
         with self.lock:
-            settings = {**self.settings, "hints": level}
+            settings: TableSettings = {**self.settings, "hints": level}
             self.commit(self.store.settings_stmts(self.name, settings))
             self.settings = settings
             return self.publish(Outcome("settings"))
