@@ -29,7 +29,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from companion.engine import Event, State, apply, new_game, view, visible_events
-from companion.store.documents import TableSettings
 from companion.store.results import TRACK_COLORS
 from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
@@ -254,10 +253,8 @@ class Stage:
 
     def _persist(self, g: Game) -> None:
         """Keep the cursor in the table's settings, so a restart resumes this step."""
-        settings: TableSettings = {
-            **self.table.settings,
-            "show": {"game": g.id, "n": self.shown, "at": self.reached},
-        }
+        settings = self.table.settings.copy()
+        settings["show"] = {"game": g.id, "n": self.shown, "at": self.reached}
         try:
             self.table.store.commit(self.table.store.settings_stmts(self.table.name, settings))
             self.table.settings = settings
