@@ -40,6 +40,11 @@ class Context(Protocol):
         """A game is running (not over, not ended)."""
         ...
 
+    def running(self) -> bool:
+        """A game is running to the people at the table: played, or over in the store while
+        the screens have not shown its end yet (DESIGN.md "The show")."""
+        ...
+
     def seat(self, seat_id: str) -> Seat | None:
         """The seat of that id, if any."""
         ...

@@ -64,7 +64,9 @@ class Seats:
             taken = {s.colour for s in ctx.seats if s.state != "vacant"}
             if colour in taken:
                 raise TableError("colour_taken", "another player has this colour")
-            if ctx.playing():
+            # A phone that scans while the screens still show the game takes a freed seat
+            # (the display offers it), even if the store has the game over already.
+            if ctx.running():
                 if not vacant:
                     raise TableError("game_running", "a game is running and no seat is free")
                 seat = replace(
@@ -98,7 +100,7 @@ class Seats:
         saved and before its socket is closed."""
         ctx = self.ctx
         with ctx.lock:
-            if ctx.playing():
+            if ctx.running():
                 raise TableError("bad_state", "a seat can only be given up before the game")
             seats = [s for s in ctx.seats if s.seat != seat_id]
             ctx.commit(ctx.store.seats_stmts(ctx.name, [s.row() for s in seats]))
@@ -175,7 +177,7 @@ class Seats:
         ctx = self.ctx
         with ctx.lock:
             seat = ctx.need_seat(seat_id)
-            if ctx.playing():
+            if ctx.running():
                 raise TableError(
                     "bad_state",
                     "seats can only be removed before the game; skip or release it instead",

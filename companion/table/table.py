@@ -154,6 +154,12 @@ class Table:
     def playing(self) -> bool:
         return self.game is not None and self.game.status == "playing"
 
+    def running(self) -> bool:
+        g = self.game
+        if g is None or g.status == "playing":
+            return g is not None
+        return self.stage is not None and not self.stage.end_shown(g.id)
+
     def status(self) -> str:
         """``lobby`` | ``playing`` | ``finished`` (PROTOCOL.md section 4; frames.status)."""
         with self.lock:
