@@ -7,6 +7,8 @@ beats early — with the table's invariants checked after every action:
 - **never stuck**: whenever the table waits for a seat, that seat's phone shows the question
   within the show's hold plus a few seconds;
 - **no screen runs ahead**: no phone has a later view than the display;
+- **every seat plays**: while a game runs, each seat the display shows plays in it or is free
+  for a new phone (a phone that takes over is the freed seat);
 - **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and the phone
   acted on at 390×844, sampled during the show's animations too;
 - **the finale is seen**: the final scoring on the TV and the final result on every phone;
@@ -45,7 +47,7 @@ COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 LANGS = ["en", "de", "nl", "it"]
 # Which invariants to check (all by default; a subset helps to find which seed meets which
 # break on an older tree, where the first break met stops the run).
-CHECKS = set(os.environ.get("CHAOS_CHECKS", "stuck,ahead,layout,finale,secrets").split(","))
+CHECKS = set(os.environ.get("CHAOS_CHECKS", "stuck,ahead,seats,layout,finale,secrets").split(","))
 GRACE_S = 8.0  # beyond the show's hold: how long a phone may take to show its question
 # The fields of the host page's frame the checks read (status, who is awaited, the step).
 HOST_FRAME = """() => {
@@ -349,6 +351,8 @@ class Chaos:
             self.check_never_stuck()
         if "ahead" in CHECKS:
             self.check_no_screen_ahead()
+        if "seats" in CHECKS:
+            self.check_seats_play()
         if "layout" in CHECKS:
             self.check_layout()
 
@@ -431,6 +435,23 @@ class Chaos:
                         f"{sockets[-6:]})"
                     )
                 self.display.wait_for_timeout(100)
+
+    def check_seats_play(self) -> None:
+        """Every seat the display shows while a game runs plays in it, or is free for a new
+        phone: a phone that takes over is the freed seat, never a seat no game knows (its card
+        would stay empty, and the table would wait on the freed seat for ever)."""
+        frame = next((f for f in reversed(self.display_frames) if f.get("type") == "view"), {})
+        game = frame.get("game") or {}
+        if game.get("status") != "playing":
+            return
+        players = set((game.get("view") or {}).get("players") or {})
+        strangers = [
+            s["id"]
+            for s in frame.get("seats") or []
+            if s.get("state") != "vacant" and s["id"] not in players
+        ]
+        if strangers:
+            self.fail(f"the display shows seats {strangers} in a game of {sorted(players)}")
 
     def check_layout(self) -> None:
         problems = [f"display: {p}" for p in layout_check(self.display, "display")]
