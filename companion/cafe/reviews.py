@@ -26,12 +26,18 @@ import logging
 import random
 import threading
 import time
-from typing import Any
+from typing import Literal, TypedDict
 
-from companion.engine import apply, game_from_document
+from companion.engine import Command, apply, game_from_document
 from companion.players import reviewing
-from companion.players.review import DecisionReview, ReviewDocument, ReviewError
+from companion.players.review import (
+    DecisionReview,
+    ReviewDocument,
+    ReviewError,
+    StoredReviewDocument,
+)
 from companion.store import DamagedRow, Store
+from companion.store.documents import GameDocument, LogMeta
 from companion.store.migrations import REVIEWS_SINCE
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import Table
@@ -45,7 +51,47 @@ LOOK_S = 60.0  # how often the queue is looked at with nothing said (a game over
 REVIEW_TIMEOUT_S = 3600.0  # one review longer than this is given up (the pool is stuck)
 
 
-def replay_steps(document: dict[str, Any]) -> list[int]:
+class GameLog(GameDocument):
+    """A game's whole log as the review reads it (SCENARIO.md "Document"): the stored setup,
+    the ``meta`` of its table and seats, and the engine commands."""
+
+    meta: LogMeta
+    commands: list[Command]
+
+
+class ReviewWorking(TypedDict):
+    state: Literal["working"]
+    progress: int  # percent of the decisions rated
+
+
+class ReviewQueued(TypedDict):
+    state: Literal["queued"]
+    ahead: int  # games before it in the queue
+
+
+class ReviewFailed(TypedDict):
+    state: Literal["failed"]
+    reason: str  # why its last try failed (it has failed every try)
+
+
+# Where a review that is not stored stands (Reviewer.progress).
+ReviewProgress = ReviewWorking | ReviewQueued | ReviewFailed
+
+
+class ReviewJob(TypedDict):
+    """A review under way in the pool: its game's log, the seed and playouts of its search,
+    its decisions' command indices in parts, how many parts are rated, and their ratings."""
+
+    game_id: int
+    document: GameLog
+    seed: int
+    playouts: int
+    parts: list[list[int]]
+    done: int
+    rated: list[DecisionReview]
+
+
+def replay_steps(document: GameLog) -> list[int]:
     """For each command of a log, the replay's step that shows the moment before it (the
     admin replay makes one frame at the start and one per event, at least one a command)."""
     state = game_from_document(document)
@@ -67,7 +113,7 @@ class Reviewer:
         self.budget = reviewing.cafe_budget() if budget is None else budget
         self.tables: dict[str, Table] = {}
         self._lock = threading.Lock()
-        self._running: dict[int, dict[str, Any]] = {}  # game id -> progress of its review
+        self._running: dict[int, ReviewWorking] = {}  # game id -> progress of its review
         self._wake = threading.Event()  # a game went over, or the admin asked for one
         self._ended = threading.Event()  # the review under way has ended (stored or failed)
         self._error: BaseException | None = None  # why the review under way failed
@@ -127,14 +173,14 @@ class Reviewer:
         self._wake.set()
         return True
 
-    def progress(self, game_id: int) -> dict[str, Any] | None:
+    def progress(self, game_id: int) -> ReviewProgress | None:
         """``{"state": "working", "progress": 40}`` while a review runs, ``{"state":
         "queued", "ahead": 3}`` while it waits (``failed`` with the reason once it has
         failed every try), else None."""
         with self._lock:
             found = self._running.get(game_id)
             if found:
-                return dict(found)
+                return found.copy()
         queued = self.store.review_queued(game_id)
         if queued is None:
             return None
@@ -208,7 +254,7 @@ class Reviewer:
                 self._failed(game_id, error)
                 return
             parts, playouts = result
-            job = {
+            job: ReviewJob = {
                 "game_id": game_id,
                 "document": document,
                 "seed": seed,
@@ -225,7 +271,7 @@ class Reviewer:
 
         self.bots.thinker.submit(reviewing.parts, document, self.budget, done=found)
 
-    def _document(self, game_id: int) -> dict[str, Any]:
+    def _document(self, game_id: int) -> GameLog:
         stored = self.store.game(game_id)
         if stored is None:
             raise ReviewError(f"no game {game_id}")
@@ -237,14 +283,14 @@ class Reviewer:
         about = meta(stored.table_name, stored.created, stored.seats, levels)
         return {**document, "meta": about, "commands": commands}
 
-    def _next(self, job: dict[str, Any]) -> None:
+    def _next(self, job: ReviewJob) -> None:
         """Send the next part to the pool, or finish."""
         if self._closed:
             return
         parts: list[list[int]] = job["parts"]
         if job["done"] == len(parts):
 
-            def assembled(stored: dict[str, Any] | None, error: BaseException | None) -> None:
+            def assembled(stored: StoredReviewDocument | None, error: BaseException | None) -> None:
                 if error is not None or stored is None:
                     log.error("review of game %s failed: %r", job["game_id"], error)
                     self._failed(job["game_id"], error)
@@ -315,14 +361,14 @@ class Reviewer:
         if not self._closed:
             self._tell(game_id, {"game_id": game_id, "state": "failed", "reason": reason})
 
-    def _finish(self, game_id: int, document: dict[str, Any], store: bool) -> None:
+    def _finish(self, game_id: int, document: StoredReviewDocument, store: bool) -> None:
         with self._lock:
             self._running.pop(game_id, None)
         self._ended.set()
         self._tell(game_id, self._ready(game_id, document))
 
     @staticmethod
-    def _ready(game_id: int, document: dict[str, Any]) -> ReviewRecord:
+    def _ready(game_id: int, document: StoredReviewDocument) -> ReviewRecord:
         return {"game_id": game_id, "state": "ready", "progress": 100, "document": document}
 
     def _tell(self, game_id: int, review: ReviewRecord) -> None:
@@ -338,19 +384,28 @@ class Reviewer:
 
 
 def stored_review(
-    document: dict[str, Any],
+    document: GameLog,
     seed: int,
     budget: float,
     playouts: int,
     rated: list[DecisionReview],
-) -> dict[str, Any]:
+) -> StoredReviewDocument:
     """The review as stored (runs in the pool's process): the ratings assembled, with the
     replay step of each listed decision (frames link to that moment)."""
     review = reviewing.assemble(document, seed, budget, playouts, rated)
-    return {**review, "steps": _steps_of(document, review)}
+    # The same JSON, its dicts copied into the stored types (where what a review stored by
+    # the older method lacks is optional: a ReviewDocument is not one as it is).
+    return {
+        **review,
+        "players": {
+            p: {**pr, "worst": [{**d} for d in pr["worst"]]} for p, pr in review["players"].items()
+        },
+        "decisions": [{**d} for d in review["decisions"]],
+        "steps": _steps_of(document, review),
+    }
 
 
-def _steps_of(log_document: dict[str, Any], review: ReviewDocument) -> dict[str, int]:
+def _steps_of(log_document: GameLog, review: ReviewDocument) -> dict[str, int]:
     """The replay step of every listed (worst) decision, by its command index."""
     steps = replay_steps(log_document)
     wanted = {d["index"] for p in review["players"].values() for d in p["worst"]}

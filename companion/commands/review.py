@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -16,6 +17,7 @@ from companion.players.review import (
     DEFAULT_BUDGET,
     LANGUAGES,
     DecisionReview,
+    Move,
     ReviewDocument,
     ReviewError,
     review_game,
@@ -96,11 +98,12 @@ def _decision(d: DecisionReview, lang: str) -> str:
     )
 
 
-def _move(move: dict[str, Any]) -> str:
-    kind = move["type"]
-    if kind == "bid":
+def _move(move: Move) -> str:
+    if move["type"] == "bid":
         return "bid " + " ".join(
             f"{k}:{'+'.join(map(str, v))}" for k, v in sorted(move["bids"].items())
         )
+    kind = move["type"]
+    fields: Mapping[str, object] = move  # the one field each other move has, by name
     value = {"sacrifice": "card", "dice": "count", "city": "choice", "pyramid": "first"}[kind]
-    return f"{kind} {move[value]}"
+    return f"{kind} {fields[value]}"

@@ -37,8 +37,9 @@ import json
 import math
 import random
 import statistics
+from collections.abc import Mapping
 from importlib.resources import files
-from typing import Any, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast
 
 from companion.engine import (
     IllegalCommand,
@@ -48,6 +49,7 @@ from companion.engine import (
     game_from_document,
     view,
 )
+from companion.engine.types import CityChoice
 from companion.players import strong
 from companion.players.common import PLAYER_KINDS, Command, View
 
@@ -89,22 +91,55 @@ _TEXTS: dict[str, dict[str, str]] = json.loads(
 
 
 class Reason(TypedDict):
-    key: str
-    params: dict[str, Any]
+    key: str  # a text of review_text.json
+    # The text's parameters, by its placeholders: station numbers, cards and counts (int),
+    # a bid's cards written out (str). Each key has its own, so they stay a plain mapping.
+    params: dict[str, int | str]
 
 
-class DecisionReview(TypedDict):
+# A decision's move as the review shows it (SCENARIO.md "Commands"): the command without its
+# player (whose decision it is, the review says), a bid's cards sorted.
+class SacrificeMove(TypedDict):
+    type: Literal["sacrifice"]
+    card: int
+
+
+class BidMove(TypedDict):
+    type: Literal["bid"]
+    bids: dict[str, list[int]]
+
+
+class DiceMove(TypedDict):
+    type: Literal["dice"]
+    count: int
+
+
+class CityMove(TypedDict):
+    type: Literal["city"]
+    choice: CityChoice
+
+
+class PyramidMove(TypedDict):
+    type: Literal["pyramid"]
+    first: str
+
+
+Move = SacrificeMove | BidMove | DiceMove | CityMove | PyramidMove
+
+
+class _Decision(TypedDict):
+    """What a rated decision holds in a review of either method."""
+
     index: int  # the command's 0-based index in the log
     player: str
     kind: str
     round: int
     station: int | None  # the station decided on (None: a sacrifice or a whole-round bid)
     step: str | int | None
-    made: dict[str, Any]
-    better: dict[str, Any]
+    made: Move
+    better: Move
     loss: float  # expected points of margin lost against the best move found (>= 0)
     se: float  # standard error of that loss
-    points_loss: float  # the seat's own expected points the better move would have added
     label: str  # good / inaccuracy / mistake / blunder
     forced: bool  # only one legal move
     options: int  # moves weighed
@@ -113,33 +148,70 @@ class DecisionReview(TypedDict):
     reason_key: Reason
 
 
+class DecisionReview(_Decision):
+    points_loss: float  # the seat's own expected points the better move would have added
+
+
 class KindSummary(TypedDict):
     decisions: int
     mean_loss: float
 
 
-class PlayerReview(TypedDict):
+class _Player(TypedDict):
+    """What a player's summary holds in a review of either method."""
+
     kind: str | None  # the companion kind from the log's meta.seats, if any
     decisions: int  # decisions with a choice (forced ones are counted apart)
     forced: int
-    mean_loss: float  # the headline: points of margin lost per decision in the common MIX
+    # The headline: points of margin lost per decision in the common MIX (the older method:
+    # the raw mean of the seat's own points lost).
+    mean_loss: float
+    labels: dict[str, int]
+
+
+class PlayerReview(_Player):
     raw_mean_loss: float  # the plain mean over the decisions this player faced
     by_kind: dict[str, KindSummary]  # per kind of decision (the keys of MIX)
-    labels: dict[str, int]
     worst: list[DecisionReview]
 
 
-class ReviewDocument(TypedDict):
-    method: str  # METHOD; absent from reviews stored by the older method
+class _Review(TypedDict):
+    """What a review document holds, made now or stored by the older method."""
+
     seed: int
     budget: float
     playouts: int  # playouts per decision (all its moves together)
     lang: str
     thresholds: dict[str, float]
     noise_ses: float
+
+
+class ReviewDocument(_Review):
+    method: str  # METHOD
     mix: dict[str, float]
     players: dict[str, PlayerReview]
     decisions: list[DecisionReview]
+
+
+# A review as the café stores it (cafe/reviews.py) and reads it back: a ReviewDocument with
+# the replay step of each listed decision. One stored by the older method (OLDER_METHOD, the
+# seat's own points and a raw mean) lacks what the margin and the common mix brought.
+class StoredDecision(_Decision):
+    points_loss: NotRequired[float]
+
+
+class StoredPlayerReview(_Player):
+    raw_mean_loss: NotRequired[float]
+    by_kind: NotRequired[dict[str, KindSummary]]
+    worst: list[StoredDecision]
+
+
+class StoredReviewDocument(_Review):
+    method: NotRequired[str]  # absent from reviews stored by the older method
+    mix: NotRequired[dict[str, float]]
+    players: dict[str, StoredPlayerReview]
+    decisions: list[StoredDecision]
+    steps: dict[str, int]  # command index (a string, as in JSON) -> its replay step
 
 
 class ReviewError(ValueError):
@@ -153,7 +225,7 @@ def playouts_for(budget: float, decisions: int) -> int:
     return max(1, int(budget * REFERENCE_RATE / max(1, decisions)))
 
 
-def decisions_of(document: Any) -> list[tuple[int, str, View, Command]]:
+def decisions_of(document: Mapping[str, object]) -> list[tuple[int, str, View, Command]]:
     """Every player decision of a log: (index, seat, the seat's view just before, command)."""
     try:
         state = game_from_document(document)
@@ -176,7 +248,7 @@ def decisions_of(document: Any) -> list[tuple[int, str, View, Command]]:
 
 
 def review_game(
-    document: Any,
+    document: Mapping[str, object],
     seed: int = 0,
     budget: float = DEFAULT_BUDGET,
     lang: str = "en",
@@ -200,7 +272,7 @@ def review_game(
 
 
 def assemble(
-    document: dict[str, Any],
+    document: Mapping[str, object],
     seed: int,
     budget: float,
     playouts: int,
@@ -222,10 +294,12 @@ def assemble(
     }
 
 
-def summaries(document: Any, rated: list[DecisionReview]) -> dict[str, PlayerReview]:
+def summaries(
+    document: Mapping[str, object], rated: list[DecisionReview]
+) -> dict[str, PlayerReview]:
     """Each player's figures over the ``rated`` decisions, with the seat's companion kind from
     the log (a review rated in parts, players/reviewing.py, sums up the same way)."""
-    return {p: _summary(p, _kind(document, p), rated) for p in document["players"]}
+    return {p: _summary(p, _kind(document, p), rated) for p in _players(document)}
 
 
 def rate(
@@ -413,7 +487,7 @@ def text(lang: str, key: str) -> str:
 _NAMED = {"station": "name", "up": "up_name", "down": "down_name"}
 
 
-def _text(lang: str, key: str, params: dict[str, Any]) -> str:
+def _text(lang: str, key: str, params: Mapping[str, int | str]) -> str:
     texts = _TEXTS[lang]
     values = dict(params)
     for number, name in _NAMED.items():
@@ -433,11 +507,13 @@ def _key(command: Command) -> str:
     return repr(sorted((k, v) for k, v in command.items() if k != "player"))
 
 
-def _public(command: Command) -> dict[str, Any]:
+def _public(command: Command) -> Move:
     out = {k: v for k, v in command.items() if k != "player"}
     if "bids" in out:
         out["bids"] = {k: sorted(v) for k, v in sorted(out["bids"].items())}
-    return out
+    # A decision's command, checked by the engine (replayed from the log, or one of the
+    # strong player's legal candidates): one of the moves, less its player.
+    return cast(Move, out)
 
 
 def _station(seen: View, command: Command) -> int | None:
@@ -447,7 +523,15 @@ def _station(seen: View, command: Command) -> int | None:
     return seen["station"] if command["type"] in ("dice", "city", "pyramid") else None
 
 
-def _kind(document: dict[str, Any], player: str) -> str | None:
+def _players(document: Mapping[str, object]) -> list[str]:
+    """The log's player ids in seating order (``game_from_document`` checks them)."""
+    players = document["players"]
+    if not isinstance(players, list):
+        raise ReviewError("players must be a list")
+    return players
+
+
+def _kind(document: Mapping[str, object], player: str) -> str | None:
     """The companion kind of a seat from the log's ``meta.seats`` (SCENARIO.md): the arena
     writes the kind itself, a table an object whose ``companion`` names it (none: a person)."""
     meta = document.get("meta")

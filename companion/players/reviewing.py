@@ -14,10 +14,16 @@ small one to stay quick.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping
 
 from companion.players import review
-from companion.players.review import DecisionReview, ReviewDocument, ReviewError
+from companion.players.review import (
+    DecisionReview,
+    ReviewDocument,
+    ReviewError,
+    StoredDecision,
+    StoredReviewDocument,
+)
 
 CAFE_BUDGET = 4.0  # seconds (reference machine) for a whole game; a loaded core takes longer
 MAX_BUDGET = 120.0  # seconds: a review's pool time stays bounded whatever is configured
@@ -42,7 +48,9 @@ def cafe_budget() -> float:
     return value
 
 
-def parts(document: Any, budget: float, size: int = PART) -> tuple[list[list[int]], int]:
+def parts(
+    document: Mapping[str, object], budget: float, size: int = PART
+) -> tuple[list[list[int]], int]:
     """The decisions' command indices cut into parts, and the playouts each decision gets."""
     found = review.decisions_of(document)
     playouts = review.playouts_for(budget, len(found))
@@ -51,14 +59,14 @@ def parts(document: Any, budget: float, size: int = PART) -> tuple[list[list[int
 
 
 def rate_part(
-    document: dict[str, Any], seed: int, playouts: int, only: list[int]
+    document: Mapping[str, object], seed: int, playouts: int, only: list[int]
 ) -> list[DecisionReview]:
     """The ratings of the decisions at ``only`` (runs in the pool's process)."""
     return review.review_game(document, seed=seed, playouts=playouts, only=set(only))["decisions"]
 
 
 def assemble(
-    document: dict[str, Any],
+    document: Mapping[str, object],
     seed: int,
     budget: float,
     playouts: int,
@@ -69,14 +77,14 @@ def assemble(
     return review.assemble(document, seed, budget, playouts, "en", rated)
 
 
-def older(document: dict[str, Any]) -> bool:
+def older(document: StoredReviewDocument) -> bool:
     """A stored review rated by the older method (the seat's own points, a raw mean per
     player): stored before reviews named their method, or by another one. Its numbers are
     not comparable with the current ones, and the screens say so."""
-    return bool(document.get("method", review.OLDER_METHOD) != review.METHOD)
+    return document.get("method", review.OLDER_METHOD) != review.METHOD
 
 
-def reasons(decision: DecisionReview) -> dict[str, str]:
+def reasons(decision: StoredDecision) -> dict[str, str]:
     """A decision's reason in every language the review knows (a phone picks its own)."""
     key = decision["reason_key"]
     return {lang: review.render(key, lang) for lang in review.LANGUAGES}

@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from companion.store import migrations
 from companion.store.documents import GameDocument, LoggedCommand, ResultDocument, TableSettings
@@ -33,6 +33,9 @@ from companion.store.rows import (
     TableRow,
     TakeoverRow,
 )
+
+if TYPE_CHECKING:  # the review's own document type (players/review.py)
+    from companion.players.review import StoredReviewDocument
 
 # SQLite's INTEGER range: an id outside it is no row of ours (and SQLite would overflow).
 MIN_ID, MAX_ID = -(2**63), 2**63 - 1
@@ -862,7 +865,8 @@ class Store:
             game_id=r["game_id"],
             seed=r["seed"],
             created=r["created"],
-            document=_loads("review", game_id, r["document"], dict),
+            # The document as the reviewer stored it (cafe/reviews.py), or by an older method.
+            document=cast("StoredReviewDocument", _loads("review", game_id, r["document"], dict)),
         )
 
     def reviewed(self, game_ids: list[int]) -> set[int]:

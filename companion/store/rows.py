@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from companion.store.documents import ResultDocument, TableSettings
+
+if TYPE_CHECKING:  # the review's own document type (players/review.py)
+    from companion.players.review import StoredReviewDocument
 
 
 class GameSeat(TypedDict):
@@ -138,4 +141,4 @@ class StoredReview:
     game_id: int
     seed: int
     created: float
-    document: dict[str, Any]
+    document: StoredReviewDocument

@@ -10,6 +10,7 @@ from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
 
 from companion.engine import Event, State
 from companion.engine.story import Story, game_story
+from companion.players.review import StoredReviewDocument
 from companion.store.documents import GameDocument, LoggedCommand
 from companion.store.results import engine_log
 from companion.store.rows import SeatRow
@@ -76,9 +77,7 @@ class ReviewRecord(TypedDict):
     state: Literal["working", "ready", "failed"]
     progress: NotRequired[int]  # not in a failed one
     reason: NotRequired[str]  # a failed one's
-    # The stored document (players/review.py ``ReviewDocument`` with the replay ``steps``;
-    # older reviews lack some of its keys), read back from the store's JSON.
-    document: NotRequired[dict[str, Any]]
+    document: NotRequired[StoredReviewDocument]  # a ready one's, as the store keeps it
 
 
 class TableError(ValueError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hmac
 import time
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from flask import (
     Blueprint,
@@ -32,6 +32,7 @@ from companion.cafe.history import (
     period,
     separator,
 )
+from companion.cafe.reviews import ReviewProgress
 from companion.engine.colours import PLAYER_COLOURS
 from companion.players.reviewing import older, reasons
 from companion.store.database import DamagedRow, StoredGame
@@ -181,7 +182,17 @@ def _history_row(result: ResultDocument, token: str) -> dict[str, object]:
     }
 
 
-def review_state(game_id: int) -> dict[str, Any] | None:
+class ReviewStored(TypedDict):
+    state: Literal["ready"]
+    created: float
+
+
+class ReviewDamaged(TypedDict):
+    state: Literal["damaged"]
+    reason: str  # the stored review that cannot be read, named
+
+
+def review_state(game_id: int) -> ReviewStored | ReviewDamaged | ReviewProgress | None:
     """A game's review (cafe/reviews.py): ``ready`` (stored), ``working`` with its progress,
     or None."""
     cafe = cafe_of()
@@ -209,16 +220,20 @@ def review_json(game_id: int) -> Any:
     if stored is not None:
         names = {s["seat"]: s["name"] for s in (game.seats if game else [])}
         document = stored.document
-        for player in document["players"].values():
-            for worst in player["worst"]:
-                worst["reasons"] = reasons(worst)
+        review = {  # the stored document, each listed decision with its reasons
+            **document,
+            "players": {
+                p: {**pr, "worst": [{**d, "reasons": reasons(d)} for d in pr["worst"]]}
+                for p, pr in document["players"].items()
+            },
+        }
         body = {
             "state": "ready",
             "seed": stored.seed,
             "created": stored.created,
             "names": names,
             "older": older(document),  # rated by the older method (own points, raw mean)
-            "review": document,
+            "review": review,
         }
         return _no_store(jsonify(body))
     state = review_state(game_id)
