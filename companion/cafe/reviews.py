@@ -28,7 +28,7 @@ import threading
 import time
 from typing import Literal, TypedDict
 
-from companion.engine import Command, apply, game_from_document
+from companion.engine import apply, game_from_document
 from companion.players import reviewing
 from companion.players.review import (
     DecisionReview,
@@ -37,7 +37,7 @@ from companion.players.review import (
     StoredReviewDocument,
 )
 from companion.store import DamagedRow, Store
-from companion.store.documents import GameDocument, LogMeta
+from companion.store.documents import GameLog
 from companion.store.migrations import REVIEWS_SINCE
 from companion.store.results import companion_levels, engine_log, meta
 from companion.table import Table
@@ -49,14 +49,6 @@ _SEEDS = random.SystemRandom()
 TRIES = 3  # a game's review is tried this often (a damaged log fails every time)
 LOOK_S = 60.0  # how often the queue is looked at with nothing said (a game over elsewhere)
 REVIEW_TIMEOUT_S = 3600.0  # one review longer than this is given up (the pool is stuck)
-
-
-class GameLog(GameDocument):
-    """A game's whole log as the review reads it (SCENARIO.md "Document"): the stored setup,
-    the ``meta`` of its table and seats, and the engine commands."""
-
-    meta: LogMeta
-    commands: list[Command]
 
 
 class ReviewWorking(TypedDict):

@@ -74,6 +74,15 @@ class LogMeta(TypedDict):
     seats: dict[str, MetaSeat]
 
 
+class GameLog(GameDocument):
+    """A game's whole log (SCENARIO.md "Document"): the stored setup, the ``meta`` of its
+    table and seats, and the engine commands (track-colour corrections folded into the
+    profile). What a finished game's log download holds and what its review reads."""
+
+    meta: LogMeta
+    commands: list[Command]
+
+
 class Who(TypedDict):
     """Who made a seat's moves: a person (``companion`` None) on a phone under its name and
     colour, or a companion player of that level under the seat's name."""

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import Event, IllegalCommand, apply, make_profile, new_game
-from companion.store.documents import GameDocument, TableSettings, TrackColorsCommand
+from companion.store.documents import GameDocument, GameLog, TableSettings, TrackColorsCommand
 from companion.store.results import TRACK_COLORS, companion_levels, engine_log, meta
 from companion.table import dealer
 from companion.table.commands import Applied, Commands, recoloured
@@ -238,7 +238,7 @@ class Games:
             ctx.game, ctx.seats = None, seats
             return ctx.publish(Outcome("game", history=True))
 
-    def log_document(self, game_id: int) -> dict[str, Any]:
+    def log_document(self, game_id: int) -> GameLog:
         """The SCENARIO.md document of a game that is over (an unfinished game's log would
         give away unrevealed bids and sacrifices). Track-colour corrections are folded into
         the profile: they came before round 1, so the engine commands replay the same."""

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from companion.engine import DEFAULT_PROFILE, View, view
 from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store
-from companion.store.documents import TableSettings
+from companion.store.documents import GameLog, TableSettings
 from companion.table import show
 from companion.table.bot_seats import BotSeats
 from companion.table.commands import Commands
@@ -351,7 +351,7 @@ class Table:
     def new_game(self) -> Outcome:
         return self.games.new_game()
 
-    def log_document(self, game_id: int) -> dict[str, Any]:
+    def log_document(self, game_id: int) -> GameLog:
         return self.games.log_document(game_id)
 
     def check_join(self, secret: Any) -> bool:
