@@ -13,10 +13,11 @@ import logging
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from companion.board.service import BoardService
 from companion.engine import DEFAULT_PROFILE, view
+from companion.engine.types import PlayerView
 from companion.leds import (
     FRAME_RATE,
     Animation,
@@ -29,6 +30,7 @@ from companion.leds import (
     render,
 )
 from companion.leds.vision import screen_hex
+from companion.table.board_status import BoardLayout, BoardStatus
 
 if TYPE_CHECKING:
     from companion.table import Outcome, Table
@@ -36,10 +38,27 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STATUS_EVERY_S = 1.0
-STABLE_LINK_KEYS = ("state", "port", "firmware", "version", "last_error")
 
 
-def idle_view(track_colors: Sequence[str], pyramid_rows: list[list[int]]) -> dict[str, Any]:
+class IdleProfile(TypedDict):
+    track_colors: Sequence[str]
+
+
+class IdleView(TypedDict):
+    """The parts of a public view the picture reads, for a table with no game yet."""
+
+    round: int
+    mode: None
+    station: None
+    finished: bool
+    winners: list[str]
+    players: dict[str, PlayerView]
+    track: dict[str, list[str]]
+    pyramid: list[list[str | None]]
+    profile: IdleProfile
+
+
+def idle_view(track_colors: Sequence[str], pyramid_rows: list[list[int]]) -> IdleView:
     """The public view of a table with no game yet: an empty track and pyramid."""
     return {
         "round": 0,
@@ -54,7 +73,7 @@ def idle_view(track_colors: Sequence[str], pyramid_rows: list[list[int]]) -> dic
     }
 
 
-def layout_summary(layout: Layout) -> dict[str, Any]:
+def layout_summary(layout: Layout) -> BoardLayout:
     """Where each box, pyramid cell and status light sits on the strip, for the display."""
     return {
         "track": [list(leds) for leds in layout.box_leds],
@@ -72,7 +91,11 @@ class TableBoard:
     """Keeps one table's board (real or simulated) showing that table's game."""
 
     def __init__(
-        self, table: Table, port: str | None, layout: Layout | None = None, service: Any = None
+        self,
+        table: Table,
+        port: str | None,
+        layout: Layout | None = None,
+        service: BoardService | None = None,
     ) -> None:
         self.table = table
         self.layout = layout or load_layout()
@@ -120,7 +143,7 @@ class TableBoard:
             self._dirty = True
         self._wake.set()
 
-    def _idle(self) -> dict[str, Any]:
+    def _idle(self) -> IdleView:
         colours = self.table.settings.get("track_colors") or DEFAULT_PROFILE["track_colors"]
         return idle_view(colours, DEFAULT_PROFILE["pyramid_rows"])
 
@@ -163,16 +186,22 @@ class TableBoard:
                 log.exception("table %s: LED board update failed", self.table.name)
                 moving = False
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> BoardStatus:
         """The board as the display shows it (mode, connection, detail, simulated LEDs)."""
         link = self.service.status()
-        out: dict[str, Any] = {
+        out: BoardStatus = {
             "mode": "simulated" if self.simulated else "serial",
-            "connected": link.get("state") in ("connected", "simulated"),
-            "detail": link.get("last_error") or link.get("state", ""),
+            "connected": link["state"] in ("connected", "simulated"),
+            "detail": link["last_error"] or link["state"],
             # Only what changes with the board's state: counters and ack ages would make
             # every status a new frame for every screen.
-            "link": {k: link[k] for k in STABLE_LINK_KEYS if k in link},
+            "link": {
+                "state": link["state"],
+                "port": link["port"],
+                "firmware": link["firmware"],
+                "version": link["version"],
+                "last_error": link["last_error"],
+            },
         }
         if self.simulated:
             pixels = self.service.simulated_pixels()

@@ -16,12 +16,13 @@ import select
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import serial
 from serial.tools import list_ports
 
 from companion.board import protocol as p
+from companion.table.board_status import LinkState
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,43 @@ SILENCE_S = 2.5  # nothing valid heard this long: the board is gone, shake hands
 REOPEN_EVERY_S = 0.2  # look for the port again this often (the board back within 1 s)
 # Reasons after which resending the same bytes cannot help.
 REFUSALS = {p.Reason.BAD_PAYLOAD, p.Reason.UNEXPECTED, p.Reason.UNKNOWN_TYPE}
+
+
+# The link's counters, as status() reports them.
+Count = Literal[
+    "frames_sent",
+    "frames_acked",
+    "frames_resent",
+    "nacks",
+    "handshakes",
+    "board_boots",
+    "bad_frames",
+]
+
+
+class LinkCounts(TypedDict):
+    frames_sent: int
+    frames_acked: int
+    frames_resent: int
+    nacks: int
+    handshakes: int
+    board_boots: int
+    bad_frames: int
+
+
+class LinkStatus(LinkCounts):
+    """:meth:`BoardLink.status`: the link's state, the board's VERSION, the counters and the
+    board's last STATUS."""
+
+    state: LinkState
+    port: str
+    device: str | None
+    firmware: str | None
+    version: int | None
+    led_count: int | None
+    last_error: str | None
+    last_ack_age: float | None  # seconds since the last picture's ACK
+    board: p.BoardReport | None
 
 
 class LinkError(ValueError):
@@ -124,13 +162,13 @@ class BoardLink:
         self._last_sent = 0.0
         self._last_heard = 0.0
         # Reported by status():
-        self._state = "searching"
+        self._state: LinkState = "searching"
         self._device: str | None = None
         self._version: p.Version | None = None
         self._last_error: str | None = None
         self._last_ack: float | None = None
-        self._board_status: dict[str, Any] | None = None
-        self._counts = {
+        self._board_status: p.BoardReport | None = None
+        self._counts: LinkCounts = {
             "frames_sent": 0,
             "frames_acked": 0,
             "frames_resent": 0,
@@ -165,7 +203,7 @@ class BoardLink:
         with self._lock:
             return self._lock.wait_for(lambda: self._acked_generation >= generation, timeout)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> LinkStatus:
         with self._lock:
             state = self._state
             if state == "connected" and self.simulated:
@@ -185,7 +223,7 @@ class BoardLink:
                     if self._last_ack is not None
                     else None
                 ),
-                "board": dict(self._board_status) if self._board_status else None,
+                "board": self._board_status.copy() if self._board_status else None,
             }
 
     def stop(self) -> None:
@@ -213,7 +251,7 @@ class BoardLink:
             for key, value in fields.items():
                 setattr(self, f"_{key}", value)
 
-    def _count(self, key: str) -> None:
+    def _count(self, key: Count) -> None:
         with self._lock:
             self._counts[key] += 1
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import binascii
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NotRequired, TypedDict
 
 FLAG = 0xC0
 ESC = 0xDB
@@ -216,11 +217,25 @@ def parse_version(payload: bytes) -> Version:
     )
 
 
-def parse_status(payload: bytes) -> dict[str, int | bool]:
+class BoardReport(TypedDict):
+    """A STATUS payload's fields (``hardware/PROTOCOL.md`` section 4)."""
+
+    frames: int  # pictures shown
+    errors: int
+    milliamps: int  # estimated current of the shown picture
+    limited: bool  # the limiter dimmed it
+    brightness: int  # 0..255
+    budget_ma: int
+    host_lost: bool  # the host-lost pattern is on
+    heap_used: NotRequired[int]  # bytes, only when the PING asked for them
+    heap_free: NotRequired[int]
+
+
+def parse_status(payload: bytes) -> BoardReport:
     """STATUS fields; ``heap_used``/``heap_free`` (bytes) when the PING asked for them."""
     if len(payload) < 15:
         raise ProtocolError(f"STATUS payload too short ({len(payload)} bytes)")
-    out: dict[str, int | bool] = {
+    out: BoardReport = {
         "frames": int.from_bytes(payload[0:4], "big"),
         "errors": int.from_bytes(payload[4:8], "big"),
         "milliamps": int.from_bytes(payload[8:10], "big"),

@@ -7,13 +7,19 @@ firmware behind a pseudo-terminal) and talks to it through the same link code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, cast
 
-from companion.board.link import ACK_TIMEOUT_S, BoardLink
+from companion.board.link import ACK_TIMEOUT_S, BoardLink, LinkStatus
 from companion.board.simboard import SimBoard
 from companion.leds.power import LIMITER_BUDGET_MA
 
 SIM_ACK_TIMEOUT_S = 0.25
+
+
+class ServiceStatus(LinkStatus):
+    """The link's status; the simulated board's also says whether its cable is in."""
+
+    plugged: NotRequired[bool]
 
 
 class BoardError(ValueError):
@@ -60,8 +66,8 @@ class BoardService:
     def wait_shown(self, generation: int, timeout: float) -> bool:
         return self.link.wait_shown(generation, timeout)
 
-    def status(self) -> dict[str, Any]:
-        out = self.link.status()
+    def status(self) -> ServiceStatus:
+        out = cast(ServiceStatus, self.link.status())  # a fresh dict: ``plugged`` is added
         if self.sim is not None:
             out["port"] = "sim"
             out["plugged"] = self.sim.plugged

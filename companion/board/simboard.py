@@ -33,6 +33,9 @@ FIRMWARE_MODULES = ("config", "proto", "leds", "app", "main")
 STABLE_NAME = "usb-Chocolatl_LED_board_sim-if00"
 IDLE_WAIT_MS = 20
 DIR_PREFIX = "chocolatl-sim-"
+# Settings of firmware/micropython/config.py replaced once it is loaded (LED_COUNT, ...), by
+# name; its settings are ints, floats and text.
+ConfigOverrides = dict[str, int | float | str]
 
 
 def _port_dir() -> str:
@@ -61,7 +64,7 @@ class FirmwareImage:
     """One boot's worth of firmware modules, imported from the firmware directory by path."""
 
     def __init__(
-        self, directory: Path, stand_ins: dict[str, ModuleType], config: dict[str, Any]
+        self, directory: Path, stand_ins: dict[str, ModuleType], config: ConfigOverrides
     ) -> None:
         self.directory = directory
         self.modules: dict[str, ModuleType] = dict(stand_ins)
@@ -179,7 +182,7 @@ class SimBoard:
         self.firmware_dir = Path(firmware_dir or FIRMWARE_DIR)
         if not (self.firmware_dir / "main.py").is_file():
             raise FileNotFoundError(f"no firmware main.py in {self.firmware_dir}")
-        self.config: dict[str, Any] = {"LED_COUNT": led_count}
+        self.config: ConfigOverrides = {"LED_COUNT": led_count}
         if host_lost_ms is not None:
             self.config["HOST_LOST_MS"] = host_lost_ms
         self._dir = _port_dir()

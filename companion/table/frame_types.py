@@ -14,6 +14,7 @@ from typing import Literal, NotRequired, TypedDict
 
 from companion.engine.story import Story
 from companion.engine.types import Event, Pending, RankingEvent, View
+from companion.table.board_status import BoardStatus
 
 SeatState = Literal["phone", "auto", "bot", "vacant"]
 Reason = Literal[
@@ -276,7 +277,7 @@ class SeatFrame(ViewFrameBase):
 
 
 class DisplayFrame(ViewFrameBase):
-    board: dict[str, object] | None  # the LED board's status (board/service.py)
+    board: BoardStatus | None  # the LED board's status, None without a board
     story: Story | None
 
 
@@ -322,7 +323,7 @@ class TableClosedFrame(TypedDict):
 
 class PongFrame(TypedDict):
     type: Literal["pong"]
-    t: float
+    t: float | None  # the ping's own t, None when it sent none
 
 
 class HintFrame(TypedDict):

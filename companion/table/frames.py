@@ -21,6 +21,7 @@ from companion.engine.colours import PLAYER_COLOURS
 from companion.engine.types import Pending
 from companion.players.reviewing import older, reasons
 from companion.store.documents import TableSettings
+from companion.table.board_status import BoardStatus
 from companion.table.frame_types import (
     DisplayFrame,
     GameInfo,
@@ -80,7 +81,7 @@ class Snapshot:
     settings: TableSettings
     seats: tuple[Seat, ...]
     game: Game | None
-    board: dict[str, object] | None
+    board: BoardStatus | None
     host: HostInfo | None = None  # only taken when a host is in the audience
     review: ReviewRecord | None = None  # the over game's review: progress, then document
     step: StepShown | None = None  # the step up now while its beats run (Stage.snapshot)

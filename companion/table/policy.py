@@ -6,7 +6,7 @@ the real dice and cards showed and runs the table; the display only listens.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from companion.table.model import TableError
 
@@ -40,8 +40,11 @@ DISPLAY_MESSAGES = ("ping", "set_language")
 
 
 def command_for(
-    source: str, command: dict[str, Any], dice: str, companion_seats: frozenset[str] = frozenset()
-) -> dict[str, Any]:
+    source: str,
+    command: Mapping[str, object],
+    dice: str,
+    companion_seats: frozenset[str] = frozenset(),
+) -> Mapping[str, object]:
     """The command as the engine gets it from ``source`` (``seat:<id>`` or ``host``), or
     ``not_allowed``. A seat's command is always for that seat (its ``player`` filled in); a
     seat a companion player plays now takes no phone commands."""

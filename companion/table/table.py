@@ -28,6 +28,7 @@ from companion.players.hints import HINT_LEVELS
 from companion.store import Statements, Store
 from companion.store.documents import GameLog, TableSettings
 from companion.table import show
+from companion.table.board_status import BoardStatus
 from companion.table.bot_seats import BotSeats
 from companion.table.commands import Commands
 from companion.table.core import Reply, Subscriber
@@ -72,7 +73,7 @@ class Table:
         self.store = store
         self.lock = threading.RLock()
         self.board = board
-        self.board_status: dict[str, Any] | None = None
+        self.board_status: BoardStatus | None = None
         # The review of the game that is over (cafe/reviews.py): progress, then the document.
         self.review: ReviewRecord | None = None
         self.subscribers: list[Subscriber] = []  # after every commit: see Table.subscribe
@@ -306,7 +307,7 @@ class Table:
             self.join_secret = secret
             return self.publish(Outcome("settings"))
 
-    def set_board_status(self, status: dict[str, Any] | None) -> None:
+    def set_board_status(self, status: BoardStatus | None) -> None:
         """The LED board's status (not stored: it is the board's, not the table's)."""
         with self.lock:
             if status != self.board_status:

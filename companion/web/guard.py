@@ -8,11 +8,13 @@ import socket
 import threading
 import time
 from functools import lru_cache
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from companion.engine.flow import unknown_field
 from companion.engine.types import COMMAND_FIELDS
+from companion.table.frame_types import PongFrame
+from companion.web.messages import CommandRequest, JsonObject
 
 # Error frame codes of the socket edge itself (PROTOCOL.md 3.4); a table adds its own
 # (companion.table.model.ErrorCode).
@@ -73,7 +75,7 @@ def origin_allowed(
     return parts.netloc in candidates
 
 
-def pong(msg: dict[str, Any]) -> dict[str, Any]:
+def pong(msg: JsonObject) -> PongFrame:
     """The answer to a ping: its ``t`` echoed when it is a plain number a client can read
     back (any JSON number survives a round trip only within 2**53), else refused.
 
@@ -105,8 +107,9 @@ class RateLimit:
         return False
 
 
-def parse(raw: str | bytes | None, max_bytes: int) -> dict[str, Any]:
-    """One client message: a JSON object with a string ``type``, at most ``max_bytes``."""
+def parse(raw: str | bytes | None, max_bytes: int) -> JsonObject:
+    """One client message: a JSON object with a string ``type``, at most ``max_bytes``; its
+    other fields are still to check (:func:`message_type` reads its type)."""
     if raw is None:
         raise Refused("bad_json", "empty message")
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
@@ -121,6 +124,19 @@ def parse(raw: str | bytes | None, max_bytes: int) -> dict[str, Any]:
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise Refused("bad_message", "a message is a JSON object with a string type")
     return msg
+
+
+def message_type(msg: JsonObject) -> str:
+    """The ``type`` of a message :func:`parse` let through (it refuses one without a string
+    type, and so does this).
+
+    >>> message_type({"type": "ping", "t": 1})
+    'ping'
+    """
+    kind = msg.get("type")
+    if not isinstance(kind, str):
+        raise Refused("bad_message", "a message is a JSON object with a string type")
+    return kind
 
 
 def body_json(raw: bytes) -> Any:
@@ -148,16 +164,7 @@ def body_json(raw: bytes) -> Any:
 COMMAND_MESSAGE_FIELDS = frozenset({"type", "token", "id", "command"})
 
 
-class CommandRequest(TypedDict):
-    """A ``command`` message whose keys are exactly those PROTOCOL.md and SCENARIO.md give."""
-
-    type: str
-    id: object  # checked by the table (1 to 64 characters)
-    token: NotRequired[object]
-    command: dict[str, Any]
-
-
-def command_request(msg: dict[str, Any]) -> CommandRequest:
+def command_request(msg: JsonObject) -> CommandRequest:
     """The ``command`` message ``msg`` with its keys checked, or a refusal naming the first
     key its type does not have. The values are the table's and the engine's to check; an
     unknown command type is left to them too (they say what may be sent).
@@ -173,15 +180,16 @@ def command_request(msg: dict[str, Any]) -> CommandRequest:
             allowed = ", ".join(sorted(COMMAND_MESSAGE_FIELDS))
             raise Refused("bad_message", f"a command message has no field {key!r} ({allowed})")
     command = msg.get("command")
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+    kind = command.get("type") if isinstance(command, dict) else None
+    if not isinstance(command, dict) or not isinstance(kind, str):
         raise Refused("bad_message", "command must be an object with a type")
-    kind = command["type"]
+    fields: JsonObject = command  # a JSON object's keys are strings
     exact = COMMAND_FIELDS.get(kind)
     if exact is not None:
-        for key in command:
+        for key in fields:
             if key not in exact:
                 raise Refused("bad_message", unknown_field(kind, key))
-    request: CommandRequest = {"type": "command", "id": msg.get("id"), "command": command}
+    request: CommandRequest = {"type": "command", "id": msg.get("id"), "command": fields}
     if "token" in msg:
         request["token"] = msg["token"]
     return request

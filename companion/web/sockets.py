@@ -26,10 +26,12 @@ from companion.web.guard import (
     RefusalCode,
     Refused,
     command_request,
+    message_type,
     origin_allowed,
     pong,
 )
 from companion.web.hub import Hub
+from companion.web.messages import JsonObject
 from companion.web.services import cafe_of, guesses_of, hub_of
 
 log = logging.getLogger(__name__)
@@ -68,7 +70,7 @@ def _check_origin() -> Response | None:
 
 
 def _error(
-    conn: Connection, code: RefusalCode | ErrorCode, reason: str, msg_id: Any = None
+    conn: Connection, code: RefusalCode | ErrorCode, reason: str, msg_id: object = None
 ) -> None:
     frame: ErrorFrame = {"type": "error", "code": code, "reason": reason}
     if isinstance(msg_id, str):
@@ -76,9 +78,16 @@ def _error(
     conn.send(frame)
 
 
-def _messages(conn: WsConnection) -> Iterator[dict[str, Any]]:
-    """Yield each valid message; refused ones get their error frame (web/receive.py)."""
-    return receive.messages(conn)
+def _messages(conn: WsConnection) -> Iterator[tuple[str, JsonObject]]:
+    """Yield each valid message with its type; refused ones get their error frame
+    (web/receive.py). Every other field is the reader's to check."""
+    for msg in receive.messages(conn):
+        try:
+            kind = message_type(msg)
+        except Refused as exc:  # guard.parse lets none of these through; never a dead handler
+            _error(conn, exc.code, exc.reason)
+            continue
+        yield kind, msg
 
 
 def _hub_or_close(conn: WsConnection, name: str) -> Hub | None:
@@ -106,7 +115,7 @@ def _serve(ws: Any, name: str, role: Role, handle: Callable[[Hub, WsConnection],
 
 
 def _answer(
-    conn: Connection, table: Table, kind: str, msg_id: Any, action: Callable[[], Any]
+    conn: Connection, table: Table, kind: str, msg_id: object, action: Callable[[], object]
 ) -> None:
     """Run one request; a refusal or a bug becomes an error frame, never a dead handler."""
     try:
@@ -142,11 +151,11 @@ def display_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         hub.attach(conn)
         mine = RateLimit(*LANGUAGE_PER_DISPLAY)
-        for msg in _messages(conn):
+        for kind, msg in _messages(conn):
             try:
-                if msg["type"] not in policy.DISPLAY_MESSAGES:
+                if kind not in policy.DISPLAY_MESSAGES:
                     raise Refused("unknown_type", "the display only sends ping and set_language")
-                if msg["type"] == "set_language":
+                if kind == "set_language":
                     # Any device on the network may open a display socket (no token): its
                     # language changes are limited per socket and per table, so a flood of
                     # them cannot keep a table's screens redrawing.
@@ -175,13 +184,13 @@ def seat_socket(ws: Any, name: str) -> None:
     def handle(hub: Hub, conn: WsConnection) -> None:
         table = hub.table
         attached = False
-        for msg in _messages(conn):
-            kind = msg["type"]
+        for kind, msg in _messages(conn):
             if not attached:
                 if kind != "hello":
                     _error(conn, "not_hello", "say hello with your seat and token first")
                     continue
-                if not table.check_seat(msg.get("seat"), msg.get("token")):
+                seat = msg.get("seat")
+                if not isinstance(seat, str) or not table.check_seat(seat, msg.get("token")):
                     _error(
                         conn,
                         "bad_token",
@@ -189,7 +198,7 @@ def seat_socket(ws: Any, name: str) -> None:
                     )
                     conn.close(CLOSE_BAD_TOKEN, "bad token")
                     return
-                conn.seat = msg["seat"]
+                conn.seat = seat
                 if not hub.attach(conn):
                     return  # a newer connection holds the seat (refused and closed)
                 attached = True
@@ -199,13 +208,13 @@ def seat_socket(ws: Any, name: str) -> None:
                 conn.close(CLOSE_BAD_TOKEN, "bad token")
                 return
             msg_id = msg.get("id")
-            _answer(conn, table, kind, msg_id, partial(_seat_message, hub, conn, msg))
+            _answer(conn, table, kind, msg_id, partial(_seat_message, hub, conn, kind, msg))
 
     _serve(ws, name, "seat", handle)
 
 
-def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
-    kind, msg_id, table = msg["type"], msg.get("id"), hub.table
+def _seat_message(hub: Hub, conn: WsConnection, kind: str, msg: JsonObject) -> None:
+    msg_id, table = msg.get("id"), hub.table
     if kind == "command":
         request = command_request(msg)  # exact keys: nothing unread is stored with the game
         table.submit(f"seat:{conn.seat}", msg_id, request["command"], reply=_ack(conn))
@@ -233,7 +242,7 @@ def _seat_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
 PAD_KINDS = frozenset({"sacrifice", "bid", "dice", "roll", "city", "pyramid"})
 
 
-def _showing(msg: dict[str, Any]) -> tuple[int, frozenset[str], bool]:
+def _showing(msg: JsonObject) -> tuple[int, frozenset[str], bool]:
     """A pad's report of what it asks at which view (PROTOCOL.md 3.3)."""
     seq, asks, held = msg.get("seq"), msg.get("asks"), msg.get("held", False)
     if (
@@ -253,7 +262,7 @@ def _showing(msg: dict[str, Any]) -> tuple[int, frozenset[str], bool]:
     return seq, frozenset(asks), held
 
 
-def _hint(table: Table, conn: WsConnection, msg_id: Any) -> None:
+def _hint(table: Table, conn: WsConnection, msg_id: object) -> None:
     """Learning mode: the suggestion for this seat's own view, to this connection only."""
     level, seen, seq = table.hint_request(conn.seat or "")
     bots = cafe_of().bots
@@ -288,18 +297,20 @@ def _table_language_limit(name: str) -> RateLimit:
     return limit
 
 
-def _set_display_language(table: Table, msg: dict[str, Any]) -> Outcome:
+def _set_display_language(table: Table, msg: JsonObject) -> Outcome:
     """The display's own language picker: checked here, inside the answer's error handling."""
     return table.set_language(_language(msg.get("lang")))
 
 
-def _language(lang: Any) -> str:
-    if lang not in i18n.LANGUAGES:
+def _language(lang: object) -> str:
+    if not isinstance(lang, str) or lang not in i18n.LANGUAGES:
         raise TableError("bad_message", f"lang must be one of {', '.join(i18n.LANGUAGES)}")
-    return str(lang)
+    return lang
 
 
-HOST_ACTIONS: dict[str, Callable[[Table, dict[str, Any]], Any]] = {
+# Each host action with its message: every field is checked where it goes (the table's
+# methods, ``_language``).
+HOST_ACTIONS: dict[str, Callable[[Table, JsonObject], object]] = {
     "start": lambda t, m: t.start(m.get("dice")),
     "set_dice": lambda t, m: t.set_dice(m.get("dice")),
     "set_companion_dice": lambda t, m: t.set_companion_dice(m.get("dice")),
@@ -330,8 +341,7 @@ def host_socket(ws: Any, name: str) -> None:
         attached = False
         guesses = guesses_of()
         addr = request.remote_addr or "?"
-        for msg in _messages(conn):
-            kind = msg["type"]
+        for kind, msg in _messages(conn):
             if not attached and (wait := guesses.wait(addr)) > 0:
                 _error(
                     conn,
@@ -354,13 +364,13 @@ def host_socket(ws: Any, name: str) -> None:
                 hub.attach(conn)
                 attached = True
                 continue
-            _answer(conn, table, kind, msg.get("id"), partial(_host_message, hub, conn, msg))
+            _answer(conn, table, kind, msg.get("id"), partial(_host_message, hub, conn, kind, msg))
 
     _serve(ws, name, "host", handle)
 
 
-def _host_message(hub: Hub, conn: WsConnection, msg: dict[str, Any]) -> None:
-    kind, msg_id, table = msg["type"], msg.get("id"), hub.table
+def _host_message(hub: Hub, conn: WsConnection, kind: str, msg: JsonObject) -> None:
+    msg_id, table = msg.get("id"), hub.table
     if kind == "command":
         request = command_request(msg)  # exact keys: nothing unread is stored with the game
         table.submit("host", msg_id, request["command"], reply=_ack(conn))
