@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from companion.board.service import BoardService
 from companion.engine import DEFAULT_PROFILE, view
-from companion.engine.types import PlayerView
+from companion.engine.types import PlayerView, View
 from companion.leds import (
     FRAME_RATE,
     Animation,
@@ -106,7 +106,7 @@ class TableBoard:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._view: Mapping[str, Any] = self._idle()
+        self._view: View | IdleView = self._idle()
         self._colours: dict[str, str] = {}
         self._animations: list[Animation] = []
         self._dirty = True

@@ -18,11 +18,11 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import orjson
 
-from companion.engine import apply_in_place, final_total, new_game, view
+from companion.engine import Command, apply_in_place, final_total, new_game, view
 from companion.players import KINDS, chooser
 from companion.players.random_games import random_players
 from companion.table import dealer
@@ -42,9 +42,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class ArenaRun(TypedDict):
+    """Which arena game a log is: the run's seed and the game's number in it."""
+
+    seed: int
+    game: int
+
+
+class ArenaMeta(TypedDict):
+    """An arena log's ``meta``: each seat's companion player kind (player id -> kind), not a
+    table's seats (``LogMeta``), and which game of which run it was."""
+
+    seats: dict[str, str]
+    arena: ArenaRun
+
+
+class ArenaLog(TypedDict):
+    """An arena game as a SCENARIO.md document (``--logs``): the setup, the arena's ``meta``
+    and every command, the dealer's and the table's own answers too."""
+
+    players: list[str]
+    stack: list[str]
+    meta: ArenaMeta
+    commands: list[Command]
+
+
 @dataclass
 class GameResult:
-    document: dict[str, Any]
+    document: ArenaLog
     kinds: dict[str, str]  # player id -> kind
     winners: list[str]
     totals: dict[str, int]
@@ -79,7 +104,7 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
     state = new_game(players, stack)
     decks = dealer.shuffle_decks(state["profile"], rng)
     draws = 0
-    commands: list[Mapping[str, Any]] = []
+    commands: list[Command] = []
     times: dict[str, list[float]] = {p: [] for p in players}
     asked: Counter[str] = Counter()
     answered: Counter[str] = Counter()
@@ -104,8 +129,8 @@ def play_game(kinds: list[str], seed: int, game: int) -> GameResult:
         elif command["type"] == "improvements":
             draws += 1
         apply_in_place(state, command)
-        commands.append(command)
-    document = {
+        commands.append(cast(Command, command))  # the engine took it: a command's exact keys
+    document: ArenaLog = {
         "players": players,
         "stack": stack,
         "meta": {"seats": seat_kind, "arena": {"seed": seed, "game": game}},

@@ -4,13 +4,54 @@ operations": the admin asks tables and frames, never a table's lock or the hub's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from companion.engine.colours import PLAYER_COLOURS
+from companion.table.frame_types import SeatState
 from companion.table.frames import Snapshot, status
+from companion.table.model import GameStatus
 
 
-def admin_summary(snap: Snapshot, connected: set[str]) -> dict[str, Any]:
+class AdminSeat(TypedDict):
+    """A seat in the admin's list: who holds it, and whether its phone is connected."""
+
+    seat: str
+    name: str
+    colour: str
+    hex: str | None
+    state: SeatState
+    connected: bool
+
+
+class AdminBoard(TypedDict):
+    """The table's LED board as the admin's list shows it (its ``BoardStatus`` in short)."""
+
+    mode: Literal["simulated", "serial"]
+    connected: bool
+    detail: str
+
+
+class AdminTable(TypedDict):
+    """A table in the café admin's list (PROTOCOL.md 6, ``GET /admin/api/tables``): what
+    :func:`admin_summary` says, then its links and the time since its last command, which
+    the admin's route (web/admin.py) sets on the way out."""
+
+    name: str
+    title: str
+    status: Literal["lobby", "playing", "finished"]
+    game_id: int | None
+    game_status: GameStatus | None
+    round: int | None
+    seats: list[AdminSeat]
+    board: AdminBoard | None
+    host_url: NotRequired[str]
+    display_url: NotRequired[str]
+    last_command_at: NotRequired[float | None]
+    seconds_since_command: NotRequired[float | None]
+    ahead_of_screens: NotRequired[bool]
+
+
+def admin_summary(snap: Snapshot, connected: set[str]) -> AdminTable:
     """A table as the café admin lists it: state, seats (with whether their phone is
     connected) and the LED board's connection; no secrets, no game view."""
     g = snap.game

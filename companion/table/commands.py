@@ -49,7 +49,7 @@ def recoloured(
     return state
 
 
-def _asked_on_screen(shown: Game, source: str, command: dict[str, Any]) -> None:
+def _asked_on_screen(shown: Game, source: str, command: Mapping[str, object]) -> None:
     """While the show is behind the committed game, a command is taken only if it answers
     what the screens ask now: the engine's answer to anything else would tell of a step not
     shown yet (a tie to decide, a window, the game's end), so the refusal names nothing."""

@@ -208,13 +208,23 @@ class ReviewInfo(TypedDict):
     mine: NotRequired[ReviewMine]
 
 
+class UndoParams(TypedDict):
+    """The parameters of the undo reason's catalogue key (table/undo.py): the last move's
+    ``command`` type and its ``player`` (None for a host input), and what of it cannot be
+    taken back (``what``, ``undo.what.*`` keys) when it revealed or scored something."""
+
+    command: NotRequired[str]
+    player: NotRequired[str | None]
+    what: NotRequired[list[str]]
+
+
 class UndoInfo(TypedDict):
     """The undo the host's screen offers: the move it names (game, row) and the reason."""
 
     possible: bool
     reason: str
     key: str
-    params: dict[str, object]
+    params: UndoParams
     game: int | None
     n: int | None
 

@@ -6,9 +6,9 @@ import bisect
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict, cast, get_args
+from typing import Literal, NotRequired, TypedDict, cast, get_args
 
-from companion.engine import Event, State
+from companion.engine import Event, State, View
 from companion.engine.story import Story, game_story
 from companion.players.review import StoredReviewDocument
 from companion.store.documents import GameDocument, LoggedCommand
@@ -78,6 +78,16 @@ class ReviewRecord(TypedDict):
     progress: NotRequired[int]  # not in a failed one
     reason: NotRequired[str]  # a failed one's
     document: NotRequired[StoredReviewDocument]  # a ready one's, as the store keeps it
+
+
+class JoinResult(TypedDict):
+    """A join's answer, for the joining phone only (PROTOCOL.md 2): the seat it holds now,
+    its token, and the name and colour it took."""
+
+    seat: str
+    token: str
+    name: str
+    colour: str
 
 
 class TableError(ValueError):
@@ -201,11 +211,11 @@ class Outcome:
     ack_id: str | None = None
     seq: int = 0
     retry: bool = False  # an already applied command id came again: ack only, no frames
-    result: dict[str, Any] | None = None  # e.g. a join's seat and token (for its caller only)
+    result: JoinResult | None = None  # a join's seat and token (for its caller only)
     state: State | None = None  # the game's state, when the game moved (see above)
     # The public view part-way through a step, when the show tells its beats one by one
     # (companion.table.staging): followers draw this rather than ``state``'s view.
-    shown: dict[str, Any] | None = None
+    shown: View | None = None
     notices: dict[str, Notice] = field(default_factory=dict)  # per seat, its own only
 
 

@@ -8,7 +8,7 @@ stay on the server.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict
 
 from companion.engine import Command, Event, View, apply, new_game, views, visible_events
 from companion.engine.colours import PLAYER_COLOURS
@@ -111,7 +111,7 @@ def replay_frames(
             if j == len(events) - 1:
                 frames.append(frame(after, last))
             else:
-                frames.append(frame(cast(View, at_beat(before, after, told, j + 1)), False))
+                frames.append(frame(at_beat(before, after, told, j + 1), False))
     return frames
 
 

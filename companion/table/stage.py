@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import Event, State, apply, new_game, view, visible_events
+from companion.engine import Event, State, View, apply, new_game, view, visible_events
 from companion.store.results import TRACK_COLORS
 from companion.table import show, staging
 from companion.table.dealer import TABLE_ANSWERS
@@ -203,7 +203,7 @@ class Stage:
             cached = self._beats_of = (events, pace, show.beats(events, pace))
         return cached[2]
 
-    def _staged(self, g: Game) -> dict[str, Any] | None:
+    def _staged(self, g: Game) -> View | None:
         """The public view at the beat up now, while the step is told beat by beat (None
         once its beats are over: followers then draw the shown state's view). While a
         station's result is up its light stays on that station, though the step has gone on
@@ -215,8 +215,8 @@ class Stage:
         up = beats[self._beat] if 0 <= self._beat < len(beats) else None
         if self._told >= len(current) and (up is None or up["kind"] not in ("station", "decision")):
             return None
-        before = dict(view(self._state_before(g), None))
-        after = dict(view(self.shown_state(), None))
+        before = view(self._state_before(g), None)
+        after = view(self.shown_state(), None)
         return staging.at_beat(before, after, visible_events(current, None), self._told, up)
 
     def _state_before(self, g: Game) -> State:

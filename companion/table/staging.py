@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
-from companion.engine import Event, State
+from companion.engine import Event, State, View
+from companion.engine.types import PlayerView
 from companion.table import show
 from companion.table.frame_types import Beat, Staged, ViewChanges
 
@@ -36,7 +37,12 @@ STEP_FIELDS = (
     "projection",
 )
 # A player's card fields that the step's events move (R3.2, R5.3, R5.4, R6.1, R6.4).
-PLAYER_FIELDS = ("score", "huts", "dice", "cubes_used")
+PLAYER_FIELDS: tuple[Literal["score", "huts", "dice", "cubes_used"], ...] = (
+    "score",
+    "huts",
+    "dice",
+    "cubes_used",
+)
 # Beats on which the game is over on the screens (R7: its final scoring has started).
 FINALE_BEATS = ("final_line", "winner")
 
@@ -51,12 +57,12 @@ class StepShown:
 
 
 def at_beat(
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    events: Sequence[Mapping[str, Any]],
+    before: View,
+    after: View,
+    events: Sequence[Event],
     told: int,
-    beat: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    beat: Beat | None = None,
+) -> View:
     """The view (one audience's: the display's public view or a seat's own) once the first
     ``told`` of a step's ``events`` are told, while ``beat`` is up: ``before`` with those
     events folded onto it as the engine applied them, the rest of ``after``. Everything told:
@@ -77,28 +83,33 @@ def at_beat(
     >>> at_beat(before, after, ev, 4) == after
     True
     """
-    up = beat or {}
+    kind = beat.get("kind") if beat else None
     if told >= len(events):
-        out = dict(after)
-        if up.get("kind") in ("station", "decision"):
-            out["station"] = up["station"]  # its result stays up (R2.4-R2.6, R3.2)
+        out = after.copy()
+        if beat and kind in ("station", "decision"):
+            out["station"] = beat["station"]  # its result stays up (R2.4-R2.6, R3.2)
         return out
-    return fold(before, after, events[:told], up.get("kind") in FINALE_BEATS)
+    return fold(before, after, events[:told], kind in FINALE_BEATS)
 
 
 def fold(
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    shown: Sequence[Mapping[str, Any]],
+    before: View,
+    after: View,
+    shown: Sequence[Event],
     finale: bool = False,
-) -> dict[str, Any]:
+) -> View:
     """``before`` with the told events ``shown`` folded onto it as the engine applied them
     (:func:`at_beat` while part of the step is still to come); the rest of ``after``."""
     new_round = any(e["type"] == "round_started" for e in shown)
-    out: dict[str, Any] = dict(after)
+    out = after.copy()
+    # The fields kept as before the step are copied by the names in the tuples above, which
+    # the type checker cannot match to View's keys: so ``out`` itself, seen as a plain dict.
+    # Each value is ``before``'s (a View too) under the same key, so ``out`` stays a View.
+    fields = cast(dict[str, object], out)
+    by_name: Mapping[str, object] = before
     if not new_round:
-        out.update({k: before[k] for k in (*ROUND_FIELDS, *BOARD_FIELDS) if k in before})
-    out.update({k: before[k] for k in STEP_FIELDS if k in before})
+        fields.update({k: by_name[k] for k in (*ROUND_FIELDS, *BOARD_FIELDS) if k in before})
+    fields.update({k: by_name[k] for k in STEP_FIELDS if k in before})
     out["pending"] = []  # nobody is asked anything while the table reads
     over = finale or any(e["type"] == "game_over" for e in shown)
     out["finished"] = bool(after.get("finished")) and over
@@ -106,64 +117,71 @@ def fold(
     track = {box: list(stack) for box, stack in (before.get("track") or {}).items()}
     pyramid = [list(row) for row in (before.get("pyramid") or [])]
     was = before.get("players") or {}
-    players = {
-        p: {**card, **{k: was.get(p, {}).get(k, card[k]) for k in PLAYER_FIELDS if k in card}}
-        for p, card in (after.get("players") or {}).items()
-    }
+    players = {p: _card(card, was.get(p)) for p, card in (after.get("players") or {}).items()}
     window = out.get("dice_window")
     if window:
         out["dice_window"] = {**window, "decided": dict(window.get("decided") or {})}
-    if out.get("bid_status") is not None:
-        out["bid_status"] = dict(out["bid_status"])
+    if (status := out.get("bid_status")) is not None:
+        out["bid_status"] = dict(status)
     for e in shown:
         _fold(out, e, players, track, pyramid, new_round)
-    out.update(track=track, pyramid=pyramid, players=players)
+    out.update({"track": track, "pyramid": pyramid, "players": players})
+    return out
+
+
+def _card(card: PlayerView, was: PlayerView | None) -> PlayerView:
+    """A player's card after the step with the fields the step's events move as before it."""
+    out = card.copy()
+    for k in PLAYER_FIELDS:
+        if k in card and was is not None and k in was:
+            out[k] = was[k]
     return out
 
 
 def _fold(
-    out: dict[str, Any],
-    e: Mapping[str, Any],
-    players: dict[str, dict[str, Any]],
+    out: View,
+    e: Event,
+    players: dict[str, PlayerView],
     track: dict[str, list[str]],
     pyramid: list[list[str | None]],
     new_round: bool,
 ) -> None:
     """One told event onto the view being staged, as the engine applied it."""
-    kind = e["type"]
-    card = players.get(e.get("player") or "")
-    if kind == "scored" and card is not None:
+    player = e.get("player")
+    card = players.get(player) if isinstance(player, str) else None
+    if e["type"] == "scored" and card is not None:
         move_marker(track, e["player"], card["score"], e["score"])  # R6.1
         card["score"] = e["score"]
-    elif kind == "cube" and card is not None and e.get("row") is not None:
+    elif e["type"] == "cube" and card is not None and e.get("row") is not None:
         # R5.4: a cube takes the lowest free cell; one that finds the pyramid full is not
         # placed and uses none (engine: place_cube).
         card["cubes_used"] = card.get("cubes_used", 0) + 1
-        if e["row"] < len(pyramid) and e["cell"] < len(pyramid[e["row"]]):
-            pyramid[e["row"]][e["cell"]] = e["player"]
-    elif kind == "hut" and card is not None:
+        row, cell = e["row"], e["cell"]
+        if row is not None and cell is not None and row < len(pyramid) and cell < len(pyramid[row]):
+            pyramid[row][cell] = e["player"]
+    elif e["type"] == "hut" and card is not None:
         card["huts"] = e["huts"]
         card["cubes_used"] = card.get("cubes_used", 0) + 1  # R6.4: a hut takes a cube
-    elif kind == "die" and card is not None:
+    elif e["type"] == "die" and card is not None:
         card["dice"] = e["dice"]
-    elif kind == "ranking":
+    elif e["type"] == "ranking":
         out["station"] = e["station"]  # the station whose result is up
         for entry in e.get("entries") or []:  # R3.2: the dice rolled are spent
             spender = players.get(entry.get("player") or "")
             if spender is not None and entry.get("dice"):
                 spender["dice"] = spender.get("dice", 0) - len(entry["dice"])
-    elif kind == "bid_placed" and out.get("bid_status") is not None:
-        out["bid_status"][e["player"]] = True  # R2.7: that a bid came is public, never what
-    elif kind == "dice_decided" and out.get("dice_window"):
+    elif e["type"] == "bid_placed" and (status := out.get("bid_status")) is not None:
+        status[e["player"]] = True  # R2.7: that a bid came is public, never what
+    elif e["type"] == "dice_decided" and (window := out.get("dice_window")):
         # R3.2: that a holder decided is public, never what.
-        decided = out["dice_window"]["decided"]
+        decided = window["decided"]
         if e.get("player") in decided:
             decided[e["player"]] = True
     elif new_round:
         return  # the next round is told: the board's moment is the view after the step
-    elif kind in ("figure", "old_man"):
-        out["chocolatl" if kind == "figure" else "old_man"] = e["player"]
-    elif kind == "last_round":  # R6.3
+    elif e["type"] in ("figure", "old_man"):
+        out["chocolatl" if e["type"] == "figure" else "old_man"] = e["player"]
+    elif e["type"] == "last_round":  # R6.3
         out["last_round"], out["last_round_reason"] = True, e["reason"]
 
 
@@ -188,10 +206,10 @@ def move_marker(track: dict[str, list[str]], player: str, frm: int, to: int) -> 
 
 
 def beat_views(
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    events: Sequence[Mapping[str, Any]],
-    step_beats: Sequence[Mapping[str, Any]],
+    before: View,
+    after: View,
+    events: Sequence[Event],
+    step_beats: Sequence[Beat],
 ) -> Staged:
     """What a frame carries so a page can show every beat of its step without folding
     anything (PROTOCOL.md ``game.staged``): the view before the step and the view at each
@@ -212,7 +230,7 @@ def beat_views(
             before,
             after,
             events,
-            show.told(list(events), list(step_beats), i),  # type: ignore[arg-type]
+            show.told(list(events), list(step_beats), i),
             b,
         )
         for i, b in enumerate(step_beats)
@@ -243,7 +261,7 @@ def diff(view: Mapping[str, Any], after: Mapping[str, Any]) -> ViewChanges:
     return out
 
 
-def patch(after: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+def patch(after: View, changes: ViewChanges) -> View:
     """``after`` with a :func:`diff` put back: what a page does with a beat's view (show.js
     ``patch``).
 
@@ -251,11 +269,12 @@ def patch(after: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any
     >>> patch(a, diff({"a": 1, "b": 2, "players": {"x": {"s": 1, "t": 2}}}, a))
     {'a': 1, 'b': 2, 'players': {'x': {'s': 1, 't': 2}}}
     """
-    out = {**after, **changes}
+    out: dict[str, object] = {**after, **changes}
     if "players" in changes:
-        cards = after.get("players") or {}
+        cards: Mapping[str, Mapping[str, object]] = after.get("players") or {}
+        changed = cast(dict[str, dict[str, object]], changes["players"])  # as diff made them
         out["players"] = {
             **cards,
-            **{p: {**(cards.get(p) or {}), **c} for p, c in changes["players"].items()},
+            **{p: {**(cards.get(p) or {}), **c} for p, c in changed.items()},
         }
-    return out
+    return cast(View, out)  # the view's keys, each changed one as a View held it (diff)

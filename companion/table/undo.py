@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.store.documents import LoggedCommand
 from companion.table.dealer import NO_CHOICE, NO_DICE
-from companion.table.frame_types import Notice
+from companion.table.frame_types import Notice, UndoParams
 from companion.table.model import Game
 from companion.table.news import COMPANION_SOURCES
 
@@ -81,16 +81,17 @@ class UndoCheck:
 
     possible: bool
     key: str
-    params: dict[str, Any]
+    params: UndoParams
 
     @property
     def text(self) -> str:
-        params = dict(self.params)
-        if "what" in params:
-            params["what"] = ", ".join(UNDO_WHAT_EN[w] for w in params["what"])
-        if "command" in params:
-            who = f"{params['player']}'s " if params.get("player") else ""
-            params["command"] = who + str(params["command"])
+        given = self.params
+        params: dict[str, object] = dict(given)
+        if "what" in given:
+            params["what"] = ", ".join(UNDO_WHAT_EN[w] for w in given["what"])
+        if "command" in given:
+            who = f"{given['player']}'s " if given.get("player") else ""
+            params["command"] = who + str(given["command"])
         return UNDO_EN[self.key].format(**params)
 
 
@@ -110,7 +111,11 @@ def undo_check(game: Game | None) -> UndoCheck:
         return UndoCheck(False, "undo.no_choice", {})
     if source.startswith(COMPANION_SOURCES):
         return UndoCheck(False, "undo.companion", {})
-    params = {"command": command["type"], "player": command.get("player")}
+    player = command.get("player")  # a host input's has none
+    params: UndoParams = {
+        "command": command["type"],
+        "player": player if isinstance(player, str) else None,
+    }
     revealing = [e["type"] for e in game.events[-1] if e["type"] not in UNDOABLE_EVENTS]
     if revealing:
         what = sorted({UNDO_WHAT.get(kind, "other") for kind in revealing})

@@ -3,7 +3,7 @@ and admin pages. The tables' own pages are in pages.py."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import Blueprint, Response, abort, jsonify
 
@@ -15,6 +15,28 @@ from companion.web.services import cafe_of, outbox_of
 from companion.web.shown import over_on_screens
 
 bp = Blueprint("cafe", __name__)
+
+
+class PublicDelivery(TypedDict):
+    """A result's delivery to one webhook as the host page reads it (PROTOCOL.md 5): the
+    outbox's ``DeliveryState`` with its times as ISO 8601 (UTC)."""
+
+    url: str
+    state: str  # pending, delivered or failed
+    attempts: int
+    next_at: str | None
+    last_error: str | None
+    delivered_at: str | None
+
+
+class WebhookGame(TypedDict):
+    """A game over on the table's screens in the host page's "results sent" list (PROTOCOL.md
+    5, ``GET /t/<name>/api/results``): its result's delivery to every webhook."""
+
+    game_id: int
+    status: str  # finished or ended
+    ended_at: str
+    deliveries: list[PublicDelivery]
 
 
 def _outbox() -> Outbox:
@@ -41,7 +63,7 @@ def table_results(name: str) -> Any:
     if (refused := host_refusal(table, host_token())) is not None:
         return refused  # wrong guesses are throttled as on every host-token route
     outbox = _outbox()
-    games: list[dict[str, Any]] = []
+    games: list[WebhookGame] = []
     for row in outbox.results_of(name):
         if not over_on_screens(table, row.game_id):
             continue  # its end is not on the table's screens yet: still being played there
@@ -56,7 +78,7 @@ def table_results(name: str) -> Any:
     return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
 
 
-def _public_delivery(d: DeliveryState) -> dict[str, object]:
+def _public_delivery(d: DeliveryState) -> PublicDelivery:
     """A delivery as the host page reads it: its times as ISO 8601 (UTC)."""
     return {
         **d,

@@ -56,8 +56,10 @@ def _colours() -> list[list[str]]:
     return [[name, SCREEN_COLOURS.get(name, hex_)] for name, hex_ in PLAYER_COLOURS.items()]
 
 
+# Flask takes a context processor's answer as a plain dict (a TypedDict is none), so the
+# values stay ``object`` here: the templates read them by name.
 @bp.app_context_processor
-def _screen_colours() -> dict[str, Any]:
+def _screen_colours() -> dict[str, object]:
     """Every page gets the screen palette, the languages and the final-scoring lines (R7, in
     the engine's order): base.html hands them to the scripts, which keep no list of their
     own. And the longest name a player may have (the join form says it)."""
