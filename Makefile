@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
 # and hands the slowest work out first); four on the two cores, since the tests wait on
-# sockets, servers and the show about as much as they compute (fresh-clone runs: four 6:52,
+# sockets, servers and the show about as much as they compute (fresh-clone runs: four 6:57,
 # five 6:21-6:51, with every wait of a test stretched further; README "How long make test
 # takes"); 0 runs the tests one after the other.
 # ARGS: more pytest options for both runs below (e.g. ARGS="--durations=25").
