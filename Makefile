@@ -7,14 +7,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
-# and hands the slowest work out first); four on the two cores, since the tests wait on
-# sockets, servers and the show about as much as they compute (fresh-clone runs: four 6:57,
-# five 6:21-6:51, with every wait of a test stretched further; README "How long make test
-# takes"); 0 runs the tests one after the other.
-# ARGS: more pytest options for both runs below (e.g. ARGS="--durations=25").
-TEST_WORKERS ?= 4
+# and hands the slowest work out first); five on the two cores: the tests wait on sockets,
+# servers and the show about as much as they compute, and with four the cores stood idle a
+# third of the time while four shows waited on the clock (README "How long make test takes");
+# 0 runs the tests one after the other.
+# ARGS: more pytest options for every run below (e.g. ARGS="--durations=25").
+TEST_WORKERS ?= 5
+# The tests that only compute (engine, house rules, LEDs, store, table, doctests): one process
+# on the core the emulated boards leave free, while they run.
+PURE_TESTS := tests/engine tests/house tests/leds tests/store tests/table companion
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-boards test-pure lint bench clean
 
 run: $(VENV)/.installed
 	$(BIN)/companion serve $(ARGS)
@@ -29,10 +32,19 @@ test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
 	node --test tests/js/
-	# The emulated RP2040 boards first, alone: each needs a core (beside other workers the
-	# watchdog tests miss their deadlines); then everything else on the workers.
+	# The emulated RP2040 boards first, each needing a core (beside the workers their watchdog
+	# tests missed their deadlines), with the tests that only compute on the other core; then
+	# everything else on the workers.
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-boards test-pure
+	$(BIN)/python -m pytest tests $(addprefix --ignore=,tests/firmware $(filter tests/%,$(PURE_TESTS))) $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder) $(ARGS)
+
+test-boards: export PYTHONDONTWRITEBYTECODE :=
+test-boards: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/python -m pytest tests/firmware $(ARGS)
-	$(BIN)/python -m pytest --ignore=tests/firmware $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder) $(ARGS)
+
+test-pure: export PYTHONDONTWRITEBYTECODE :=
+test-pure: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PURE_TESTS) $(ARGS)
 
 lint: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/ruff check companion tests benchmarks firmware

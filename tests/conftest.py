@@ -21,7 +21,7 @@ APART = ("tests/web/browser/test_chaos.py",)
 APART_TIMEOUT_S = 900  # as test_display_fit.py's own mark
 # The emulated RP2040 boards (tests/firmware/): one group, one emulator at a time (each takes a
 # core; beside other workers the watchdog tests miss their deadlines, so ``make test`` runs
-# this folder alone, before the rest).
+# this folder before the rest, with only the tests that compute on the other core).
 FIRMWARE = "tests/firmware/"
 # Seconds a module's tests took in a four-worker run (a chaos seed: each), for the order the
 # groups are handed out in; a module not listed weighs DEFAULT_S. Rough figures suffice: they
