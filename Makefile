@@ -8,8 +8,9 @@ BIN := $(VENV)/bin
 ARGS ?=
 # pytest-xdist workers for make test (tests/conftest.py keeps a module's tests on one worker
 # and hands the slowest work out first); five on the two cores: the tests wait on sockets,
-# servers and the show about as much as they compute, and with four the cores stood idle a
-# third of the time while four shows waited on the clock (README "How long make test takes");
+# servers and the show about as much as they compute, and with four 158 of the run's 874
+# core-seconds stood idle, mostly while four paced shows waited on the clock at once (README
+# "How long make test takes");
 # 0 runs the tests one after the other.
 # ARGS: more pytest options for every run below (e.g. ARGS="--durations=25").
 TEST_WORKERS ?= 5
