@@ -10,13 +10,14 @@ ARGS ?=
 # and hands the slowest work out first); five on the two cores: the tests wait on sockets,
 # servers and the show about as much as they compute, and with four 158 of the run's 874
 # core-seconds stood idle, mostly while four paced shows waited on the clock at once (README
-# "How long make test takes");
-# 0 runs the tests one after the other.
+# "How long make test takes"); 0 runs the tests one after the other.
 # ARGS: more pytest options for every run below (e.g. ARGS="--durations=25").
 TEST_WORKERS ?= 5
 # The tests that only compute (engine, house rules, LEDs, store, table, doctests): one process
 # on the core the emulated boards leave free, while they run.
 PURE_TESTS := tests/engine tests/house tests/leds tests/store tests/table companion
+# The emulated RP2040 boards' tests.
+BOARD_TESTS := tests/firmware
 
 .PHONY: run test test-boards test-pure lint bench clean
 
@@ -28,7 +29,7 @@ run: $(VENV)/.installed
 # the package (and pytest rewrite every test module's asserts) again. Collecting the tests
 # takes 3.2 CPU s instead of 6.5 (five processes collect), a server's start and stop 0.71
 # instead of 0.85 (the suite starts about 130).
-test: export PYTHONDONTWRITEBYTECODE :=
+test test-boards test-pure: export PYTHONDONTWRITEBYTECODE :=
 test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
@@ -37,13 +38,11 @@ test: $(VENV)/.installed-test node_modules/.installed
 	# tests missed their deadlines), with the tests that only compute on the other core; then
 	# everything else on the workers.
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-boards test-pure
-	$(BIN)/python -m pytest tests $(addprefix --ignore=,tests/firmware $(filter tests/%,$(PURE_TESTS))) $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder) $(ARGS)
+	$(BIN)/python -m pytest tests $(addprefix --ignore=,$(BOARD_TESTS) $(filter tests/%,$(PURE_TESTS))) $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder) $(ARGS)
 
-test-boards: export PYTHONDONTWRITEBYTECODE :=
 test-boards: $(VENV)/.installed-test node_modules/.installed
-	$(BIN)/python -m pytest tests/firmware $(ARGS)
+	$(BIN)/python -m pytest $(BOARD_TESTS) $(ARGS)
 
-test-pure: export PYTHONDONTWRITEBYTECODE :=
 test-pure: $(VENV)/.installed-test
 	$(BIN)/python -m pytest $(PURE_TESTS) $(ARGS)
 
