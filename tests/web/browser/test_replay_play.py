@@ -111,7 +111,11 @@ def test_replay_plays_with_the_live_pace_pauses_and_goes_on(browser, finished) -
         timeout=120_000,
     )
     rec = [s for s in page.evaluate("window.__rec") if s["t"] >= began]
-    assert all(s["playing"] for s in rec[5:])
+    # From the sample that first shows it playing (the click itself can take longer than a
+    # few samples on a loaded machine), it plays on by itself.
+    playing = [i for i, s in enumerate(rec) if s["playing"]]
+    assert playing, "the replay never played"
+    assert all(s["playing"] for s in rec[playing[0] :]), "the replay stopped by itself"
     steps = [s["step"] for s in rec]
     assert steps == sorted(steps) and len(set(steps)) >= 4 and steps[0] >= start
     shows = [s for s in rec if s["show"] is not None]
