@@ -244,10 +244,10 @@ LABELS = {
 
 @pytest.mark.parametrize("lang", sorted(LABELS))
 def test_sound_toggle_is_labelled_and_fits_the_join_and_lobby_screens(
-    server: LiveServer, browser, lang: str
+    shared_server: LiveServer, table: str, browser, lang: str
 ) -> None:
     page = phone(browser, locale=lang)
-    page.goto(server.join_url())
+    page.goto(shared_server.join_url(table))
     page.wait_for_selector("#screen-join:not([hidden])")
     toggle = page.locator(TOGGLE)
     label, said = LABELS[lang]

@@ -15,22 +15,22 @@ from tests.web.browser.tapping import HostPage, join_by_taps, tid
 PLAYERS = (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green"))
 
 
-def _table(server, browser, dice: str):
-    url = server.join_url()
+def _table(server, table: str, browser, dice: str):
+    url = server.join_url(table)
     phones = []
     for name, colour in PLAYERS:
         page = browser.new_context(**PHONE).new_page()
         join_by_taps(page, url, name, colour)
         phones.append(page)
     host = HostPage(browser.new_context(viewport={"width": 1280, "height": 900}).new_page())
-    host.page.goto(server.host_url())
+    host.page.goto(server.host_url(table))
     host.page.wait_for_selector(tid("start") + ":not([disabled])")
     host.start(dice)
     return url, phones, host
 
 
-def test_latecomer_is_told_before_the_form_and_can_take_a_freed_seat(server, browser):
-    url, phones, host = _table(server, browser, "digital")
+def test_latecomer_is_told_before_the_form_and_can_take_a_freed_seat(shared_server, table, browser):
+    url, phones, host = _table(shared_server, table, browser, "digital")
     late = browser.new_context(**PHONE).new_page()
     late.goto(url)
     note = late.locator(tid("join-note"))
@@ -51,8 +51,8 @@ def test_latecomer_is_told_before_the_form_and_can_take_a_freed_seat(server, bro
     late.wait_for_selector("#screen-game:not([hidden])")
 
 
-def test_host_dice_switch_in_game_empty_typed_dice_and_plain_status(server, browser):
-    _url, phones, host = _table(server, browser, "table")
+def test_host_dice_switch_in_game_empty_typed_dice_and_plain_status(shared_server, table, browser):
+    _url, phones, host = _table(shared_server, table, browser, "table")
     page = host.page
     for p in phones:
         p.wait_for_function("document.body.dataset.task === 'sacrifice'")
@@ -92,4 +92,4 @@ def test_host_dice_switch_in_game_empty_typed_dice_and_plain_status(server, brow
     assert texts == ["Ana places first.", "Ana lets Ben place first."]
     # A favicon, so browsers do not log a 404 on every page.
     icon = page.locator("link[rel=icon]").get_attribute("href")
-    assert requests.get(server.local + icon, timeout=5).ok
+    assert requests.get(shared_server.local + icon, timeout=5).ok
