@@ -25,17 +25,11 @@ import hmac
 import json
 import logging
 import random
-import socket
 import threading
 import time
 from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any, TypedDict
-
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from typing import TYPE_CHECKING, TypedDict
 
 from companion.store import Store
 from companion.store.database import StoredGame
@@ -43,13 +37,15 @@ from companion.store.documents import ResultDocument
 from companion.store.results import build_result
 from companion.store.rows import DueDelivery, ResultRow
 
+if TYPE_CHECKING:  # requests is imported with the first attempt (http_post.py)
+    import requests
+
 log = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Chocolatl-Signature"
 FIRST_RETRY_S = 5.0
 MAX_DELAY_S = 15 * 60.0
 GIVE_UP_AFTER_S = 7 * 24 * 3600.0  # well past "a day offline"
-TIMEOUT_S = 10.0  # connecting, and each silence while the answer's head arrives
 DEADLINE_S = 20.0  # one whole attempt, however the endpoint drips its answer
 RECONCILE_EVERY_S = 2.0
 PRUNE_EVERY_S = 3600.0
@@ -101,105 +97,6 @@ def body_of(result: ResultDocument) -> bytes:
     )
 
 
-# -- one attempt's deadline ----------------------------------------------------------------
-# requests' timeouts bound each silence, not a whole request: an endpoint that drips a byte
-# every few seconds would hold a courier for ever. The sockets an attempt waits on are noted
-# (per thread) so that a timer can shut them at the deadline; the blocked read then ends.
-_attempt_sockets = threading.local()
-
-
-def _note_socket(sock: socket.socket | None) -> None:
-    noted = getattr(_attempt_sockets, "socks", None)
-    if noted is not None and sock is not None:
-        noted.append(sock)
-
-
-class _WatchedHTTPConnection(HTTPConnection):
-    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
-        _note_socket(self.sock)
-        return super().getresponse(*args, **kwargs)
-
-
-class _WatchedHTTPSConnection(HTTPSConnection):
-    def getresponse(self, *args: Any, **kwargs: Any) -> Any:
-        _note_socket(self.sock)
-        return super().getresponse(*args, **kwargs)
-
-
-class _WatchedHTTPPool(HTTPConnectionPool):
-    ConnectionCls = _WatchedHTTPConnection
-
-
-class _WatchedHTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _WatchedHTTPSConnection
-
-
-class DeadlineAdapter(HTTPAdapter):
-    """requests' adapter whose connections let ``post_with_deadline`` shut them."""
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = {
-            "http": _WatchedHTTPPool,
-            "https": _WatchedHTTPSPool,
-        }
-
-
-def deadline_session() -> requests.Session:
-    session = requests.Session()
-    adapter = DeadlineAdapter()
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
-
-
-class DeadlinePassed(requests.RequestException):
-    """The endpoint did not answer within the attempt's total deadline."""
-
-
-def post_with_deadline(
-    session: requests.Session, url: str, body: bytes, headers: dict[str, str], deadline: float
-) -> int:
-    """POST ``body`` and return the answer's status, all within ``deadline`` seconds. The
-    answer's body is not read (the status decides) and its connection is closed."""
-    noted: list[socket.socket] = []
-    _attempt_sockets.socks = noted
-    cut = threading.Event()
-
-    def shut() -> None:
-        cut.set()
-        for sock in list(noted):
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    timer = threading.Timer(deadline, shut)
-    timer.daemon = True
-    started = time.monotonic()
-    timer.start()
-    try:
-        response = session.post(
-            url,
-            data=body,
-            headers=headers,
-            timeout=(min(TIMEOUT_S, deadline), min(TIMEOUT_S, deadline)),
-            allow_redirects=False,
-            stream=True,
-        )
-        response.close()  # a dripping body holds nothing: it is never read
-        return response.status_code
-    except requests.RequestException:
-        # The deadline's cut, or a read timeout that came when the deadline was up anyway
-        # (on a busy machine the timer's thread may run a moment late).
-        if cut.is_set() or time.monotonic() - started >= deadline:
-            raise DeadlinePassed(f"no answer within {deadline:g} s") from None
-        raise
-    finally:
-        timer.cancel()
-        _attempt_sockets.socks = None
-
-
 class Outbox:
     """Results and webhook deliveries of one database; ``start()`` runs the recorder thread
     and one courier thread per webhook URL."""
@@ -227,7 +124,7 @@ class Outbox:
         self.secret = secret or ""
         self.titles = titles or {}
         self.first_retry = first_retry
-        self.session = session or deadline_session()
+        self._session = session  # made with the first attempt (None: not yet)
         self.deadline = DEADLINE_S if deadline is None else deadline
         self.clock = clock
         self.retention_days = retention_days
@@ -344,7 +241,22 @@ class Outbox:
             self._attempt(row)
         return len(rows)
 
+    @property
+    def session(self) -> requests.Session:
+        """The HTTP session the couriers post with, made on first use: ``requests`` (with
+        urllib3, about 50 ms of CPU, more on a Pi) is imported only by a server that has a
+        result to send, not by every start."""
+        if self._session is None:
+            from companion.cafe.http_post import deadline_session
+
+            self._session = deadline_session()
+        return self._session
+
     def _attempt(self, row: DueDelivery) -> None:
+        import requests
+
+        from companion.cafe.http_post import DeadlinePassed, post_with_deadline
+
         body = body_of(row.result)
         headers = {
             "Content-Type": "application/json",
