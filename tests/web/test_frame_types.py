@@ -6,8 +6,9 @@ bullet each); the TypedDicts must have exactly those keys. Then a whole game is 
 live server and every frame each phone, the display and the host received is held to its
 audience's type, down to the engine view, the events and the show's beats. The game is played
 so that every frame kind comes up (all but ``table_closed``, which only a server's stop
-sends): a removed and a taken-over phone, a heartbeat, a hint, a refused and a retried
-command, an undone move's notice, a step staged beat by beat, and the game's ready review.
+sends: test_web_shutdown.py holds it to its type): a removed and a taken-over phone, a
+heartbeat, a hint, a refused and a retried command, an undone move's notice and a seat given
+back's, a step staged beat by beat, and the game's ready review.
 """
 
 from __future__ import annotations
@@ -151,6 +152,15 @@ def _first_move(phones: list[Phone], host: Host) -> None:
     assert undone["notice"]["kind"] == "undone" and undone["notice"]["type"] == "sacrifice"
 
 
+def _give_back(phone: Phone, host: Host) -> None:
+    """The host lets the companion play a seat and gives it back: the ``resumed`` notice in
+    that phone's view."""
+    assert host.act("skip_seat", seat=phone.seat)["type"] == "ok"
+    assert host.act("resume_seat", seat=phone.seat)["type"] == "ok"
+    back = phone.until(lambda f: f["type"] == "view" and "notice" in f)
+    assert back["notice"] == {"kind": "resumed"}, back["notice"]
+
+
 def _staged_step(phones: list[Phone], peers: list[Peer], host: Host) -> None:
     """A step told beat by beat (``game.staged`` in its frames): at a slow pace the phones
     answer what they are asked until a step with beats is up, then the show goes on at once."""
@@ -177,6 +187,7 @@ def test_a_whole_games_frames_have_their_audiences_types(server: LiveServer, tab
     assert host.act("set_hints", level="good")["type"] == "ok"
     assert host.act("start", dice="digital")["type"] == "ok"
     _first_move(phones, host)
+    _give_back(phones[2], host)
     _staged_step(phones, [display, host, *phones], host)
     play(phones, [display], host)
     settle(server, table, [display, host, *phones])
@@ -194,7 +205,8 @@ def test_a_whole_games_frames_have_their_audiences_types(server: LiveServer, tab
     # The frames really held the parts the types describe.
     views = [(role, f) for role, p in peers for f in p.frames if f["type"] == "view"]
     assert any(f["type"] == "ack" and f.get("retry") for f in phones[0].frames)
-    assert any("notice" in f for r, f in views if r == "seat")
+    notices = {f["notice"]["kind"] for r, f in views if r == "seat" and "notice" in f}
+    assert notices == {"undone", "resumed"}, notices
     assert any(f["host"] and f["host"]["waiting"] for r, f in views if r == "host")
     assert any(f["game"] and "staged" in f["game"] for _, f in views)
     for role, peer in [("display", display), ("host", host), *(("seat", p) for p in phones)]:

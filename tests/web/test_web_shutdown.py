@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 from live_server import LiveServer, Peer, Phone
+from shapes import check
+
+from companion.table.frame_types import TableClosedFrame
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -27,6 +30,7 @@ def test_stopping_the_server_sends_table_closed(tmp_path: Path, signum: int) -> 
         for peer in (phone, display):
             closed = peer.until(lambda f: f["type"] == "table_closed", timeout=10)
             assert closed == {"type": "table_closed"}
+            check(closed, TableClosedFrame, "table_closed")  # its type (PROTOCOL.md 3.4)
         live.proc.wait(timeout=15)
         assert live.proc.returncode == 0
     finally:
