@@ -78,6 +78,23 @@ SECONDS = {
     "tests/web/browser/test_show_layout.py": 9,
 }
 DEFAULT_S = 3
+# Modules that mostly wait on a show's clock (alone, their CPU is half their wall time or less:
+# paced beats, a replay at its pace, the finale's lines). Handed out one after every two other
+# groups rather than together: four of them at once left the two cores idle for half a minute.
+WAITING = {
+    "tests/web/browser/test_replay_play.py",
+    "tests/web/browser/test_show.py",
+    "tests/web/browser/test_finale.py",
+    "tests/web/test_web_show.py",
+    "tests/web/browser/test_words.py",
+    "tests/web/browser/test_deciding_words.py",
+    "tests/cafe/test_webhook_live.py",
+    "tests/web/browser/test_pad_sound.py",
+    "tests/web/browser/test_display_walk.py",
+    "tests/web/browser/test_story.py",
+    "tests/web/browser/test_review_screen.py",
+    "tests/web/test_web_spoilers.py",
+}
 
 
 def _module(item: pytest.Item) -> str:
@@ -115,7 +132,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = _group(item)
             weight[group] = SECONDS.get(_module(item), DEFAULT_S)
         first = {g: k for k, g in enumerate(dict.fromkeys(_group(i) for i in items))}
-        items.sort(key=lambda i: (-weight[_group(i)], first[_group(i)]))
+        longest = sorted(weight, key=lambda g: (-weight[g], first[g]))
+        rank = {g: k for k, g in enumerate(_spread(longest, WAITING))}
+        items.sort(key=lambda i: (rank[_group(i)], first[_group(i)]))
+
+
+def _spread(groups: list[str], waiting: set[str]) -> list[str]:
+    """``groups`` (longest first) with the waiting ones each after two others, in order.
+
+    >>> _spread(["a", "w1", "w2", "b", "c", "d", "e"], {"w1", "w2"})
+    ['a', 'b', 'w1', 'c', 'd', 'w2', 'e']
+    """
+    busy = [g for g in groups if g not in waiting]
+    idle = [g for g in groups if g in waiting]
+    out: list[str] = []
+    while busy or idle:
+        out += busy[:2]
+        del busy[:2]
+        if idle:
+            out.append(idle.pop(0))
+    return out
 
 
 # -- where the time goes ---------------------------------------------------------------------
