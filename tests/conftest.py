@@ -134,7 +134,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         first = {g: k for k, g in enumerate(dict.fromkeys(_group(i) for i in items))}
         longest = sorted(weight, key=lambda g: (-weight[g], first[g]))
         rank = {g: k for k, g in enumerate(_spread(longest, WAITING))}
-        items.sort(key=lambda i: (rank[_group(i)], first[_group(i)]))
+        items.sort(key=lambda i: rank[_group(i)])  # stable: a group's tests keep their order
 
 
 def _spread(groups: list[str], waiting: set[str]) -> list[str]:
