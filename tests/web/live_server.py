@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+import server_fork
 import simple_websocket
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,7 @@ class LiveServer:
         self.extra = extra or []
         self.host_name = host_name  # the name pages are opened with (browser tests: a LAN name)
         self.port = free_port()
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: subprocess.Popen[str] | server_fork.ForkedServer | None = None
         self.host_tokens: dict[str, str] = {}
 
     @property
@@ -114,19 +115,24 @@ class LiveServer:
         env.setdefault("COMPANION_REVIEW_BUDGET", "0.3")
         Path(self.data).mkdir(parents=True, exist_ok=True)
         self.log_path = Path(self.data) / f"server-{self.port}.log"
-        log = self.log_path.open("a")
-        # Own process group: kill9 takes gunicorn's worker down with its master.
-        self.proc = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-            start_new_session=True,
-            preexec_fn=die_with_parent,
-        )
-        log.close()
+        if server_fork.ENABLED:
+            # The same ``companion serve``, forked from a process that imported it once
+            # (tests/web/server_fork.py), in a session of its own like the one below.
+            self.proc = server_fork.Forker.shared().start(cmd[3:], env, ROOT, self.log_path)
+        else:
+            log = self.log_path.open("a")
+            # Own process group: kill9 takes gunicorn's worker down with its master.
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=env,
+                start_new_session=True,
+                preexec_fn=die_with_parent,
+            )
+            log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -176,6 +182,7 @@ class LiveServer:
             except ProcessLookupError:
                 pass
             self.proc.wait()
+            server_fork.reap_group(self.proc.pid)
             self._wait_unlocked()
         self.proc = None
 
