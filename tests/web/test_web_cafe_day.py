@@ -105,6 +105,13 @@ class Cafe:
         game_id = _api_state(self.server, t)["game"]["id"]
         self.games[t].append(game_id)
         self.acked[game_id] = []
+        # Each phone is on the new game before anyone plays or sleeps: a phone still on the
+        # last game's view would count it as over (no step played) or wake to "another" game.
+        for phone in self.phones[t]:
+            if ((phone.view or {}).get("game") or {}).get("id") != game_id:
+                phone.until(
+                    lambda f, g=game_id: f["type"] == "view" and (f["game"] or {}).get("id") == g
+                )
 
     def book(self, t: str) -> None:
         """File the acks received so far under the table's current game."""
