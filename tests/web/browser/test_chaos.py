@@ -51,7 +51,7 @@ CHECKS = set(os.environ.get("CHAOS_CHECKS", "stuck,ahead,seats,layout,finale,sec
 GRACE_S = 8.0  # beyond the show's hold: how long a phone may take to show its question
 # The fields of the host page's frame the checks read (status, who is awaited, the step).
 HOST_FRAME = """() => {
-  const f = window.__host.frame();
+  const f = window.__host?.frame();  // null until the page's script has run
   if (!f) return null;
   const g = f.game;
   return {
