@@ -117,16 +117,31 @@ class Forker:
         return ForkedServer(int(json.loads(answer)["pid"]))
 
 
-def reap_group(pgid: int) -> None:
-    """Reap what a killed server left to the test process (its worker and the companion
-    players' processes, handed over when their parent died): zombies otherwise."""
-    while True:
+def reap_group(pgid: int, timeout: float = 5.0) -> None:
+    """After a SIGKILL to the group: reap what the killed server hands to the test process (its
+    worker and the companion players' processes come to it as their parents die), until no
+    process of the group is left: zombies otherwise, for as long as the test process lives."""
+    deadline = time.monotonic() + timeout
+    while _group_left(pgid) and time.monotonic() < deadline:
         try:
-            pid, _ = os.waitpid(-pgid, os.WNOHANG)
+            while os.waitpid(-pgid, os.WNOHANG)[0]:
+                pass
         except ChildProcessError:
-            return
-        if not pid:
-            return
+            pass  # none of them ours yet: their parents are still dying
+        time.sleep(0.005)
+
+
+def _group_left(pgid: int) -> bool:
+    """Whether any process (a zombie too) is still in process group ``pgid``."""
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                stat = Path(entry.path, "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid:
+                return True
+    return False
 
 
 def _die_with_parent() -> None:
