@@ -33,10 +33,9 @@ test test-boards test-pure: export PYTHONDONTWRITEBYTECODE :=
 test: $(VENV)/.installed-test node_modules/.installed
 	bash scripts/ensure-chromium
 	bash scripts/ensure-systemd
-	node --test tests/js/
 	# The emulated RP2040 boards first, each needing a core (beside the workers their watchdog
-	# tests missed their deadlines), with the tests that only compute on the other core; then
-	# everything else on the workers.
+	# tests missed their deadlines), with the tests that only compute (the pages' pure modules
+	# under node, then Python's) on the other core; then everything else on the workers.
 	$(MAKE) --no-print-directory -j2 --output-sync=target test-boards test-pure
 	$(BIN)/python -m pytest tests $(addprefix --ignore=,$(BOARD_TESTS) $(filter tests/%,$(PURE_TESTS))) $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder) $(ARGS)
 
@@ -44,6 +43,7 @@ test-boards: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/python -m pytest $(BOARD_TESTS) $(ARGS)
 
 test-pure: $(VENV)/.installed-test
+	node --test tests/js/
 	$(BIN)/python -m pytest $(PURE_TESTS) $(ARGS)
 
 lint: $(VENV)/.installed-test node_modules/.installed
