@@ -77,10 +77,13 @@ class Player:
     def me(self) -> str:
         return self.page.evaluate("window.__pad.frame()?.you?.seat")
 
-    def act(self) -> str | None:
-        """Answer what the pad asks now, by taps; returns the kind answered (or None)."""
+    def act(self, only: str | None = None) -> str | None:
+        """Answer what the pad asks now, by taps; returns the kind answered (or None).
+        ``only``: answer only that kind (what the caller saw; the pad may have moved on)."""
         p = self.page
         kind = p.evaluate(ASKED)  # one look at the page (pads.ASKED)
+        if only is not None and kind != only:
+            return None
         if kind == "sacrifice":
             p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
             p.locator(tid("lock-in")).tap()
@@ -216,12 +219,17 @@ def play(
             return
         acted = False
         for pl in players:
-            if until():  # checked before every tap sequence: never act past the point
-                return
             kind = task(pl.page)
-            if on_screen and kind not in ("", "none"):
+            # Checked after that look and before every tap sequence, which answers only what
+            # was seen: never act past the point (a question that came after the check was
+            # answered at once, and the test never saw the pad at its point).
+            if until():
+                return
+            if kind in ("", "none"):
+                continue
+            if on_screen:
                 on_screen(pl, kind)
-            if pl.act():
+            if pl.act(only=kind):
                 acted = True
         if host is not None and host.type_in():
             acted = True
