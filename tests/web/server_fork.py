@@ -12,6 +12,10 @@ for it, reads its exit status and kills its process group as with ``subprocess``
 (:class:`ForkedServer` has ``Popen``'s ``pid``, ``poll``, ``wait``, ``send_signal`` and
 ``returncode``). Tests that start servers with ``subprocess`` themselves still run
 ``python -m companion serve`` from the start, as does ``CHOCOLATL_FORK_SERVERS=0``.
+
+What a fork shares with its siblings and a fresh start would not: ``random``'s state (seeded
+again in each server) and the string hash seed (so sets of strings iterate in the same order
+in every server; nothing in the companion may depend on that order anyway).
 """
 
 from __future__ import annotations
