@@ -45,7 +45,11 @@ def _port_dir() -> str:
     top = Path(tempfile.gettempdir())
     for old in top.glob(f"{DIR_PREFIX}*-*"):
         pid = old.name[len(DIR_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or old.stat().st_uid != os.getuid():
+        try:
+            owner = old.stat().st_uid
+        except FileNotFoundError:  # gone since the listing: closed, or cleaned by another server
+            continue
+        if not pid.isdigit() or owner != os.getuid():
             continue
         try:
             os.kill(int(pid), 0)

@@ -54,3 +54,21 @@ def test_the_directory_of_a_killed_server_is_removed_by_the_next_board() -> None
                 entry.unlink()
             if folder.exists():
                 folder.rmdir()
+
+
+def test_a_directory_gone_between_the_listing_and_the_look_is_passed_over(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Servers side by side: another board was closed (or another server removed a dead one's
+    directory) between this board's listing of the temp directory and its look at an entry's
+    owner. The entry is gone, which is no reason for the board not to start (it did not: the
+    table ran without its simulated board). The window is forced: the listing names an entry
+    that is no longer there."""
+    gone = tmp_path / f"{DIR_PREFIX}{os.getpid()}-gone"
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(Path, "glob", lambda self, pattern: iter([gone]))
+    board = SimBoard(10)
+    try:
+        assert Path(board.path).parent.parent == tmp_path  # its own directory, made anyway
+    finally:
+        board.close()
