@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 import requests
-from live_server import die_with_parent, free_port
+from live_server import free_port
+from server_fork import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = "/etc/systemd/system/chocolatl.service"

@@ -31,13 +31,6 @@ STATIONS = ("1", "2", "3", "4", "5", "6")
 COMMANDS_PER_S = 15
 
 
-def die_with_parent() -> None:
-    """In the child: SIGKILL when the test process dies, so no server outlives a killed run."""
-    import ctypes
-
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -130,7 +123,7 @@ class LiveServer:
                 text=True,
                 env=env,
                 start_new_session=True,
-                preexec_fn=die_with_parent,
+                preexec_fn=server_fork.die_with_parent,
             )
             log.close()
         deadline = time.monotonic() + timeout

@@ -89,7 +89,7 @@ class Forker:
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
         assert self.proc.stdout is not None
         if self.proc.stdout.readline().strip() != "ready":
@@ -148,7 +148,8 @@ def _group_left(pgid: int) -> bool:
     return False
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
+    """In the child: SIGKILL when the test process dies, so no server outlives a killed run."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
@@ -199,7 +200,7 @@ def _become_server(request: dict[str, Any], sleep: Any) -> None:
         if time.monotonic() > deadline:
             os._exit(70)
         sleep(0.001)
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != request["parent"]:
         os._exit(70)
     null = os.open(os.devnull, os.O_RDONLY)
