@@ -1,11 +1,11 @@
 """The shapes of the frames the server sends (PROTOCOL.md 3.4), for type checkers and readers.
 
 A view frame differs by audience: a seat's carries ``you`` (and its own ``notice``), the
-display's and the host's the LED ``board`` and the game's ``story``, the host's the ``host``
-block. Their parts reuse the engine's shapes (``View``, ``Event``, ``Pending``, ``Story``), so
-a frame says exactly what may leave the server. The other server frames (ack, error, ok, ...)
-are small and fixed. ``tests/web/test_frame_types.py`` holds PROTOCOL.md's key lists and a
-live server's frames to these types.
+display's the LED ``board``, the display's and the host's the game's ``story``, the host's
+the ``host`` block. Their parts reuse the engine's shapes (``View``, ``Event``, ``Pending``,
+``Story``), so a frame says exactly what may leave the server. The other server frames (ack,
+error, ok, board, ...) are small and fixed. ``tests/web/test_frame_types.py`` holds
+PROTOCOL.md's key lists and a live server's frames to these types.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from companion.table.board_status import BoardStatus
 
 SeatState = Literal["phone", "auto", "bot", "vacant"]
 Reason = Literal[
-    "hello", "resend", "command", "seats", "undo", "game", "settings", "board", "review", "show"
+    "hello", "resend", "command", "seats", "undo", "game", "settings", "review", "show"
 ]
 
 
@@ -291,7 +291,8 @@ class DisplayFrame(ViewFrameBase):
     story: Story | None
 
 
-class HostFrame(DisplayFrame):
+class HostFrame(ViewFrameBase):
+    story: Story | None
     host: HostBlock | None
 
 
@@ -336,6 +337,14 @@ class PongFrame(TypedDict):
     t: float | None  # the ping's own t, None when it sent none
 
 
+class BoardFrame(TypedDict):
+    """The LED board's status alone, to the displays (PROTOCOL.md 3.4): its pictures change
+    many times a step (a marker walks box by box) and nothing else did, so no whole view."""
+
+    type: Literal["board"]
+    board: BoardStatus | None
+
+
 class HintFrame(TypedDict):
     """Learning mode's answer (PROTOCOL.md 3.1): a suggestion, or None when nothing is asked."""
 
@@ -357,6 +366,7 @@ ServerFrame = (
     | TableClosedFrame
     | PongFrame
     | HintFrame
+    | BoardFrame
 )
 
 # --- a finished game's replay (table/replay_frames.py, web/replay_sessions.py) ------------

@@ -252,7 +252,6 @@ def render(
             host_frame: HostFrame = {
                 **head,
                 **later,
-                "board": snap.board,
                 "story": story,
                 "host": _host(snap, links, connected),
             }

@@ -50,20 +50,21 @@ ErrorCode = Literal[
 GameStatus = Literal["playing", "finished", "ended"]
 SeatState = Literal["phone", "auto", "bot", "vacant"]
 Role = Literal["display", "seat", "host"]  # who is at the other end of a connection
-# Why an outcome came: a view frame's reason, or one of the table's own that sends no frame
+# Why an outcome came: a view frame's reason, or one of the table's own that sends no view
 # (``ask_bots``: the companion players look again; ``closed``: the server stops; ``current``:
-# a follower's catch-up with the game as it stands).
-OutcomeReason = Reason | Literal["ask_bots", "closed", "current"]
+# a follower's catch-up with the game as it stands; ``board``: the LED board's status changed,
+# which the displays get alone in a ``board`` frame).
+OutcomeReason = Reason | Literal["ask_bots", "closed", "current", "board"]
 
 
 def frame_reason(reason: OutcomeReason) -> Reason | None:
     """The view frames' reason of an outcome; None for the table's own, which send none.
 
-    >>> frame_reason("undo"), frame_reason("ask_bots")
-    ('undo', None)
+    >>> frame_reason("undo"), frame_reason("ask_bots"), frame_reason("board")
+    ('undo', None, None)
     """
     match reason:
-        case "ask_bots" | "closed" | "current":
+        case "ask_bots" | "closed" | "current" | "board":
             return None
         case _:
             return reason

@@ -264,7 +264,7 @@ class Stage:
     def _on_outcome(self, table: Table, outcome: Outcome) -> None:
         """The table committed something: put up whatever is due (a new game, an undo, a
         pace, a command that may come straight up)."""
-        if outcome.roles != ():
+        if outcome.roles != () and outcome.reason != "board":  # the board's pictures: no step
             self.tick()
 
     # -- who follows the show (the LED board), as a table's subscribers ---------------------

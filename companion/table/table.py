@@ -308,11 +308,12 @@ class Table:
             return self.publish(Outcome("settings"))
 
     def set_board_status(self, status: BoardStatus | None) -> None:
-        """The LED board's status (not stored: it is the board's, not the table's)."""
+        """The LED board's status (not stored: it is the board's, not the table's). Only the
+        displays draw it, and they get it alone (web/hub.py ``send_board``)."""
         with self.lock:
             if status != self.board_status:
                 self.board_status = status
-                self.publish(Outcome("board", roles=("display", "host")))  # phones: no board
+                self.publish(Outcome("board", roles=("display",)))
 
     def set_review(self, review: ReviewRecord) -> None:
         """The review of the game that is over, or its progress (not a table change: the

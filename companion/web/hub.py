@@ -21,7 +21,14 @@ from companion.engine import Event
 from companion.engine.asks import awaiting
 from companion.table import Outcome, Table
 from companion.table import frames as render
-from companion.table.frame_types import Notice, Reason, ShowInfo, TableSummary, ViewFrame
+from companion.table.frame_types import (
+    BoardFrame,
+    Notice,
+    Reason,
+    ShowInfo,
+    TableSummary,
+    ViewFrame,
+)
 from companion.table.frames import Links
 from companion.table.model import frame_reason
 from companion.web.connections import CLOSE_TABLE_CLOSED, CLOSE_TAKEN_OVER, Connection
@@ -204,10 +211,27 @@ class Hub:
             self._kick(seat, outcome.kicked_by)
         if outcome.reason == "command" and table.stage is not None:
             return  # the show tells the screens when its turn comes (_on_show)
+        if outcome.reason == "board":
+            self.send_board()
+            return
         reason = frame_reason(outcome.reason)
         if reason is None:
             return  # the table's own (ask_bots: no frame for anybody, roles=())
         self.broadcast(reason, outcome.events, outcome.history, outcome.roles, outcome.notices)
+
+    def send_board(self) -> None:
+        """The LED board's status alone to every display (PROTOCOL.md 3.4 ``board``). Its
+        pictures change many times a step: as whole views, a 3-player game sent the display
+        and the host 184 views of 15 KB each, and each redrew the whole page."""
+        with self.table.lock:
+            conns = [c for c in self.connections if c.role == "display"]
+            if not conns:
+                return
+            frame: BoardFrame = {"type": "board", "board": self.table.board_status}
+            text = orjson.dumps(frame).decode()
+            for conn in conns:
+                if not conn.send(text):
+                    self._drop(conn)
 
     def _on_show(self, reason: Reason, events: list[Event], history: bool) -> None:
         """The show put up the next steps (called under the table's lock)."""

@@ -37,6 +37,7 @@ OTHER_FRAMES: dict[str, Any] = {
     "table_closed": ft.TableClosedFrame,
     "pong": ft.PongFrame,
     "hint": ft.HintFrame,
+    "board": ft.BoardFrame,
 }
 VIEW_FRAMES = {"seat": ft.SeatFrame, "display": ft.DisplayFrame, "host": ft.HostFrame}
 

@@ -131,7 +131,10 @@ def test_a_new_game_clears_the_board_back_to_the_empty_track(
     assert wait_for(lambda: board.service.simulated_pixels() == empty)
 
 
-def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
+def test_board_status_goes_to_the_display_alone(table: Table) -> None:
+    """A new board status is a ``board`` frame to each display, the status alone (no view:
+    its pictures change many times a step); the host's and the phones' pages draw no board
+    and get nothing."""
     from flask import Flask
 
     from companion.web.connections import Connection
@@ -142,22 +145,26 @@ def test_board_status_goes_to_the_display_and_host_only(table: Table) -> None:
     class Recorder(Connection):
         def __init__(self, role: str, seat: str | None = None) -> None:
             super().__init__(role, seat)
-            self.reasons: list[str] = []
+            self.frames: list[dict] = []
 
         def _send(self, text: str) -> None:
             import json
 
-            frame = json.loads(text)
-            if frame["type"] == "view":
-                self.reasons.append(frame["reason"])
+            self.frames.append(json.loads(text))
 
     app = Flask(__name__)
     app.register_blueprint(pages_bp)
     app.register_blueprint(sockets_bp)
     hub = Hub(table, app.url_map.bind("localhost"), "http://127.0.0.1:1")
-    display, phone = Recorder("display"), Recorder("seat", table.seats[0].seat)
-    hub.attach(display)
-    hub.attach(phone)
-    table.set_board_status({"mode": "simulated", "connected": True, "detail": "simulated"})
-    assert display.reasons.count("board") == 1
-    assert "board" not in phone.reasons  # a phone does not show the board
+    display, host = Recorder("display"), Recorder("host")
+    phone = Recorder("seat", table.seats[0].seat)
+    for conn in (display, host, phone):
+        hub.attach(conn)
+    for conn in (display, host, phone):
+        conn.frames.clear()  # the hellos and the seats' news
+    status = {"mode": "simulated", "connected": True, "detail": "simulated"}
+    table.set_board_status(status)  # type: ignore[arg-type]
+    assert display.frames == [{"type": "board", "board": status}]
+    assert host.frames == [] and phone.frames == []
+    table.set_board_status(dict(status))  # type: ignore[arg-type]
+    assert len(display.frames) == 1  # the same status again: nothing

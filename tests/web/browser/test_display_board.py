@@ -139,6 +139,26 @@ def test_simulated_board_is_drawn_led_by_led(server, browser, artifacts):
     dark = set(range(count)) - set(layout["track"][0]) - set(layout["pyramid"][0])
     assert {drawn["colours"][str(i)] for i in dark} == {"rgb(0, 0, 0)"}
     assert "simulated" in drawn["status"]
+    # A board frame (the status alone, PROTOCOL.md 3.4: the server sends one per picture)
+    # recolours the lights that changed, on the same elements, and leaves the view as it was.
+    lit = list(pixels)
+    for led in layout["track"][1]:
+        lit[led] = "#009e73"  # box 1 lit in green
+    after = display.evaluate(
+        """b => { const before = [...document.querySelectorAll('#leds .led')];
+          before.forEach((e) => { e.__kept = true; });
+          const f = window.__display.frame();
+          window.__display.inject({type: 'board', board: b});
+          const now = [...document.querySelectorAll('#leds .led')];
+          return { kept: now.length === before.length && now.every((e) => e.__kept),
+                   view: window.__display.frame() === f && f.board === b,
+                   colours: Object.fromEntries(now.map(
+                     e => [e.dataset.led, getComputedStyle(e).backgroundColor])) }; }""",
+        {**status, "pixels": lit},
+    )
+    assert after["kept"] and after["view"], after["kept"]
+    assert {after["colours"][str(i)] for i in layout["track"][1]} == {"rgb(0, 158, 115)"}
+    assert {after["colours"][str(i)] for i in layout["track"][0]} == {"rgb(230, 159, 0)"}
     display.screenshot(path=str(artifacts / "display-leds.png"))
 
     # Laid out as the physical board, readable at both TV sizes, with labelled status lights.

@@ -53,8 +53,12 @@ const display = {
   walked: null,
   /** @type {string | null} the top bar's and its items' widths when fitHeader last fitted it */
   barFitted: null,
-  /** @type {string | null} the lights, layout and language the LED board was drawn with */
+  /** @type {string | null} the layout, language and number of lights the LED board was drawn with */
   boardDrawn: null,
+  /** @type {HTMLElement[]} the LED board's drawn lights, in strip order */
+  ledDots: [],
+  /** @type {string[]} the colours they were given */
+  ledColours: [],
   /** @type {Animation | null} the countdown pill's fill (fillCountdown) */
   fill: null,
   /** @type {string | null} the beat and length the fill runs for */
@@ -79,6 +83,10 @@ function onFrame(f) {
     // A language change the table refused (too many at once): the picker says what is shown.
     const select = /** @type {HTMLSelectElement} */ (document.getElementById("display-lang"));
     if (select) select.value = document.documentElement.lang;
+    return;
+  }
+  if (f.type === "board") {
+    onBoard(f.board);
     return;
   }
   if (f.type !== "view") return;
@@ -1063,6 +1071,18 @@ function bindLanguagePicker(conn) {
 
 // ---------- LED board ----------
 
+/** A `board` frame: the LED board's status alone (its picture changed, or its link), the rest
+ * of the view as it was. Only the board is drawn again, and only the lights that changed;
+ * the whole page when the drawing came or went (the panels share the screen). */
+function onBoard(board) {
+  if (!display.frame) return; // the first view brings the board with it
+  const leds = document.getElementById("leds-panel");
+  const wasShown = Boolean(leds && !leds.hidden);
+  display.frame.board = board;
+  renderBoard();
+  if (Boolean(leds && !leds.hidden) !== wasShown) render();
+}
+
 function renderBoard() {
   const status = document.getElementById("board-status");
   const board = display.frame?.board;
@@ -1073,14 +1093,17 @@ function renderBoard() {
       else if (board.connected) key = "board.connected";
       else key = "board.disconnected";
     }
-    status.dataset.state = key.split(".")[1];
-    // The long label, and the short one a squeezed top bar shows instead (fitHeader).
-    fill(
-      status,
-      h("span", { class: "board-label" }, `${t("board.title")}: `),
-      h("span", { class: "board-label-short" }, `${t("board.short")}: `),
-      t(key),
-    );
+    if (status.dataset.state !== key.split(".")[1] || status.dataset.lang !== document.documentElement.lang) {
+      status.dataset.state = key.split(".")[1];
+      status.dataset.lang = document.documentElement.lang;
+      // The long label, and the short one a squeezed top bar shows instead (fitHeader).
+      fill(
+        status,
+        h("span", { class: "board-label" }, `${t("board.title")}: `),
+        h("span", { class: "board-label-short" }, `${t("board.short")}: `),
+        t(key),
+      );
+    }
   }
   const leds = document.getElementById("leds-panel");
   if (!leds) return;
@@ -1090,13 +1113,26 @@ function renderBoard() {
   const wanted = display.frame?.table?.board_drawing !== false;
   leds.hidden = !(wanted && simulated && Array.isArray(pixels) && pixels.length);
   document.body.classList.toggle("leds-shown", !leds.hidden);
-  if (leds.hidden) return;
-  // Drawn again only when its lights, its layout or the words beside it changed: hundreds of
-  // lights, and most frames change none of them.
-  const drawn = JSON.stringify([pixels, board?.layout ?? null, document.documentElement.lang]);
-  if (drawn === display.boardDrawn && document.getElementById("leds")?.childElementCount) return;
+  if (leds.hidden || !pixels) return;
+  // Built again only when its layout, its words or its number of lights changed; a new
+  // picture (many a step: a marker walks box by box) recolours the lights that changed.
+  const drawn = JSON.stringify([board?.layout ?? null, document.documentElement.lang, pixels.length]);
+  if (drawn === display.boardDrawn && display.ledDots.length === pixels.length && display.ledDots[0]?.isConnected) {
+    pixels.forEach((colour, i) => {
+      if (display.ledColours[i] === colour) return;
+      display.ledColours[i] = colour;
+      display.ledDots[i].style.background = ledColour(colour ?? "#000");
+    });
+    return;
+  }
   display.boardDrawn = drawn;
-  const dot = (i) => h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
+  display.ledColours = pixels.slice();
+  const dots = (display.ledDots = []);
+  const dot = (i) => {
+    const el = h("span", { class: "led", style: { background: ledColour(pixels[i] ?? "#000") }, dataset: { led: i } });
+    dots[i] = el;
+    return el;
+  };
   if (!board?.layout) {
     fill("leds", h("div", { class: "led-strip" }, pixels.map((_, i) => dot(i))));
     return;

@@ -132,6 +132,12 @@
  */
 
 /**
+ * @typedef {object} BoardFrame the LED board's status alone (displays only)
+ * @property {"board"} type
+ * @property {Record<string, any> | null} board
+ */
+
+/**
  * @typedef {object} AckFrame
  * @property {"ack"} type
  * @property {string} id
