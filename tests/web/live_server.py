@@ -295,6 +295,15 @@ class Peer:
             "expected frame did not arrive; last frames: " + json.dumps(self.frames[-3:])[:2000]
         )
 
+    def view_until(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+        """The latest view if ``pred`` holds for it, else the first new view for which it does.
+        A host action's views go out before its ok (web/sockets.py), so they may be in
+        already when the ok is."""
+        self.poll()
+        if self.view is not None and pred(self.view):
+            return self.view
+        return self.until(lambda f: f["type"] == "view" and pred(f), timeout)
+
     def close(self) -> None:
         try:
             self.ws.close()

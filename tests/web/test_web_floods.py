@@ -135,7 +135,7 @@ def _finished_game(server: LiveServer, table: str) -> tuple[list[Phone], int]:
     host.hello()
     assert host.act("start")["type"] == "ok"
     assert host.act("end_game")["type"] == "ok"
-    game_id = host.until(lambda f: f["type"] == "view" and f["game"]["status"] != "playing")
+    game_id = host.view_until(lambda f: f["game"]["status"] != "playing")
     host.close()
     return phones, int(game_id["game"]["id"])
 

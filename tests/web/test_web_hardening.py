@@ -101,7 +101,7 @@ def test_a_command_with_an_unknown_key_is_refused_and_never_stored(
     assert refusal["type"] == "error" and "'memo'" in refusal["reason"]
     phone.command({"type": "sacrifice", "card": 7}, "c3")
     assert phone.until(lambda f: f.get("id") == "c3")["type"] == "ack"
-    game_id = host.until(lambda f: f["type"] == "view" and f["game"])["game"]["id"]
+    game_id = host.view_until(lambda f: f["game"])["game"]["id"]
     assert host.act("end_game")["type"] == "ok"  # a running game's log is not given out
     text = requests.get(
         f"{server.base}/t/{table}/games/{game_id}/log.json",

@@ -235,14 +235,13 @@ def test_end_game_is_not_offered_for_a_game_over_that_the_screens_still_show(tmp
         for name in ("Ben", "Cleo"):
             assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
         assert host.act("start", dice="digital")["type"] == "ok"
-        playing = host.until(lambda f: f["type"] == "view" and f["game"] is not None)
+        playing = host.view_until(lambda f: f["game"] is not None)
         assert playing["game"]["status"] == "playing" and playing["host"]["can_end"]
         # Ana leaves her seat to a companion player: the three play the rest at once.
         assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
-        over = host.until(
+        over = host.view_until(
             lambda f: (
-                f["type"] == "view"
-                and f["game"] is not None
+                f["game"] is not None
                 and f["game"]["status"] == "playing"
                 and not f["host"]["can_end"]
             ),
