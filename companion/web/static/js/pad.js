@@ -953,7 +953,8 @@ function rollTask(view, entry) {
     "form",
     { class: "roll-form", dataset: { act: "roll" } },
     h("div", { class: "dice-inputs" }, inputs),
-    h("button", { class: "big primary", type: "submit", disabled: Boolean(pad.asking.sending) }, t("pad.roll_send")),
+    // While the roll is on its way the form says so, as every other question does (lockBar).
+    pad.asking.sending ? h("p", { class: "sending" }, t("pad.sending")) : h("button", { class: "big primary", type: "submit" }, t("pad.roll_send")),
   );
   return [h("h2", {}, count === 1 ? t("pad.roll_title_one") : t("pad.roll_title", { n: count })), view.station ? revealedTable(view, view.station) : null, form];
 }
