@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from .pads import ASKED
 
@@ -84,25 +84,25 @@ class Player:
         kind = p.evaluate(ASKED)  # one look at the page (pads.ASKED)
         if only is not None and kind != only:
             return None
+        tap = self._tap
         if kind == "sacrifice":
-            p.locator(tid("choice", "[data-kind=sacrifice]")).first.tap()
-            p.locator(tid("lock-in")).tap()
-        elif kind == "bid":
-            if not self.fill_bid():
+            if not tap(p.locator(tid("choice", "[data-kind=sacrifice]")).first, kind):
                 return None
-            p.locator(tid("review")).tap()
-            p.locator(tid("lock-in")).tap()
+        elif kind == "bid":
+            if not self.fill_bid() or not tap(p.locator(tid("review")), kind):
+                return None
         elif kind == "dice":
             options = p.locator(tid("choice", "[data-kind=dice]"))
-            (options.last if self.dice == "all" else options.first).tap()
-            p.locator(tid("lock-in")).tap()
+            if not tap(options.last if self.dice == "all" else options.first, kind):
+                return None
         elif kind == "city":
-            p.locator(tid("choice", f"[data-kind=city][data-value={self.city}]")).tap()
-            p.locator(tid("lock-in")).tap()
+            if not tap(p.locator(tid("choice", f"[data-kind=city][data-value={self.city}]")), kind):
+                return None
         elif kind == "pyramid":
             options = p.locator(tid("choice", "[data-kind=pyramid]"))
-            (options.first if self.pyramid == "me" or options.count() == 1 else options.last).tap()
-            p.locator(tid("lock-in")).tap()
+            first = self.pyramid == "me" or options.count() == 1
+            if not tap(options.first if first else options.last, kind):
+                return None
         elif kind == "roll":
             inputs = p.locator("#task input.die-input")
             # The heading counts the dice in words that fit the number ("your black die").
@@ -116,8 +116,25 @@ class Player:
                 raise AssertionError(f"{self.name}: {p.evaluate(PAD_STATE)}") from e
         else:
             return None
+        if kind != "roll" and not tap(p.locator(tid("lock-in")), kind):
+            return None
         self.done.append(kind)
         return kind
+
+    def _tap(self, locator: Locator, kind: str) -> bool:
+        """Tap ``locator`` while the pad asks ``kind``; False when the question went meanwhile
+        (the host let the companion play the seat, or took a move back), as a person's finger
+        can come a moment late. A control that stays away while it is asked fails after 30 s."""
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                locator.tap(timeout=2000)
+                return True
+            except PlaywrightError:
+                if self.page.evaluate("document.body.dataset.task || ''") != kind:
+                    return False
+                if time.monotonic() > deadline:
+                    raise
 
     def fill_bid(self) -> bool:
         """Tap cards into the slots: the wanted values first, then the first free cards.
