@@ -441,14 +441,10 @@ function fitTables() {
     const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
     table.style.fontSize = "";
-    table.classList.remove("squeezed");
     while (table.getBoundingClientRect().right > right() + 0.5 && size > 80) {
       size -= 5;
       table.style.fontSize = `${size}%`;
     }
-    // Still wider than the phone (a long one-word name beside a row's cards, huts and dice):
-    // the names may break inside a word, rather than the last column going off the screen.
-    if (table.getBoundingClientRect().right > right() + 0.5) table.classList.add("squeezed");
   }
 }
 
@@ -1292,11 +1288,6 @@ function standingsTable(frame, standings) {
 // ---------- start ----------
 
 async function main() {
-  // A phone turned (or a window resized): the tables and the name are fitted to the new width.
-  window.addEventListener("resize", () => {
-    fitTables();
-    fitName();
-  });
   window.__pad = {
     frame: () => pad.frame,
     conn: null,
