@@ -40,7 +40,7 @@ def limits(kind: str, width: int) -> dict[str, float]:
 def check(page: Page, kind: str) -> list[str]:
     """Problems of the screen as it is now (``kind`` is "display" or "phone")."""
     width = page.viewport_size["width"] if page.viewport_size else 1920
-    return page.evaluate(_CHECK_JS, {"kind": kind, **limits(kind, width)})
+    return page.evaluate(_CHECK_JS, {"kind": kind, "width": width, **limits(kind, width)})
 
 
 def settle(page: Page) -> None:

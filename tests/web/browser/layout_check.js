@@ -1,7 +1,9 @@
 // The layout check run inside a page (see layout.py): returns a list of problems.
-({kind, minText, minTap}) => {
+({kind, minText, minTap, width}) => {
   const problems = [];
-  const W = window.innerWidth, H = window.innerHeight;
+  // The screen's width as the test set it: a phone's browser zooms out to a page wider than
+  // the screen, and then its innerWidth is the page's width (the page never seemed too wide).
+  const W = width || window.innerWidth, H = window.innerHeight;
   const doc = document.documentElement;
   const describe = (el) => {
     const id = el.id ? `#${el.id}` : "";

@@ -441,9 +441,17 @@ function fitTables() {
     const right = () => box.getBoundingClientRect().right - parseFloat(getComputedStyle(box).paddingRight);
     let size = 100;
     table.style.fontSize = "";
+    table.classList.remove("squeezed", "squeezed-names");
     while (table.getBoundingClientRect().right > right() + 0.5 && size > 80) {
       size -= 5;
       table.style.fontSize = `${size}%`;
+    }
+    // Still wider than the phone (a long name beside a row's cards, huts and dice): first the
+    // cells close up and the figures may wrap ("1 die"), then, for a long one-word name, the
+    // names may break inside a word, rather than the last column going off the screen.
+    for (const step of ["squeezed", "squeezed-names"]) {
+      if (table.getBoundingClientRect().right <= right() + 0.5) break;
+      table.classList.add(step);
     }
   }
 }
@@ -1288,6 +1296,11 @@ function standingsTable(frame, standings) {
 // ---------- start ----------
 
 async function main() {
+  // A phone turned (or a window resized): the tables and the name are fitted to the new width.
+  window.addEventListener("resize", () => {
+    fitTables();
+    fitName();
+  });
   window.__pad = {
     frame: () => pad.frame,
     conn: null,

@@ -1,0 +1,27 @@
+"""The layout checker (layout.py) can fail: a phone's page wider than its screen is found.
+
+A phone's browser zooms out to a page wider than the screen, and then its ``innerWidth`` is the
+page's width: measured against it, no phone page ever scrolled sideways, while the bonus-dice
+tables of a long name went 25 px off a 390 px screen and the host page was 391 px wide at 360.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import check
+
+PAGE = """<!doctype html><html><head>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0;font-size:18px"><p>{}</p></body></html>"""
+
+
+def test_a_phone_page_wider_than_the_screen_is_found(browser: Any) -> None:
+    page = browser.new_context(**PHONE).new_page()
+    page.set_content(PAGE.format("A line that fits."))
+    assert check(page, "phone") == []
+    page.set_content(PAGE.format('<span style="display:inline-block;width:430px">wide</span>'))
+    assert page.evaluate("window.innerWidth") > PHONE["viewport"]["width"]  # zoomed out
+    problems = check(page, "phone")
+    assert any("page scrolls sideways" in p and "in 390px" in p for p in problems), problems
