@@ -1093,17 +1093,15 @@ function renderBoard() {
       else if (board.connected) key = "board.connected";
       else key = "board.disconnected";
     }
-    if (status.dataset.state !== key.split(".")[1] || status.dataset.lang !== document.documentElement.lang) {
-      status.dataset.state = key.split(".")[1];
-      status.dataset.lang = document.documentElement.lang;
-      // The long label, and the short one a squeezed top bar shows instead (fitHeader).
-      fill(
-        status,
-        h("span", { class: "board-label" }, `${t("board.title")}: `),
-        h("span", { class: "board-label-short" }, `${t("board.short")}: `),
-        t(key),
-      );
-    }
+    status.dataset.state = key.split(".")[1];
+    // The long label, and the short one a squeezed top bar shows instead (fitHeader); `fill`
+    // leaves it in place while its words stay the same (a board frame per picture).
+    fill(
+      status,
+      h("span", { class: "board-label" }, `${t("board.title")}: `),
+      h("span", { class: "board-label-short" }, `${t("board.short")}: `),
+      t(key),
+    );
   }
   const leds = document.getElementById("leds-panel");
   if (!leds) return;
