@@ -49,7 +49,9 @@ def _seq(server: LiveServer) -> int:
 
 
 def _view(phones: list[Phone]) -> dict[str, Any]:
-    return phones[0].view["game"]["view"]
+    """The game as the first phone has it. Right after the start another phone may have
+    seen the game and moved while this one still holds the lobby's view (no game)."""
+    return phones[0].view_until(lambda f: f.get("game") is not None)["game"]["view"]
 
 
 def _play_until(phones: list[Phone], host: Host, done: Any, what: str) -> None:

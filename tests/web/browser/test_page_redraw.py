@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from live_server import Host, play, seat_phones
 
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.tapping import join_by_taps
+
 DOM = """async (run) => {
     const src = document.querySelector('script[type=module]').src;
     const { fill, h, refill } = await import(new URL('dom.js', src).href);
@@ -158,4 +161,35 @@ def test_a_frame_redraws_only_the_panels_it_changes(browser, shared_server, tabl
     finally:
         host.close()
         for phone in phones:
+            phone.close()
+
+
+WATCH_WHO = """() => {
+    const who = document.getElementById('who');
+    window.__whoFits = [];
+    new MutationObserver((changes) => window.__whoFits.push(...changes.map((c) => c.attributeName)))
+        .observe(who, { attributes: true, attributeFilter: ['style', 'class'] });
+    return who.style.fontSize;
+}"""
+
+
+def test_the_name_is_fitted_again_only_when_it_or_its_room_changes(browser, shared_server, table):
+    """The header is drawn with every frame; fitting a name too long for it takes its size
+    back and lays the page out once for every pixel it shrinks. A frame that leaves the name
+    and its room alone leaves the fitted size alone; a turned phone fits it again."""
+    page = browser.new_context(**PHONE).new_page()
+    join_by_taps(page, shared_server.join_url(table), "Konstantinopelüberallxyz", "blue")
+    page.wait_for_function("document.getElementById('who').style.fontSize !== ''")
+    fitted = page.evaluate(WATCH_WHO)
+    others = seat_phones(shared_server, table, ["Ben"])
+    try:
+        # A new seat in the lobby: a new frame, the same header.
+        page.wait_for_function("document.querySelector('.lobby-seats')?.children.length === 2")
+        assert page.evaluate("window.__whoFits") == []
+        assert page.evaluate("document.getElementById('who').style.fontSize") == fitted
+        page.set_viewport_size({"width": 844, "height": 390})
+        page.wait_for_function("window.__whoFits.length > 0")
+        page.wait_for_function("document.getElementById('who').style.fontSize === ''")
+    finally:
+        for phone in others:
             phone.close()

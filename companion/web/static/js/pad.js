@@ -517,6 +517,11 @@ function fitName() {
   const who = document.getElementById("who");
   const name = who?.querySelector(".chip-name");
   if (!who || !name) return;
+  // Fitted again only when the name or its room changed (the header is drawn with every
+  // frame; the header's other items decide the room: the name's box grows from nothing).
+  const fitted = `${who.clientWidth}|${name.textContent}`;
+  if (who.dataset.fitted === fitted) return;
+  who.dataset.fitted = fitted;
   who.style.fontSize = "";
   who.classList.remove("squeezed");
   const base = parseFloat(getComputedStyle(who).fontSize);
