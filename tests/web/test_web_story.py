@@ -72,7 +72,8 @@ def test_a_game_ended_by_the_host_tells_its_story_so_far(server: LiveServer, tab
     assert host.act("start", dice="digital")["type"] == "ok"
     # Play until the first round is over (round 2 has started), then end the game.
     play(phones, [display], host, max_steps=3)  # the sacrifices (R1.2)
-    while display.view["game"]["view"]["round"] < 2:
+    # The display's view of the game (the phones may have moved on it before it came in).
+    while display.view_until(lambda f: f["game"] is not None)["game"]["view"]["round"] < 2:
         play(phones, [display], host, max_steps=1)
         settle(server, table, [display, host, *phones])
     assert display.view.get("story") is None
