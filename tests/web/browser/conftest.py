@@ -122,29 +122,27 @@ def _poll_by_default(page_class: Any) -> None:
     page_class.wait_for_function = wait_for_function
 
 
-# How long a launch may take, and how many tries. The first run on a machine just booted and
-# given its Chromium skipped a worker's browser tests (its reason was not kept): a session's
-# browser that fails to launch takes every browser test of its worker with it (skipped, or
-# failed where the browser is required). That first launch reads 220 MB from disk while
-# four other workers start theirs; Playwright gives a launch 30 s.
+# How long a launch may take. The first run on a machine just booted and given its Chromium
+# skipped a worker's browser tests (its reason was not kept): a session's browser that fails
+# to launch takes every browser test of its worker with it (skipped, or failed where the
+# browser is required). That first launch reads 220 MB from disk while four other workers
+# start theirs; Playwright gives a launch 30 s.
 LAUNCH_TIMEOUT_MS = 120_000
-LAUNCH_TRIES = 2
 
 
 def _launch(pw: Any) -> Any:
-    """Chromium for this worker, tried again once if the first launch fails."""
-    for attempt in range(1, LAUNCH_TRIES + 1):
-        try:
-            return pw.chromium.launch(
-                executable_path=CHROMIUM,
-                args=CHROMIUM_ARGS,
-                headless=True,
-                timeout=LAUNCH_TIMEOUT_MS,
-            )
-        except Exception:  # noqa: BLE001 - the last try's error is the one reported
-            if attempt == LAUNCH_TRIES:
-                raise
-    raise AssertionError("unreachable")
+    """Chromium for this worker, launched a second time if the first launch fails (the
+    second launch's error is the one reported)."""
+    options = {
+        "executable_path": CHROMIUM,
+        "args": CHROMIUM_ARGS,
+        "headless": True,
+        "timeout": LAUNCH_TIMEOUT_MS,
+    }
+    try:
+        return pw.chromium.launch(**options)
+    except Exception:  # noqa: BLE001 - a failed launch gets one more try
+        return pw.chromium.launch(**options)
 
 
 @pytest.fixture(scope="session")
