@@ -237,23 +237,37 @@ def _window_flash(browser: Any, server: LiveServer, table: str, close: Any) -> l
         )
     )
     watcher.close()
-    tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    tv.route_web_socket(re.compile(r"/ws/display"), lambda ws: None)  # connected, never told
-    tv.goto(f"{server.base}/t/{table}/")
-    tv.wait_for_function("window.__display && document.documentElement.lang === 'en'")
-    tv.evaluate(WATCH_WINDOW)
-    tv.evaluate(
-        """([opened, closed]) => new Promise((done) => {
-          window.__display.inject(opened);
-          setTimeout(() => { window.__display.inject(closed); done(); }, 40);
-        })""",
-        [opened, closed],
-    )
-    tv.wait_for_function("window.__display?.frame()?.game.view.dice_window === null")
-    tv.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
-    drawn = tv.evaluate("window.__windowDrawn")
-    tv.context.close()
-    return ["the display drew a dice window that was open for 40 ms"] if drawn else []
+    # The page's own clock says how long the window was open: on a starved machine the 40 ms
+    # timer can fire after the display's settle time (display.js WINDOW_SETTLE_MS, 300 ms),
+    # and then drawing the window is right. Such a try says nothing and is made again.
+    for _ in range(5):
+        tv = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        tv.route_web_socket(re.compile(r"/ws/display"), lambda ws: None)  # connected, never told
+        tv.goto(f"{server.base}/t/{table}/")
+        tv.wait_for_function("window.__display && document.documentElement.lang === 'en'")
+        tv.evaluate(WATCH_WINDOW)
+        open_ms = tv.evaluate(
+            """([opened, closed]) => new Promise((done) => {
+              const at = performance.now();
+              window.__display.inject(opened);
+              setTimeout(() => {
+                window.__display.inject(closed);
+                done(performance.now() - at);
+              }, 40);
+            })""",
+            [opened, closed],
+        )
+        tv.wait_for_function("window.__display?.frame()?.game.view.dice_window === null")
+        tv.evaluate("new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+        drawn = tv.evaluate("window.__windowDrawn")
+        tv.context.close()
+        if open_ms < 250:  # well inside the settle time
+            return (
+                [f"the display drew a dice window that was open for {open_ms:.0f} ms"]
+                if drawn
+                else []
+            )
+    raise AssertionError("the page never closed the window within 250 ms of opening it")
 
 
 def _five_seats(server: LiveServer, table: str, n: int = 5) -> list[Phone]:
