@@ -18,18 +18,31 @@
     const d = el.closest("details:not([open])");
     return Boolean(d && d !== el && !el.closest("summary"));
   };
-  const visible = (el) => {
-    if (skipped(el) || folded(el)) return false;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) return false;
-    const s = getComputedStyle(el);
-    return s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0.05;
+  // Nothing moves while the check runs (one synchronous task), so each element's box, style
+  // and visibility are read once: the checks below ask for them many times (every box
+  // inside a panel, card or button again), and the display's check took 75 ms a screen.
+  const memo = (read) => {
+    const known = new Map();
+    return (el) => {
+      let value = known.get(el);
+      if (value === undefined) known.set(el, (value = read(el)));
+      return value;
+    };
   };
+  const rect = memo((el) => el.getBoundingClientRect());
+  const style = memo((el) => getComputedStyle(el));
+  const visible = memo((el) => {
+    if (skipped(el) || folded(el)) return false;
+    const r = rect(el);
+    if (r.width === 0 || r.height === 0) return false;
+    const s = style(el);
+    return s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0.05;
+  });
   if (doc.scrollWidth > W + 1) problems.push(`page scrolls sideways: ${doc.scrollWidth}px wide in ${W}px`);
   if (kind === "display" && doc.scrollHeight > H + 1) problems.push(`page scrolls: ${doc.scrollHeight}px tall in ${H}px`);
   const all = [...document.body.querySelectorAll("*")].filter(visible);
   for (const el of all) {
-    const s = getComputedStyle(el);
+    const s = style(el);
     const clipsX = s.overflowX !== "visible", clipsY = s.overflowY !== "visible";
     if (el.tagName === "SELECT" || el.tagName === "INPUT" || el.tagName === "TEXTAREA") continue;
     if ((clipsX && el.scrollWidth > el.clientWidth + 1) || (clipsY && el.scrollHeight > el.clientHeight + 1)) {
@@ -38,7 +51,7 @@
       }
     }
     if (kind === "display") {
-      const r = el.getBoundingClientRect();
+      const r = rect(el);
       if (r.right > W + 1 || r.bottom > H + 1 || r.left < -1 || r.top < -1) {
         problems.push(`off screen (${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)}): ${describe(el)}`);
       }
@@ -47,10 +60,10 @@
   // Nothing spills out of its box (a badge wider than its player card, a name over the edge).
   for (const box of document.querySelectorAll(".panel, .seat, .final-card, .station-row, .card-btn, button")) {
     if (!visible(box)) continue;
-    const b = box.getBoundingClientRect();
+    const b = rect(box);
     for (const el of box.querySelectorAll("*")) {
       if (!visible(el)) continue;
-      const r = el.getBoundingClientRect();
+      const r = rect(el);
       if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
         problems.push(`spills out of ${describe(box)}: ${describe(el)}`);
         break;
@@ -63,9 +76,9 @@
   // Cut by a box that clips (overflow other than visible): the element itself, named.
   for (const el of kind === "display" ? all : []) {
     for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-      const s = getComputedStyle(up);
+      const s = style(up);
       if (s.overflowX === "visible" && s.overflowY === "visible") continue;
-      const r = el.getBoundingClientRect(), b = up.getBoundingClientRect();
+      const r = rect(el), b = rect(up);
       if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
         problems.push(`cut by ${describe(up)}: ${describe(el)}`);
       }
@@ -79,7 +92,7 @@
     for (let i = 0; i < items.length; i += 1) {
       for (let j = i + 1; j < items.length; j += 1) {
         const a = items[i], b = items[j];
-        if (!nested(a, b) && overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) {
+        if (!nested(a, b) && overlap(rect(a), rect(b))) {
           problems.push(`header items overlap: ${describe(a)} and ${describe(b)}`);
         }
       }
@@ -89,7 +102,7 @@
     for (let i = 0; i < panels.length; i += 1) {
       for (let j = i + 1; j < panels.length; j += 1) {
         const a = panels[i], b = panels[j];
-        if (!nested(a, b) && overlap(a.getBoundingClientRect(), b.getBoundingClientRect())) {
+        if (!nested(a, b) && overlap(rect(a), rect(b))) {
           problems.push(`panels overlap: ${describe(a)} and ${describe(b)}`);
         }
       }
@@ -113,7 +126,7 @@
     const el = n.parentElement;
     if (!el || seen.has(el) || !visible(el)) continue;
     seen.add(el);
-    const size = parseFloat(getComputedStyle(el).fontSize);
+    const size = parseFloat(style(el).fontSize);
     if (size < minText - 0.05) problems.push(`text ${size.toFixed(1)}px < ${minText.toFixed(1)}px: ${describe(el)}`);
   }
   if (minTap) {
@@ -122,7 +135,7 @@
       if (!visible(el)) continue;
       // A radio inside a large label: the label is the tap target.
       if (el.tagName === "INPUT" && (el.type === "radio" || el.type === "checkbox") && el.closest("label")) continue;
-      const r = el.getBoundingClientRect();
+      const r = rect(el);
       if (r.width < minTap - 0.5 || r.height < minTap - 0.5) problems.push(`tap target ${Math.round(r.width)}x${Math.round(r.height)} < ${minTap}: ${describe(el)}`);
     }
   }
