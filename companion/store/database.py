@@ -136,6 +136,7 @@ class StoredGame:
     decks: list[list[int]]  # the dealer's shuffled improvement decks
     dice: str
     ended: float | None = None  # when it went over (final command or host's end), else None
+    ended_by: str | None = None  # who ended it early ("host", "cafe"); None if not ended
 
 
 class Store:
@@ -389,17 +390,24 @@ class Store:
                 self.skipped(damage)
         return found
 
-    def game_status_stmts(self, game_id: int, status: str) -> Statements:
+    def game_status_stmts(
+        self, game_id: int, status: str, ended_by: str | None = None
+    ) -> Statements:
         """Set the status; a game going over keeps this moment as its end (the host's "End
-        game"), not when the outbox later notices it."""
+        game"), not when the outbox later notices it, and who ended it (``ended_by``)."""
         ended = time.time() if status in OVER else None
-        return [("UPDATE games SET status = ?, ended = ? WHERE id = ?", (status, ended, game_id))]
+        return [
+            (
+                "UPDATE games SET status = ?, ended = ?, ended_by = ? WHERE id = ?",
+                (status, ended, ended_by if status == "ended" else None, game_id),
+            )
+        ]
 
     def game_dice_stmts(self, game_id: int, dice: str) -> Statements:
         return [("UPDATE games SET dice = ? WHERE id = ?", (dice, game_id))]
 
-    def set_game_status(self, game_id: int, status: str) -> None:
-        self._write(self.game_status_stmts(game_id, status))
+    def set_game_status(self, game_id: int, status: str, ended_by: str | None = None) -> None:
+        self._write(self.game_status_stmts(game_id, status, ended_by))
 
     # -- commands -----------------------------------------------------------------------
     def append(
@@ -941,6 +949,7 @@ def _game(row: sqlite3.Row) -> StoredGame:
         decks=cast(list[list[int]], _loads("game", gid, row["decks"], list)),
         dice=row["dice"],
         ended=row["ended"],
+        ended_by=row["ended_by"],
     )
 
 

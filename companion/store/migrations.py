@@ -24,7 +24,7 @@ from pathlib import Path
 
 from companion.store.results import upgraded
 
-CURRENT = 4
+CURRENT = 5
 
 # Tables every database has had since the first release (version 0); the others were made
 # by the café's outbox on its first run and may be missing from a version-0 file.
@@ -73,8 +73,8 @@ def statements(script: str) -> list[str]:
 def expected_columns() -> dict[str, tuple[str, ...]]:
     """Every table of ``schema.sql`` and its columns, read from the schema itself.
 
-    >>> expected_columns()["games"][-1]
-    'ended'
+    >>> expected_columns()["games"][-2:]
+    ('ended', 'ended_by')
     """
     db = sqlite3.connect(":memory:")
     try:
@@ -156,10 +156,26 @@ def _v4(db: sqlite3.Connection) -> None:
     db.execute("INSERT OR IGNORE INTO cafe_meta VALUES (?, ?)", (REVIEWS_SINCE, repr(since)))
 
 
+def _v5(db: sqlite3.Connection) -> None:
+    """Version 5: a game ended early keeps who ended it (``games.ended_by``: "host" or
+    "cafe"), so that after a restart the screens still say the café closed it. Games ended
+    before keep NULL: nobody knows, and they are named as before (the host)."""
+    db.execute("ALTER TABLE games ADD COLUMN ended_by TEXT")
+
+
 # Version -> the step that takes a database of the version before to it.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1, 2: _v2, 3: _v3, 4: _v4}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {
+    1: _v1,
+    2: _v2,
+    3: _v3,
+    4: _v4,
+    5: _v5,
+}
 # Version -> columns its migration adds to tables that existed before it.
-ADDED_COLUMNS: dict[int, dict[str, set[str]]] = {1: {"games": {"ended"}}}
+ADDED_COLUMNS: dict[int, dict[str, set[str]]] = {
+    1: {"games": {"ended"}},
+    5: {"games": {"ended_by"}},
+}
 # Version -> tables that came with it (a database of an earlier version may lack them).
 ADDED_TABLES: dict[int, set[str]] = {2: {"reviews"}, 3: {"seat_takeovers"}, 4: {"review_queue"}}
 

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 
 -- Games: the SCENARIO.md setup and what the server needs to resume one. ``ended`` is when
--- the game went over (its final command, or the host's "End game"), NULL while playing.
+-- the game went over (its final command, or the host's "End game"), NULL while playing;
+-- ``ended_by`` who ended it early ("host" or "cafe"), NULL for a game that was not ended
+-- (or was, before version 5: then the host is named, as that release did).
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     table_name TEXT NOT NULL,
@@ -34,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     seats TEXT NOT NULL,
     decks TEXT NOT NULL,
     dice TEXT NOT NULL,
-    ended REAL
+    ended REAL,
+    ended_by TEXT
 );
 
 -- Each game's command log, in order; ``undone`` commands stay for the record.

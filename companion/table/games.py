@@ -44,6 +44,7 @@ class Games:
         doc = stored.document
         state = new_game(doc["players"], doc.get("stack"), doc.get("profile"))
         game = Game(stored.id, game_status(stored.status), doc, stored.decks, stored.dice, state)
+        game.ended_by = stored.ended_by or "host"  # NULL: ended before it was kept (schema v5)
         for c in ctx.store.commands(game_id, include_undone=True):
             game.next_n = c.n + 1
             if c.cmd_id is not None:
@@ -209,7 +210,7 @@ class Games:
             g = ctx.game
             if g is None or g.status != "playing":
                 raise TableError("no_game", "no game is running")
-            ctx.commit(ctx.store.game_status_stmts(g.id, "ended"))
+            ctx.commit(ctx.store.game_status_stmts(g.id, "ended", by))
             g.status = "ended"
             g.ended_by = by
             return ctx.publish(Outcome("game"))

@@ -159,8 +159,8 @@ class Game:
     cmd_ids: dict[tuple[str, str], int | None] = field(default_factory=dict)  # None = undone
     next_n: int = 0  # row number of the next stored command (undone rows keep theirs)
     told: tuple[int, Story] | None = field(default=None, repr=False)  # (seq, story) cache
-    # Who ended it: "host" (the host page) or "cafe" (the admin's "close stuck game"); kept in
-    # memory only, a game rebuilt from the store after a restart says "host".
+    # Who ended it: "host" (the host page) or "cafe" (the admin's "close stuck game"); stored
+    # with the game (``games.ended_by``), so a restart names the same.
     ended_by: str = "host"
 
     @property

@@ -186,7 +186,7 @@ def test_a_version_1_database_gains_the_reviews_table(release_db: Path) -> None:
 
     store = Store(release_db)
     try:
-        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 4
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 5
         assert store.review(games[0]["id"]) is None
         store.save_review(games[0]["id"], 7, {"players": {}, "decisions": []})
         stored_review = store.review(games[0]["id"])
@@ -275,10 +275,11 @@ def test_a_version_2_database_credits_who_played(tmp_path: Path) -> None:
 
 def _version_2(path: Path) -> None:
     """Turn a database of this release back into version 2 (no review queue, no seat
-    takeovers yet)."""
+    takeovers, no ``games.ended_by`` yet)."""
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("DROP TABLE review_queue")
     db.execute("DROP TABLE seat_takeovers")
+    db.execute("ALTER TABLE games DROP COLUMN ended_by")
     db.execute("DELETE FROM cafe_meta WHERE key = 'reviews_since'")
     db.execute("PRAGMA user_version = 2")
     db.close()
@@ -302,7 +303,7 @@ def test_a_version_2_cafe_queues_the_reviews_a_restart_lost(tmp_path: Path) -> N
 
     store = Store(path)
     try:
-        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 4
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 5
         since = float(store.meta_setdefault("reviews_since", "0"))
         assert since == 200.0  # the first reviewed game's end
         store.queue_reviews(since)
@@ -324,3 +325,37 @@ def test_an_older_cafe_reviews_only_games_over_from_now_on(release_db: Path) -> 
         assert store.review_queue() == []
     finally:
         store.close()
+
+
+def test_a_version_4_cafe_keeps_its_games_and_learns_who_ends_them(tmp_path: Path) -> None:
+    """A café at version 4 (who ended a game was not kept) opens at version 5: its games
+    read back as they were, an ended one with nobody named (the screens name the host, as
+    version 4 did), and a game ended from now on keeps who ended it."""
+    path = tmp_path / "companion.sqlite3"
+    store = Store(path)
+    store.create_table("1", "j", "h", {})
+    old = store.create_game("1", {"players": ["a", "b", "c"]}, [], [], "digital")
+    store.set_game_status(old, "ended")
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("ALTER TABLE games DROP COLUMN ended_by")  # what version 4 had
+    db.execute("PRAGMA user_version = 4")
+    db.close()
+    before = raw(path, "SELECT * FROM games")
+
+    store = Store(path)
+    try:
+        assert store._read("PRAGMA user_version")[0][0] == CURRENT == 5
+        game = store.game(old)
+        assert game is not None and (game.status, game.ended_by) == ("ended", None)
+        new = store.create_game("1", {"players": ["a", "b", "c"]}, [], [], "digital")
+        store.set_game_status(new, "ended", "cafe")
+        game = store.game(new)
+        assert game is not None and game.ended_by == "cafe"
+    finally:
+        store.close()
+    after = raw(path, f"SELECT * FROM games WHERE id = {old}")
+    assert after == [{**before[0], "ended_by": None}]
+    assert [r["name"] for r in raw(path, "PRAGMA table_info(games)")] == list(
+        expected_columns()["games"]
+    )
