@@ -9,10 +9,13 @@ received (before and after the kills) is the view of that log's prefix.
 
 from __future__ import annotations
 
+import re
+
 import requests
 from live_server import (
     Host,
     LiveServer,
+    Peer,
     Phone,
     next_to_move_or_over,
     play,
@@ -91,3 +94,45 @@ def test_kill_9_after_acks_loses_nothing(tmp_path) -> None:
                 assert frame["game"]["view"] == view(states[frame["seq"]], p.seat)
                 checked += 1
     assert checked > 50
+
+
+def test_a_game_the_cafe_closed_is_still_the_cafes_after_kill_9(tmp_path) -> None:
+    """The admin closes a stuck game, then the power goes: back up, the phones, the display
+    and the host still say the café closed it (``game.ended_by``), not the host."""
+    data = tmp_path / "data"
+    server = LiveServer(data, tables=1).start()
+    peers: list = []
+    try:
+        phones = seat_phones(server, "1", NAMES)
+        peers += phones
+        host = Host(server, "1")
+        host.hello()
+        peers.append(host)
+        assert host.act("start", dice="digital")["type"] == "ok"
+        token = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+        assert token, "the admin link is printed at start-up"
+        closed = requests.post(
+            f"{server.base}/admin/api/tables/1/close",
+            headers={"X-Admin-Token": token.group(1)},
+            timeout=10,
+        )
+        assert closed.status_code == 200, closed.text
+        for p in peers:
+            p.view_until(lambda v: (v["game"] or {}).get("status") == "ended")
+            assert p.view["game"]["ended_by"] == "cafe"
+        server.kill9()
+        server = LiveServer(data, tables=1).start()
+        phones = reconnect(server, "1", phones)
+        peers += phones
+        host = Host(server, "1")
+        host.hello()
+        display = Peer(f"{server.ws_base}/t/1/ws/display")
+        peers += [host, display]
+        display.view_until(lambda v: v["game"] is not None)
+        for p in [*phones, host, display]:
+            assert p.view["game"]["status"] == "ended"
+            assert p.view["game"]["ended_by"] == "cafe", p.view["game"]
+    finally:
+        for p in peers:
+            p.close()
+        server.stop()
