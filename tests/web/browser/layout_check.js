@@ -70,6 +70,14 @@
       }
     }
   }
+  // A table cell draws what does not fit over the next cell (cells do not clip): a name
+  // too long for its column covers the figures beside it.
+  for (const cell of document.querySelectorAll("td, th")) {
+    if (!visible(cell)) continue;
+    if (cell.scrollWidth > cell.clientWidth + 1) {
+      problems.push(`runs out of its cell (${cell.scrollWidth}px in ${cell.clientWidth}px): ${describe(cell)}`);
+    }
+  }
   const overlap = (a, b) =>
     Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   const nested = (a, b) => a.contains(b) || b.contains(a);

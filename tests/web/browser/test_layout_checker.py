@@ -25,3 +25,22 @@ def test_a_phone_page_wider_than_the_screen_is_found(browser: Any) -> None:
     assert page.evaluate("window.innerWidth") > PHONE["viewport"]["width"]  # zoomed out
     problems = check(page, "phone")
     assert any("page scrolls sideways" in p and "in 390px" in p for p in problems), problems
+
+
+TABLE = """<!doctype html><html><head>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0;font-size:18px"><table style="width:300px;table-layout:fixed">
+<tr><td>{}</td><td>7</td><td>12</td></tr></table></body></html>"""
+
+
+def test_text_running_into_the_next_cell_is_found(browser: Any) -> None:
+    """A cell draws what does not fit over its neighbour (cells do not clip): a name too
+    long for its column covers the figures beside it, and the page never gets wider."""
+    page = browser.new_context(**PHONE).new_page()
+    page.set_content(TABLE.format("Ana"))
+    assert check(page, "phone") == []
+    page.set_content(TABLE.format("Maximilianealexandra"))
+    problems = check(page, "phone")
+    assert any("runs out of its cell" in p and "Maximilianealexandra" in p for p in problems), (
+        problems
+    )

@@ -146,8 +146,34 @@ function render() {
 
 /** What is optional is dropped until every panel fits the screen (nothing clips or scrolls):
  * the oldest log lines, then the earliest rankings of the round. */
+/** A header of the results matrix whose word is wider than its fixed column would run over
+ * the next cell ("KonstantinopelüberallxyzHarvest"). The players' column first grows to the
+ * longest name (up to 40 % of the matrix, from the stations' columns); what still does not
+ * fit ("Kakaotrunk" among six stations on a 1280×720 TV) breaks inside the word (`.cut`).
+ * Type is never set smaller: the display's text is at its smallest legible size already. */
+function fitCells(root) {
+  for (const table of root.querySelectorAll(".past-list")) {
+    // Fixed table layout: the first row's cells set the columns' widths.
+    const corner = /** @type {HTMLElement | null} */ (table.querySelector("thead .past-player"));
+    if (corner) corner.style.width = "";
+    const cells = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("th")]);
+    for (const cell of cells) cell.classList.remove("cut");
+    const names = cells.filter((c) => c.classList.contains("past-player"));
+    const need = Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
+    if (corner && need > 1) {
+      const wider = Math.min(corner.getBoundingClientRect().width + need, table.clientWidth * 0.4);
+      corner.style.width = `${wider}px`;
+    }
+    for (const cell of cells) {
+      if (cell.scrollWidth > cell.clientWidth + 1) cell.classList.add("cut");
+    }
+  }
+}
+
 function fitOptional() {
   const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
+  const revealed = document.getElementById("reveal");
+  if (revealed) fitCells(revealed);
   const logPanel = document.getElementById("log-panel");
   if (logPanel && over(logPanel)) {
     // Every line that ends below the panel goes at once, from one measure (a line at a time
@@ -934,9 +960,11 @@ function awaited(view, b) {
 function fitSpotlight(panel) {
   const over = () => panel.scrollHeight > panel.clientHeight + 1;
   panel.classList.remove("compact", "two-col", "tight");
+  fitCells(panel); // the round's summary is a results matrix too
   for (const step of ["compact", "two-col", "tight"]) {
     if (!over()) return;
     panel.classList.add(step);
+    fitCells(panel);
   }
 }
 
