@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 
-from tests.web.browser.layout import check
+from tests.web.browser.layout import check, settle
 
 TV = {"viewport": {"width": 1920, "height": 1080}}
 
@@ -145,6 +145,7 @@ def test_replay_jumps_to_a_round_and_a_station(browser, finished, artifacts):
     # The step bar's lists fit beside the title at both TV sizes.
     for width, height in ((1920, 1080), (1280, 720)):
         page.set_viewport_size({"width": width, "height": height})
+        settle(page)  # the resize's render, and the frame after it that fits what was dropped
         assert check(page, "display") == []
         page.screenshot(path=str(artifacts / f"replay-round-3-{width}x{height}.png"))
 
