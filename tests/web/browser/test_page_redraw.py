@@ -193,3 +193,35 @@ def test_the_name_is_fitted_again_only_when_it_or_its_room_changes(browser, shar
     finally:
         for phone in others:
             phone.close()
+
+
+NAME_FITS = """() => {
+    const name = document.querySelector('#who .chip-name');
+    return Boolean(name) && name.scrollWidth <= name.clientWidth + 0.5;
+}"""
+
+
+def test_the_name_is_fitted_again_when_the_companion_mark_takes_its_room(
+    browser, shared_server, table
+):
+    """The host hands the seat to a companion player: the header's chip gains the ⚙ beside
+    the name, which leaves the name less room in a header as wide as before. The name is
+    fitted again (a fit keyed on the header's width alone left "Maximiliane-Alexandra" with
+    136 px of words in a 115 px box, under the ⚙)."""
+    page = browser.new_context(**PHONE).new_page()
+    join_by_taps(page, shared_server.join_url(table), "Maximiliane-Alexandra", "blue")
+    others = seat_phones(shared_server, table, ["Ben", "Cleo"])
+    host = Host(shared_server, table)
+    try:
+        host.hello()
+        assert host.act("start", dice="digital")["type"] == "ok"
+        page.wait_for_function("window.__pad?.frame()?.game?.status === 'playing'")
+        page.wait_for_function(NAME_FITS)
+        seat = page.evaluate("window.__pad.frame().you.seat")
+        assert host.act("skip_seat", seat=seat)["type"] == "ok"
+        page.wait_for_selector("#who .companion-mark")
+        page.wait_for_function(NAME_FITS, timeout=5000)
+    finally:
+        host.close()
+        for phone in others:
+            phone.close()
