@@ -144,8 +144,6 @@ function render() {
   fitOptional();
 }
 
-/** What is optional is dropped until every panel fits the screen (nothing clips or scrolls):
- * the oldest log lines, then the earliest rankings of the round. */
 /** A header of the results matrix whose word is wider than its fixed column would run over
  * the next cell ("KonstantinopelüberallxyzHarvest"). The players' column first grows to the
  * longest name (up to 40 % of the matrix, from the stations' columns); what still does not
@@ -170,6 +168,8 @@ function fitCells(root) {
   }
 }
 
+/** What is optional is dropped until every panel fits the screen (nothing clips or scrolls):
+ * the oldest log lines, then the earliest rankings of the round. */
 function fitOptional() {
   const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
   const revealed = document.getElementById("reveal");

@@ -520,8 +520,7 @@ function fitName() {
   // Fitted again only when the name or its room changed (the header is drawn with every
   // frame; the header's other items decide the room: the name's box grows from nothing; and
   // inside the chip, the companion's ⚙ beside the name takes some of it).
-  const beside = [...(name.parentElement?.children || [])].filter((el) => el !== name).map((el) => el.textContent).join("");
-  const fitted = `${who.clientWidth}|${name.textContent}|${beside}`;
+  const fitted = `${who.clientWidth}|${(name.parentElement || name).textContent}`;
   if (who.dataset.fitted === fitted) return;
   who.dataset.fitted = fitted;
   who.style.fontSize = "";
