@@ -78,6 +78,18 @@
       problems.push(`runs out of its cell (${cell.scrollWidth}px in ${cell.clientWidth}px): ${describe(cell)}`);
     }
   }
+  // Any other box whose content is wider than itself draws it over what is beside it (a long
+  // word in a fixed-width column): blocks, inline blocks and flex boxes, not what is clipped
+  // away on purpose (screen-reader-only headings).
+  for (const el of all) {
+    if (el.matches("td, th, body")) continue; // cells above; the page's own width before
+    const st = style(el);
+    if (st.display.startsWith("inline") && !["inline-block", "inline-flex"].includes(st.display)) continue;
+    if (st.overflowX !== "visible" || !el.clientWidth || st.clipPath !== "none") continue;
+    if (el.scrollWidth > el.clientWidth + 1) {
+      problems.push(`draws its content past its edge (${el.scrollWidth}px in ${el.clientWidth}px): ${describe(el)}`);
+    }
+  }
   const overlap = (a, b) =>
     Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
   const nested = (a, b) => a.contains(b) || b.contains(a);

@@ -44,3 +44,23 @@ def test_text_running_into_the_next_cell_is_found(browser: Any) -> None:
     assert any("runs out of its cell" in p and "Maximilianealexandra" in p for p in problems), (
         problems
     )
+
+
+COLUMNS = """<!doctype html><html><head>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="margin:0;font-size:18px"><div style="display:flex;gap:8px">
+<p style="width:150px;margin:0">{}</p><p style="margin:0">beside</p></div>
+<h2 style="position:absolute;width:1px;height:1px;overflow:visible;clip-path:inset(50%);
+white-space:nowrap">A heading for screen readers only</h2></body></html>"""
+
+
+def test_a_word_drawn_past_its_box_is_found(browser: Any) -> None:
+    """A box narrower than its longest word draws the word over its neighbour, whatever the
+    box is (here a paragraph in a row); a heading clipped away for screen readers is not."""
+    page = browser.new_context(**PHONE).new_page()
+    page.set_content(COLUMNS.format("Ana Lucía"))
+    assert check(page, "phone") == []
+    page.set_content(COLUMNS.format("Konstantinopelüberallxyz"))
+    problems = check(page, "phone")
+    assert any("past its edge" in p and "Konstantinopel" in p for p in problems), problems
+    assert not any("screen readers" in p for p in problems), problems

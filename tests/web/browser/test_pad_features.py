@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from live_server import LiveServer
 
-from tests.web.browser.conftest import PHONE
-from tests.web.browser.pads import act
+from companion.web.i18n import LANGUAGES
+from tests.web.browser.conftest import ARTIFACTS, PHONE
+from tests.web.browser.layout import sweep
+from tests.web.browser.pads import act, wait_task
 from tests.web.browser.test_reconnect import seat_three
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
@@ -123,3 +125,38 @@ def test_bid_review_lock_in_and_used_cards(server, table, browser, artifacts):
     view = display.evaluate("window.__display.frame().game.view")
     assert view["players"]["ana"]["bids"] is None
     display.screenshot(path=str(artifacts / "display-bidding.png"))
+
+
+def test_the_bid_screen_fits_both_phone_sizes_in_every_language(server, table, browser):
+    """The bid screen's words change length with the language: each language's screen fits
+    at 390x844 and 360x740, before and after the review, its two buttons beside each other
+    or, where their words do not fit side by side (Dutch "Alles leegmaken" and "Controleren"
+    at 360 px), one above the other."""
+    phones, _host = seat_three(server, browser, table)
+    for page in phones:
+        assert act(page) == "sacrifice"
+    ana = phones[0]
+    wait_task(ana, "bid")
+
+    def every_language(label: str) -> list[str]:
+        problems = []
+        for lang in LANGUAGES:
+            ana.select_option("#lang", lang)
+            ana.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            problems += sweep(ana, "phone", f"{label}-{lang}", shots=ARTIFACTS)
+        return problems
+
+    problems = every_language("bid")
+    # Dutch at 360 px: the two buttons stand one above the other.
+    ana.set_viewport_size({"width": 360, "height": 740})
+    ana.select_option("#lang", "nl")
+    ana.wait_for_function("document.documentElement.lang === 'nl'")
+    clear, review = (ana.locator(f"#{b}").bounding_box() for b in ("clear", "review"))
+    assert clear and review and review["y"] >= clear["y"] + clear["height"], (clear, review)
+    ana.set_viewport_size(PHONE["viewport"])
+    while ana.locator("#review").is_disabled():
+        ana.locator("#deck .card-btn:not([disabled])").first.tap()
+    ana.locator("#review").tap()
+    ana.wait_for_selector("#lock-in")
+    problems += every_language("bid-review")
+    assert problems == [], "\n".join(problems)
