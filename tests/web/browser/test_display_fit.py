@@ -4,7 +4,7 @@ names, hints on and gold rounds only, looked at on the display opened as people 
 screens occur:
 
 - bidding in round 1 (no results yet) and at the start of round 2 (last round's results beside
-  the offer, nothing of this round yet);
+  the offer, on screen in every language, nothing of this round yet);
 - the last round (R6.3) with its gold mode, a station's result up with the show's countdown,
   the hints badge, the sound, language and board controls;
 - a seat released during a station's result in round 2, so the free seat's QR code is up
@@ -158,8 +158,14 @@ def test_the_display_fits_whatever_the_table_holds(tmp_path, browser) -> None:
             lambda v: v["round"] == 2 and v["phase"] == "bid" and v["step"] == 1,
             "round 2, station 1's bids",
         )
+        # Last round's results stay beside the offer in every language at both sizes (an
+        # explaining line goes first, then the earliest stations: never the whole matrix).
         problems += _look(
-            page, server, "bidding-round-2", "window.__display.frame().game.view.round === 2"
+            page,
+            server,
+            "bidding-round-2",
+            "window.__display.frame().game.view.round === 2",
+            "#reveal .past-list",
         )
 
         # A station's result stays up while the screens count down (the show's pace).

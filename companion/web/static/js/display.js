@@ -194,6 +194,14 @@ function fitOptional() {
   if (over(reveal)) reveal?.classList.add("compact");
   const table = document.querySelector("#reveal .past-list");
   let dropped = false;
+  // Then the line that explains the tie words ("⚖ figure" says enough on its own): a line of
+  // explanation goes before a station's results (a German legend two lines long once took
+  // the whole matrix with it at 1920×1080, five long names).
+  const legend = document.querySelector("#reveal .past-wrap .tie-legend");
+  if (legend && over(reveal)) {
+    legend.remove();
+    dropped = true;
+  }
   while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
     for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
     dropped = true;
@@ -637,8 +645,8 @@ function revealedBlock(view, rankedStations) {
 
 /** Rankings as a matrix, one row per player and one column per station: each player's place
  * and effective bid there, and where a tie was decided, a word for the reason beside the
- * player it favoured (R3.4). Six stations and five long names fit at once beside the offer:
- * nothing is dropped to fit. */
+ * player it favoured (R3.4). Where five long names and six stations do not fit beside the
+ * offer, the legend goes first, then the earliest stations (fitOptional). */
 function pastList(rankings) {
   if (!rankings.length) return null;
   const order = display.frame?.game?.view?.seats || [];
