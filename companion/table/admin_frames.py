@@ -31,6 +31,16 @@ class AdminBoard(TypedDict):
     detail: str
 
 
+class AdminSockets(TypedDict):
+    """The table's open sockets by kind of screen. A table at play holds one for the display,
+    one for the host's page and one a connected phone; a number that only grows says a
+    screen's socket outlived the screen."""
+
+    display: int
+    host: int
+    seat: int
+
+
 class AdminTable(TypedDict):
     """A table in the café admin's list (PROTOCOL.md 6, ``GET /admin/api/tables``): what
     :func:`admin_summary` says, then its links and the time since its last command, which
@@ -49,6 +59,7 @@ class AdminTable(TypedDict):
     last_command_at: NotRequired[float | None]
     seconds_since_command: NotRequired[float | None]
     ahead_of_screens: NotRequired[bool]
+    sockets: NotRequired[AdminSockets]
 
 
 def admin_summary(snap: Snapshot, connected: set[str]) -> AdminTable:

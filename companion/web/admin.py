@@ -135,6 +135,7 @@ def tables_json() -> Any:
         # Over in the store while its screens still show its end: not in the history yet (the
         # admin page loads its history again when this or the game changes).
         row["ahead_of_screens"] = gid in ahead
+        row["sockets"] = hub.sockets()
         out.append(row)
     return _no_store(
         jsonify({"tables": out, "now": now, "retention_days": config_of().retention_days})

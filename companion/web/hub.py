@@ -21,6 +21,7 @@ from companion.engine import Event
 from companion.engine.asks import awaiting
 from companion.table import Outcome, Table
 from companion.table import frames as render
+from companion.table.admin_frames import AdminSockets
 from companion.table.frame_types import (
     BoardFrame,
     Notice,
@@ -89,6 +90,16 @@ class Hub:
         """The seats whose phone is connected now."""
         with self.table.lock:
             return set(self.seat_conns)
+
+    def sockets(self) -> AdminSockets:
+        """The live sockets by kind of screen (the café admin's list)."""
+        with self.table.lock:
+            roles = [c.role for c in self.connections]
+        return {
+            "display": roles.count("display"),
+            "host": roles.count("host"),
+            "seat": roles.count("seat"),
+        }
 
     # -- frames -------------------------------------------------------------------------
     def summary(self, with_join: bool = False) -> TableSummary:

@@ -27,6 +27,15 @@ def test_a_game_that_ends_while_the_admin_page_is_open_joins_its_history(
         phones = seat_phones(live, "1", ["Ana", "Ben", "Cleo"])
         host = Host(live, "1")
         host.hello()
+        # The table's row says which screens are open: no display, the host, three phones.
+        # (The page asks for the tables every 5 s.)
+        sockets = "#admin-tables tr[data-table='1'] [data-testid=sockets]"
+        page.wait_for_function(
+            "s => document.querySelector(s)?.textContent.endsWith('phones 3')",
+            arg=sockets,
+            timeout=15_000,
+        )
+        assert page.inner_text(sockets) == "open: table display 0, host page 1, phones 3"
         assert host.act("start", dice="digital")["type"] == "ok"
         play(phones, [], host, max_steps=6)
         assert host.act("end_game")["type"] == "ok"

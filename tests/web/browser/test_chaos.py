@@ -13,7 +13,10 @@ beats early — with the table's invariants checked after every action:
   acted on at 390×844, sampled during the show's animations too;
 - **the finale is seen**: the final scoring on the TV and the final result on every phone;
 - **no secrets**: every websocket frame every page received, checked for another seat's
-  unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame).
+  unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame);
+- **nothing leaks**: the server holds one socket for each open screen (the display, the host's
+  page, each phone), as the café admin's list counts them: a closed tab's, a reloaded page's
+  or a freed seat's socket is gone within 10 s.
 
 Seeds come from ``CHAOS_SEEDS`` (comma separated) or the defaults below; every failure names
 its seed and action number, and the actions are logged to ``test-artifacts/chaos/``.
@@ -24,12 +27,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from live_server import LiveServer
 from playwright.sync_api import Error as PlaywrightError
 from test_web_secrecy import check_frame
@@ -47,7 +52,9 @@ COLOURS = ["orange", "sky", "green", "yellow", "blue"]
 LANGS = ["en", "de", "nl", "it"]
 # Which invariants to check (all by default; a subset helps to find which seed meets which
 # break on an older tree, where the first break met stops the run).
-CHECKS = set(os.environ.get("CHAOS_CHECKS", "stuck,ahead,seats,layout,finale,secrets").split(","))
+CHECKS = set(
+    os.environ.get("CHAOS_CHECKS", "stuck,ahead,seats,layout,finale,secrets,leaks").split(",")
+)
 GRACE_S = 8.0  # beyond the show's hold: how long a phone may take to show its question
 # The fields of the host page's frame the checks read (status, who is awaited, the step).
 HOST_FRAME = """() => {
@@ -83,6 +90,9 @@ class Chaos:
         self.step = 0
         self.problems: list[str] = []
         self.display_frames: list[dict[str, Any]] = []
+        found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
+        assert found, "the server printed no admin link"
+        self.admin_token = found.group(1)
         self.display = self._page({"viewport": {"width": 1280, "height": 720}}, self.display_frames)
         self.display.goto(f"{server.base}/t/1/")  # the URL people open: no test parameters
         self.display.wait_for_selector("#seats li")
@@ -355,6 +365,8 @@ class Chaos:
             self.check_seats_play()
         if "layout" in CHECKS:
             self.check_layout()
+        if "leaks" in CHECKS:
+            self.check_no_socket_left()
 
     def awaited(self, frame: dict[str, Any]) -> set[str]:
         """The seats a person answers for that the host's view (the game as shown) waits on."""
@@ -435,6 +447,26 @@ class Chaos:
                         f"{sockets[-6:]})"
                     )
                 self.display.wait_for_timeout(100)
+
+    def sockets(self) -> dict[str, int]:
+        """The table's open sockets by kind of screen, as the café admin's list counts them."""
+        r = requests.get(
+            f"{self.server.local}/admin/api/tables",
+            headers={"X-Admin-Token": self.admin_token},
+            timeout=10,
+        )
+        r.raise_for_status()
+        return dict(next(t for t in r.json()["tables"] if t["name"] == "1")["sockets"])
+
+    def check_no_socket_left(self) -> None:
+        """One socket for each open screen: the display, the host's page and each phone (a
+        page that reloads or reconnects may hold none or two for a moment)."""
+        want = {"display": 1, "host": 1, "seat": len(self.phones)}
+        deadline = time.monotonic() + 10.0
+        while (got := self.sockets()) != want:
+            if time.monotonic() > deadline:
+                self.fail(f"the server holds sockets {got} for the open screens {want}")
+            self.display.wait_for_timeout(100)
 
     def check_seats_play(self) -> None:
         """Every seat the display shows while a game runs plays in it, or is free for a new

@@ -78,7 +78,15 @@ function renderTables() {
         "tr",
         { dataset: { table: tb.name } },
         h("td", {}, tb.title),
-        h("td", { class: "state" }, t(`cafe.status.${tb.status}`), tb.round ? ` · ${t("admin.round", { n: tb.round })}` : ""),
+        h(
+          "td",
+          { class: "state" },
+          t(`cafe.status.${tb.status}`),
+          tb.round ? ` · ${t("admin.round", { n: tb.round })}` : "",
+          // The table's open sockets by kind of screen: a table at play has its display and
+          // a phone a seat connected (a number that only grows: a socket that outlived its page).
+          tb.sockets ? h("span", { class: "screens", dataset: { testid: "sockets" } }, t("admin.screens", tb.sockets)) : null,
+        ),
         h(
           "td",
           {},
