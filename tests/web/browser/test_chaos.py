@@ -16,7 +16,7 @@ beats early — with the table's invariants checked after every action:
   unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame);
 - **nothing leaks**: the server holds one socket for each open screen (the display, the host's
   page, each phone), as the café admin's list counts them: a closed tab's, a reloaded page's
-  or a freed seat's socket is gone within 10 s.
+  or a freed seat's socket is gone within 20 s.
 
 Seeds come from ``CHAOS_SEEDS`` (comma separated) or the defaults below; every failure names
 its seed and action number, and the actions are logged to ``test-artifacts/chaos/``.
@@ -460,9 +460,11 @@ class Chaos:
 
     def check_no_socket_left(self) -> None:
         """One socket for each open screen: the display, the host's page and each phone (a
-        page that reloads or reconnects may hold none or two for a moment)."""
+        page that reloads or reconnects may hold none or two for a moment; a display the
+        server dropped for reading too slowly on a loaded machine comes back within its
+        reconnect's back-off, a few seconds)."""
         want = {"display": 1, "host": 1, "seat": len(self.phones)}
-        deadline = time.monotonic() + 10.0
+        deadline = time.monotonic() + 20.0
         while (got := self.sockets()) != want:
             if time.monotonic() > deadline:
                 self.fail(f"the server holds sockets {got} for the open screens {want}")
