@@ -55,9 +55,11 @@ def sweep(
     sizes: Iterable[tuple[int, int]] | None = None,
     shots: Path | None = None,
     rerender: Callable[[Page], None] | None = None,
+    also: Callable[[Page], list[str]] | None = None,
 ) -> list[str]:
     """Check one screen at every size by resizing the page; returns the problems, each
-    prefixed with the screen and the size. Screenshots go to ``shots`` when given."""
+    prefixed with the screen and the size. Screenshots go to ``shots`` when given; ``also``
+    adds a caller's own checks at each size (one resize serves them all)."""
     sizes = tuple(sizes or (DISPLAY_SIZES if kind == "display" else PHONE_SIZES))
     original = page.viewport_size
     problems: list[str] = []
@@ -66,7 +68,7 @@ def sweep(
         if rerender:
             rerender(page)
         settle(page)
-        found = check(page, kind)
+        found = check(page, kind) + (also(page) if also else [])
         problems += [f"{label} @{w}x{hgt}: {p}" for p in found]
         if shots is not None:
             page.screenshot(path=str(shots / f"{label}-{w}x{hgt}.png"), full_page=kind != "display")

@@ -26,7 +26,7 @@ import requests
 from live_server import Host, LiveServer, Phone, play, seat_phones
 
 from .conftest import ARTIFACTS
-from .layout import DISPLAY_SIZES, led_marker_problems, settle, sweep
+from .layout import DISPLAY_SIZES, led_marker_problems, sweep
 
 # Five names of 24 characters (the longest allowed), one without a space.
 NAMES = [
@@ -113,18 +113,21 @@ def _look(
     """Every language at both TV sizes: the layout checker's problems (and whether ``shown``
     is on screen), screenshots saved."""
     problems: list[str] = []
+
+    def markers_and_shown(page: Any) -> list[str]:
+        found = led_marker_problems(page)
+        if shown and not page.evaluate(ON_SCREEN, shown):
+            found.append(f"{shown} is not on screen")
+        return found
+
     for lang in LANGS:
         _choose_language(page, lang)
         _caught_up(page, server)
         if ready:
             page.wait_for_function(ready)
-        problems += sweep(page, "display", f"{moment}-{lang}", DISPLAY_SIZES, shots=SHOTS)
-        for w, hgt in DISPLAY_SIZES:
-            page.set_viewport_size({"width": w, "height": hgt})
-            settle(page)
-            problems += [f"{moment}-{lang} @{w}x{hgt}: {p}" for p in led_marker_problems(page)]
-            if shown and not page.evaluate(ON_SCREEN, shown):
-                problems.append(f"{moment}-{lang} @{w}x{hgt}: {shown} is not on screen")
+        problems += sweep(
+            page, "display", f"{moment}-{lang}", DISPLAY_SIZES, SHOTS, also=markers_and_shown
+        )
     return problems
 
 
