@@ -6,6 +6,8 @@ five 24-character names (the longest allowed), in English and German."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from live_server import Host
 
 from companion.engine.colours import SCREEN_COLOURS
@@ -123,26 +125,21 @@ def test_the_story_follows_the_final_scoring(server, browser, artifacts):
         page.wait_for_selector("#story-panel:not([hidden]) .story-svg")
         legend = page.locator(".story-legend").inner_text()
         assert all(legend.count(name) == 1 for name in NAMES), legend
-        problems += sweep(page, "display", f"story-{lang}", shots=artifacts)
-        # Names wrap between words or shrink, never break inside a word: only a word too
-        # long for the column even at the display's smallest text may break (the table is
-        # then marked squeezed and its names are at that size).
-        for w, h in DISPLAY_SIZES:
-            page.set_viewport_size({"width": w, "height": h})
-            settle(page)
-            problems += [
-                f"story-{lang} @{w}x{h}: a name broken inside a word: {x}"
-                for x in mid_word_breaks(page, ".story-stats:not(.squeezed) .who-name")
-            ]
-            sizes = page.evaluate(
-                "() => [...document.querySelectorAll('.story-stats.squeezed .who-name')].map("
-                "(n) => parseFloat(getComputedStyle(n).fontSize) / "
-                "parseFloat(getComputedStyle(document.getElementById('story-panel')).fontSize))"
-            )
-            problems += [
-                f"story-{lang} @{w}x{h}: a squeezed name at {r:.2f} of the panel's size"
-                for r in sizes
-                if r > 0.81
-            ]
-        page.set_viewport_size(DISPLAY["viewport"])
+        problems += sweep(page, "display", f"story-{lang}", shots=artifacts, also=_whole_names)
     assert problems == [], "\n".join(problems)
+
+
+def _whole_names(page: Any) -> list[str]:
+    """Names wrap between words or shrink, never break inside a word: only a word too long
+    for the column even at the display's smallest text may break (the table is then marked
+    squeezed and its names are at that size)."""
+    problems = [
+        f"a name broken inside a word: {x}"
+        for x in mid_word_breaks(page, ".story-stats:not(.squeezed) .who-name")
+    ]
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('.story-stats.squeezed .who-name')].map("
+        "(n) => parseFloat(getComputedStyle(n).fontSize) / "
+        "parseFloat(getComputedStyle(document.getElementById('story-panel')).fontSize))"
+    )
+    return problems + [f"a squeezed name at {r:.2f} of the panel's size" for r in sizes if r > 0.81]
