@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
-from companion.store import Store
+from companion.store import DamagedRow, Store
 from companion.store.results import iso
 from companion.table import Table
 
@@ -72,4 +75,29 @@ def test_ids_beyond_sqlite_integers_are_simply_not_found(tmp_path: Path) -> None
             assert store.last_command_at(gid) is None
         assert store.game(2**63 - 1) is None  # the largest id SQLite holds: a plain miss
     finally:
+        store.close()
+
+
+def test_a_result_read_by_its_game_is_checked_like_the_historys(tmp_path: Path) -> None:
+    """A stored result missing what every result has is named as a damaged row when it is
+    read by its game, as the history's reads name it, not handed on half there."""
+    path = tmp_path / "companion.sqlite3"
+    store = Store(path)
+    table = Table("1", store)
+    for name, colour in (("Ana", "orange"), ("Ben", "sky"), ("Cleo", "green")):
+        table.join(table.join_secret, name, colour)
+    table.start()
+    game_id = table.game.id
+    table.end_game()
+    outbox = Outbox(path)
+    try:
+        assert outbox.reconcile() == 1
+        assert store.result(game_id)["status"] == "ended"
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE results SET result = ? WHERE game_id = ?", ('{"x": 1}', game_id))
+        with pytest.raises(DamagedRow, match="result"):
+            store.result(game_id)
+    finally:
+        outbox.close()
+        table.close()
         store.close()
