@@ -1,5 +1,5 @@
 """A table as the café admin's list shows it: no secrets, no game view (DESIGN.md "Café
-operations": the admin asks tables and frames, never a table's lock or the hub's sockets).
+operations": the admin asks tables, frames and the store, and a table's hub only for counts).
 """
 
 from __future__ import annotations
