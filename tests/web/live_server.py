@@ -205,6 +205,22 @@ class LiveServer:
         assert self.proc is not None
         self.kill()
 
+    def admin_token(self) -> str:
+        """The café admin's token, from the link the server printed at its start."""
+        found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", self.log())
+        assert found, "the server printed no admin link"
+        return found.group(1)
+
+    def sockets(self, table: str = "1") -> dict[str, int]:
+        """The table's open sockets by kind of screen, as the café admin's list counts them."""
+        r = requests.get(
+            f"{self.local}/admin/api/tables",
+            headers={"X-Admin-Token": self.admin_token()},
+            timeout=10,
+        )
+        r.raise_for_status()
+        return dict(next(t for t in r.json()["tables"] if t["name"] == table)["sockets"])
+
     def worker_pid(self) -> int:
         """The gunicorn worker (the one child of the server process) that holds the tables."""
         assert self.proc is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 
@@ -263,18 +262,7 @@ def test_the_admins_list_counts_each_screens_socket_while_it_is_open(
     """The café admin's list counts a table's open sockets by kind of screen: one for the
     display, the host's page and each phone; a seat opened on another device is still one
     socket (the newer takes it over), and a closed screen's socket leaves the count."""
-    found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
-    assert found, server.log()
-
-    def sockets() -> dict[str, int]:
-        r = requests.get(
-            f"{server.local}/admin/api/tables",
-            headers={"X-Admin-Token": found.group(1)},
-            timeout=5,
-        )
-        return next(t for t in r.json()["tables"] if t["name"] == table)["sockets"]
-
-    assert sockets() == {"display": 0, "host": 0, "seat": 0}
+    assert server.sockets(table) == {"display": 0, "host": 0, "seat": 0}
     seat = server.join(table, "Ana", "orange")
     display = Peer(f"{server.ws_base}/t/{table}/ws/display")
     display.until(lambda f: f["type"] == "view")
@@ -283,13 +271,15 @@ def test_the_admins_list_counts_each_screens_socket_while_it_is_open(
     phone = Phone(server, table, seat)
     phone.hello()
     want = {"display": 1, "host": 1, "seat": 1}
-    wait_for(lambda: sockets() == want, timeout=10, what=f"sockets {want}")
+    wait_for(lambda: server.sockets(table) == want, timeout=10, what=f"sockets {want}")
     again = Phone(server, table, seat)  # the same seat opened on another device
     again.hello()
     phone.until(lambda f: f["type"] == "taken_over")
-    wait_for(lambda: sockets() == want, timeout=10, what=f"sockets {want} after the takeover")
+    wait_for(
+        lambda: server.sockets(table) == want, timeout=10, what=f"sockets {want} after the takeover"
+    )
     for peer in (again, display, phone):
         peer.close()
     want = {"display": 0, "host": 1, "seat": 0}
-    wait_for(lambda: sockets() == want, timeout=10, what=f"sockets {want} once closed")
+    wait_for(lambda: server.sockets(table) == want, timeout=10, what=f"sockets {want} once closed")
     host.close()

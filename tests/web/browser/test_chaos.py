@@ -27,14 +27,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 from live_server import LiveServer
 from playwright.sync_api import Error as PlaywrightError
 from test_web_secrecy import check_frame
@@ -90,9 +88,6 @@ class Chaos:
         self.step = 0
         self.problems: list[str] = []
         self.display_frames: list[dict[str, Any]] = []
-        found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
-        assert found, "the server printed no admin link"
-        self.admin_token = found.group(1)
         self.display = self._page({"viewport": {"width": 1280, "height": 720}}, self.display_frames)
         self.display.goto(f"{server.base}/t/1/")  # the URL people open: no test parameters
         self.display.wait_for_selector("#seats li")
@@ -448,16 +443,6 @@ class Chaos:
                     )
                 self.display.wait_for_timeout(100)
 
-    def sockets(self) -> dict[str, int]:
-        """The table's open sockets by kind of screen, as the café admin's list counts them."""
-        r = requests.get(
-            f"{self.server.local}/admin/api/tables",
-            headers={"X-Admin-Token": self.admin_token},
-            timeout=10,
-        )
-        r.raise_for_status()
-        return dict(next(t for t in r.json()["tables"] if t["name"] == "1")["sockets"])
-
     def check_no_socket_left(self) -> None:
         """One socket for each open screen: the display, the host's page and each phone (a
         page that reloads or reconnects may hold none or two for a moment; a display the
@@ -465,7 +450,7 @@ class Chaos:
         reconnect's back-off, a few seconds)."""
         want = {"display": 1, "host": 1, "seat": len(self.phones)}
         deadline = time.monotonic() + 20.0
-        while (got := self.sockets()) != want:
+        while (got := self.server.sockets()) != want:
             if time.monotonic() > deadline:
                 self.fail(f"the server holds sockets {got} for the open screens {want}")
             self.display.wait_for_timeout(100)
