@@ -155,6 +155,7 @@ function fitCells(root) {
     const corner = /** @type {HTMLElement | null} */ (table.querySelector("thead .past-player"));
     if (corner) corner.style.width = "";
     const cells = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("th")]);
+    table.classList.remove("one-line");
     for (const cell of cells) cell.classList.remove("cut");
     const names = cells.filter((c) => c.classList.contains("past-player"));
     const need = Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
@@ -168,8 +169,32 @@ function fitCells(root) {
   }
 }
 
+/** The smallest width a station's column keeps when the players' column grows ("2. 23 ⚖ fig."
+ * in the compact words), in ems of the matrix. */
+const STATION_MIN_EM = 6;
+
+/** Each player's row one line high where the matrix is too tall: the players' column takes
+ * the width its longest name needs on one line, from the stations' columns (down to
+ * STATION_MIN_EM each); a name wrapped over two lines made every row two lines high, and the
+ * whole matrix went where a row of single lines fitted (German at 1280×720, five long names).
+ * Where the names do not fit on one line, they wrap as before. */
+function oneLineNames(table) {
+  const corner = /** @type {HTMLElement | null} */ (table.querySelector("thead .past-player"));
+  if (!corner) return;
+  table.classList.add("one-line");
+  const names = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("tbody .past-player")]);
+  const need = Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
+  if (need <= 1) return;
+  const stations = table.querySelectorAll("thead th[data-station]").length;
+  const em = parseFloat(getComputedStyle(table).fontSize) || 16;
+  const wider = corner.getBoundingClientRect().width + need + 1;
+  if (wider <= table.clientWidth - stations * STATION_MIN_EM * em) corner.style.width = `${wider}px`;
+  else table.classList.remove("one-line");
+}
+
 /** What is optional is dropped until every panel fits the screen (nothing clips or scrolls):
- * the oldest log lines, then the earliest rankings of the round. */
+ * the oldest log lines; in the results, the ties' long words, the tie legend, two-line names,
+ * then the earliest stations. */
 function fitOptional() {
   const over = (el) => el && !el.hidden && el.scrollHeight > el.clientHeight + 1;
   const revealed = document.getElementById("reveal");
@@ -202,9 +227,13 @@ function fitOptional() {
     legend.remove();
     dropped = true;
   }
+  // Then the names on one line each (rows of one line), then the earliest stations, each
+  // leaving the names more room.
+  if (table && over(reveal)) oneLineNames(table);
   while (table && over(reveal) && table.querySelectorAll("thead th[data-station]").length > 1) {
     for (const row of table.querySelectorAll("tr")) row.children[1]?.remove();
     dropped = true;
+    if (over(reveal)) oneLineNames(table);
   }
   const prev = document.querySelector("#reveal .previous-round");
   if (table && over(reveal)) {
