@@ -135,23 +135,30 @@ ROWS = """() => [...document.querySelectorAll('#reveal .past-list tbody tr')].ma
   (r) => Math.round(r.getBoundingClientRect().height))"""
 
 
+# Room for last round's results with one line a row (168 px in German at 1280×720: its heading,
+# a line of station names, five rows), and not for names over two lines (about 220 px).
+SQUEEZED_PX = 185
+
+
 def _squeezed_matrix(page: Any) -> list[str]:
-    """Last round's results with 40 px less room than the German TV at 1280×720 leaves them
-    (as a taller header or a longer word takes it; how much room is left depends on the game):
-    the players' names go on one line each, so the matrix stays, one line a row. With names
-    wrapped over two lines the whole matrix went (the names' column is never given the room)."""
+    """Last round's results in a panel of SQUEEZED_PX, as a taller header leaves them (how
+    much room is left depends on the game: the chips on the players' cards, the language): the
+    players' names go on one line each, and the matrix stays, one line a row. With the names
+    over two lines the whole matrix went (the names' column was never given the room)."""
     _choose_language(page, "de")
     page.set_viewport_size({"width": 1280, "height": 720})
-    style = page.add_style_tag(content="#offer { padding-bottom: 40px; }")
+    style = page.add_style_tag(
+        content=f"#reveal-panel {{ flex: none !important; height: {SQUEEZED_PX}px !important; }}"
+    )
     page.set_viewport_size({"width": 1280, "height": 721})  # the display fits itself again
     settle(page)  # and looks again in the next frame after a drop
     problems = []
     if not page.evaluate(ON_SCREEN, "#reveal .past-list"):
-        problems.append("squeezed by 40 px: #reveal .past-list is not on screen")
+        problems.append(f"in {SQUEEZED_PX} px: #reveal .past-list is not on screen")
     else:
         rows = page.evaluate(ROWS)
         if max(rows) > 1.5 * min(rows):
-            problems.append(f"squeezed by 40 px: rows of {rows} px (a name on two lines)")
+            problems.append(f"in {SQUEEZED_PX} px: rows of {rows} px (a name on two lines)")
     style.evaluate("(s) => s.remove()")
     page.set_viewport_size({"width": 1280, "height": 720})
     return problems
