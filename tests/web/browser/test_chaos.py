@@ -9,8 +9,8 @@ beats early — with the table's invariants checked after every action:
 - **no screen runs ahead**: no phone has a later view than the display;
 - **every seat plays**: while a game runs, each seat the display shows plays in it or is free
   for a new phone (a phone that takes over is the freed seat);
-- **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and the phone
-  acted on at 390×844, sampled during the show's animations too;
+- **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and a phone,
+  each at 390×844 or 360×740 as it joined, sampled during the show's animations too;
 - **the finale is seen**: the final scoring on the TV and the final result on every phone;
 - **no secrets**: every websocket frame every page received, checked for another seat's
   unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame);
@@ -38,6 +38,7 @@ from playwright.sync_api import Error as PlaywrightError
 from test_web_secrecy import check_frame
 
 from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import PHONE_SIZES
 from tests.web.browser.layout import check as layout_check
 from tests.web.browser.layout import settle as layout_settle
 from tests.web.browser.pads import LOG_KEY, describe, record
@@ -119,7 +120,13 @@ class Chaos:
         """A phone scans the QR code and takes a seat (``colour`` None: a freed seat in a
         running game, with the first colour the form offers)."""
         frames: list[dict[str, Any]] = []
-        page = self._page({**PHONE, "locale": self.rng.choice(["en-GB", "de-DE", "nl-NL"])}, frames)
+        # People bring phones of both sizes the pages are made for (390×844 and 360×740).
+        w, hgt = self.rng.choice(PHONE_SIZES)
+        locale = self.rng.choice(["en-GB", "de-DE", "nl-NL"])
+        self.say(f"{name} joins on a {w}×{hgt} phone ({locale})")
+        page = self._page(
+            {**PHONE, "viewport": {"width": w, "height": hgt}, "locale": locale}, frames
+        )
         if colour is not None:
             join_by_taps(page, self.server.join_url(), name, colour)
         else:
