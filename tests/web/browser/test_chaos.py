@@ -83,6 +83,7 @@ class Chaos:
         self.server = server
         self.browser = browser
         self.rng = random.Random(seed)
+        self.sizes = random.Random(f"{seed} phone sizes")
         self.seed = seed
         self.shots = shots
         self.log: list[str] = []
@@ -120,8 +121,9 @@ class Chaos:
         """A phone scans the QR code and takes a seat (``colour`` None: a freed seat in a
         running game, with the first colour the form offers)."""
         frames: list[dict[str, Any]] = []
-        # People bring phones of both sizes the pages are made for (390×844 and 360×740).
-        w, hgt = self.rng.choice(PHONE_SIZES)
+        # People bring phones of both sizes the pages are made for (390×844 and 360×740),
+        # drawn apart from the actions so that a seed plays the same game as before.
+        w, hgt = self.sizes.choice(PHONE_SIZES)
         locale = self.rng.choice(["en-GB", "de-DE", "nl-NL"])
         self.say(f"{name} joins on a {w}×{hgt} phone ({locale})")
         page = self._page(
