@@ -122,7 +122,7 @@ class Chaos:
         running game, with the first colour the form offers)."""
         frames: list[dict[str, Any]] = []
         # People bring phones of both sizes the pages are made for (390×844 and 360×740),
-        # drawn apart from the actions so that a seed plays the same game as before.
+        # drawn apart from the actions, so that a seed draws the same actions as before.
         w, hgt = self.sizes.choice(PHONE_SIZES)
         locale = self.rng.choice(["en-GB", "de-DE", "nl-NL"])
         self.say(f"{name} joins on a {w}×{hgt} phone ({locale})")
