@@ -157,8 +157,7 @@ function fitCells(root) {
     const cells = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("th")]);
     table.classList.remove("one-line");
     for (const cell of cells) cell.classList.remove("cut");
-    const names = cells.filter((c) => c.classList.contains("past-player"));
-    const need = Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
+    const need = namesNeed(table);
     if (corner && need > 1) {
       const wider = Math.min(corner.getBoundingClientRect().width + need, table.clientWidth * 0.4);
       corner.style.width = `${wider}px`;
@@ -169,8 +168,15 @@ function fitCells(root) {
   }
 }
 
-/** The smallest width a station's column keeps when the players' column grows ("2. 23 ⚖ fig."
- * in the compact words), in ems of the matrix. */
+/** How much wider the players' column must be for its widest name, as the names are laid out
+ * now (px). */
+function namesNeed(table) {
+  const names = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("tbody .past-player")]);
+  return Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
+}
+
+/** The smallest width a station's column keeps when the players' column grows, in ems of the
+ * matrix ("2. 19 ⚖ Punkte" takes two lines below it, as it may). */
 const STATION_MIN_EM = 6;
 
 /** Each player's row one line high where the matrix is too tall: the players' column takes
@@ -182,8 +188,7 @@ function oneLineNames(table) {
   const corner = /** @type {HTMLElement | null} */ (table.querySelector("thead .past-player"));
   if (!corner) return;
   table.classList.add("one-line");
-  const names = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("tbody .past-player")]);
-  const need = Math.max(0, ...names.map((c) => c.scrollWidth - c.clientWidth));
+  const need = namesNeed(table);
   if (need <= 1) return;
   const stations = table.querySelectorAll("thead th[data-station]").length;
   const em = parseFloat(getComputedStyle(table).fontSize) || 16;
