@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import runpy
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,9 @@ from hypothesis import strategies as st
 
 from companion.board import protocol as p
 
-DOC = json.loads(
-    (Path(__file__).resolve().parents[2] / "hardware/protocol_vectors.json").read_text()
-)
+VECTORS_FILE = Path(__file__).resolve().parents[2] / "hardware/protocol_vectors.json"
+MAKE_VECTORS = Path(__file__).resolve().parent / "make_vectors.py"
+DOC = json.loads(VECTORS_FILE.read_text())
 VECTORS = DOC["vectors"]
 
 
@@ -52,6 +53,22 @@ def crc16_bitwise(data: bytes) -> int:
 def test_crc_check_value():
     assert p.crc16(b"123456789") == 0x29B1 == crc16_bitwise(b"123456789")
     assert DOC["crc"]["check"] == "29b1"
+
+
+def test_the_vectors_file_is_what_the_host_codec_builds():
+    """The committed vectors are current: make_vectors.py run now would write the same."""
+    built = runpy.run_path(str(MAKE_VECTORS), run_name="make_vectors")["build"]()
+    assert json.loads(json.dumps(built)) == DOC
+
+
+def test_loading_the_vectors_script_writes_nothing():
+    """pytest imports every module under tests/ for its doctests, in each worker at once: a
+    script that wrote the vectors file on import let another worker read it half written
+    (an empty file, a JSONDecodeError at collection)."""
+    before = VECTORS_FILE.stat().st_mtime_ns, VECTORS_FILE.read_bytes()
+    runpy.run_path(str(MAKE_VECTORS), run_name="make_vectors")
+    assert (VECTORS_FILE.stat().st_mtime_ns, VECTORS_FILE.read_bytes()) == before
+    assert not VECTORS_FILE.with_suffix(".json.tmp").exists()
 
 
 def test_vectors_cover_the_required_cases():
