@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import random
-import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -25,12 +24,6 @@ from companion.players.random_games import random_document
 from companion.store import Store
 
 from .browser_check import with_chromium
-
-
-def admin_token(live: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
-    assert m, "the admin link is printed at start-up"
-    return m.group(1)
 
 
 def get(live: LiveServer, path: str, token: str, **params: Any) -> requests.Response:
@@ -84,12 +77,12 @@ def test_admin_needs_the_printed_token(cafe: Any) -> None:
         assert r.status_code == 403 and r.json()["error"] == "bad_token", path
     host_token = live.host_tokens["1"]
     assert get(live, "/admin/api/tables", host_token).status_code == 403, "a host is no admin"
-    assert get(live, "/admin", admin_token(live)).status_code == 200
+    assert get(live, "/admin", live.admin_token()).status_code == 200
 
 
 def test_history_lists_the_finished_game_with_log_and_meta(cafe: Any) -> None:
     live, final, seats, _ = cafe
-    token = admin_token(live)
+    token = live.admin_token()
     games = wait_for(
         lambda: get(live, "/admin/api/history", token).json()["games"],
         "the finished game in the history",
@@ -121,7 +114,7 @@ def test_game_ids_no_game_can_have_answer_404(cafe: Any) -> None:
     """An id past SQLite's 64-bit integers names no game: 404 like any unknown id, not a
     server error (the database refuses to bind it)."""
     live, *_ = cafe
-    token = admin_token(live)
+    token = live.admin_token()
     for gid in ("99999999999999999999999", str(2**63), "123456"):
         for path in (f"/admin/games/{gid}/log.json", f"/admin/games/{gid}/replay"):
             assert get(live, path, token).status_code == 404, path
@@ -129,7 +122,7 @@ def test_game_ids_no_game_can_have_answer_404(cafe: Any) -> None:
 
 def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
     live, final, seats, _ = cafe
-    token = admin_token(live)
+    token = live.admin_token()
     wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history", 30)
     today = datetime.now(UTC).strftime("%Y-%m-%d")
     board = get(live, "/admin/api/leaderboard", token, **{"from": today, "to": today}).json()
@@ -164,7 +157,7 @@ def test_leaderboard_and_csv_over_a_period(cafe: Any) -> None:
 
 def test_tables_overview_and_actions(cafe: Any) -> None:
     live, _, _, others = cafe
-    token = admin_token(live)
+    token = live.admin_token()
     overview = get(live, "/admin/api/tables", token).json()
     assert overview["retention_days"] == 400
     tables = {t["name"]: t for t in overview["tables"]}
@@ -209,7 +202,7 @@ def test_tables_overview_and_actions(cafe: Any) -> None:
 
 def test_admin_page_and_replay_in_chromium(cafe: Any) -> None:
     live, final, _, _ = cafe
-    token = admin_token(live)
+    token = live.admin_token()
     wait_for(lambda: get(live, "/admin/api/history", token).json()["games"], "history", 30)
 
     def check(page: Any) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,12 +17,6 @@ from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 from companion.cafe.history import History, games_csv, leaderboard_csv
 from companion.store import Store
 from companion.store.results import build_result
-
-
-def _admin_token(live: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
-    assert m, "the admin link is printed at start-up"
-    return m.group(1)
 
 
 def _result(players: list[tuple[str, int, str | None]], winner: str) -> dict[str, Any]:
@@ -166,7 +159,7 @@ def _wait_history(live: LiveServer, token: str) -> list[dict[str, Any]]:
 
 def test_live_leaderboard_and_csv_mark_the_companion(played: Any) -> None:
     live, _, bot = played
-    token = _admin_token(live)
+    token = live.admin_token()
     games = _wait_history(live, token)
     marks = {p["name"]: p["companion"] for p in games[0]["players"]}
     assert marks == {"Jürgen Großmann": None, "Ana Lucía": None, bot["name"]: "plain"}

@@ -23,12 +23,6 @@ from .browser_check import with_chromium
 DB = "companion.sqlite3"
 
 
-def _admin_token(live: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
-    assert m, "the admin link is printed at start-up"
-    return m.group(1)
-
-
 def _round(peer: Peer) -> int:
     """The round the peer's latest view shows (-1 before the game's first view)."""
     game = peer.view["game"] if peer.view else None
@@ -144,7 +138,7 @@ def _get(live: LiveServer, path: str, **params: str) -> requests.Response:
     return requests.get(
         f"{live.base}{path}",
         params=params,
-        headers={"X-Admin-Token": _admin_token(live)},
+        headers={"X-Admin-Token": live.admin_token()},
         timeout=10,
     )
 
@@ -294,7 +288,7 @@ def test_admin_page_shows_who_held_each_seat(credits: Any) -> None:
     [result] = [g for g in _history(live) if g["game_id"] == game_id]
     score = next(p["score"] for p in result["players"] if p["seat"] == seats["ana"])
     rounds = result["rounds_played"]
-    token = _admin_token(live)
+    token = live.admin_token()
 
     def check(page: Any) -> None:
         page.goto(f"{live.base}/admin?token={token}")

@@ -20,7 +20,6 @@ from companion.cafe.outbox import Outbox
 from companion.players.random_games import random_document
 from companion.store import Store
 
-from .test_reviews_live import admin_token
 from .test_webhook_live import SECRET, Receiver
 
 
@@ -108,7 +107,7 @@ def cafe(tmp_path: Path) -> Any:
 
 
 def get(live: LiveServer, path: str, **params: Any) -> requests.Response:
-    headers = {"X-Admin-Token": admin_token(live)}
+    headers = {"X-Admin-Token": live.admin_token()}
     return requests.get(f"{live.base}{path}", headers=headers, params=params, timeout=10)
 
 
@@ -162,7 +161,7 @@ def test_a_damaged_review_is_named_in_the_history_and_reviewed_anew_on_request(
     assert review.status_code == 409 and review.json()["error"] == "damaged_row", review.text
     assert f"the review of game {bad} cannot be read" in live.log()
     # Asked again: reviewed anew, the new review replaces the damaged one.
-    headers = {"X-Admin-Token": admin_token(live)}
+    headers = {"X-Admin-Token": live.admin_token()}
     url = f"{live.base}/admin/api/games/{bad}/review"
     assert requests.post(url, headers=headers, timeout=10).status_code == 202
     wait_for(lambda: get(live, f"/admin/api/games/{bad}/review").status_code == 200, "review", 120)

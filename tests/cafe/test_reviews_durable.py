@@ -18,8 +18,6 @@ from waiting import wait_for
 from companion.store import Store
 from companion.store.rows import QueuedReview
 
-from .test_reviews_live import admin_token
-
 BUDGET = "4.0"  # long enough that a review is under way when the server is killed
 
 
@@ -68,7 +66,7 @@ def test_kill_9_during_a_review_and_with_games_waiting_loses_no_review(
             end_a_game(live, "2", ["Dev", "Eli", "Fay"]),
             end_a_game(live, "3", ["Gus", "Hal", "Ida"]),
         ]
-        headers = {"X-Admin-Token": admin_token(live)}
+        headers = {"X-Admin-Token": live.admin_token()}
 
         def state(gid: int) -> dict[str, Any] | None:
             url = f"{live.base}/admin/api/history"
@@ -99,7 +97,7 @@ def test_kill_9_during_a_review_and_with_games_waiting_loses_no_review(
         live.start()
         wait_for(lambda: stored_reviews(live.data) >= set(games), "every game's review", 180)
         assert over_games(live.data) == set(games)
-        headers = {"X-Admin-Token": admin_token(live)}
+        headers = {"X-Admin-Token": live.admin_token()}
         for gid in games:
             url = f"{live.base}/admin/api/games/{gid}/review"
             body = requests.get(url, headers=headers, timeout=10).json()

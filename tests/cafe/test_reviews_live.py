@@ -9,7 +9,6 @@ The review budget is kept tiny through ``COMPANION_REVIEW_BUDGET`` (README, "Gam
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import time
 from pathlib import Path
@@ -21,12 +20,6 @@ from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 from waiting import wait_for
 
 BUDGET = "0.3"  # seconds of the reference machine for a whole game: a quick, rough review
-
-
-def admin_token(live: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
-    assert m, "the admin link is printed at start-up"
-    return m.group(1)
 
 
 @pytest.fixture
@@ -66,7 +59,7 @@ def test_a_game_ended_after_a_round_is_reviewed_for_each_phone_and_kept(live: An
     assert {p["seat"] for p in shown[-1]["players"]} == {p.seat for p in phones}
 
     # Each phone gets its own costliest decisions, nobody else's.
-    token = admin_token(live)
+    token = live.admin_token()
     stored = requests.get(
         f"{live.base}/admin/api/games/{game_id}/review",
         headers={"X-Admin-Token": token},
@@ -128,7 +121,7 @@ def test_a_game_ended_after_a_round_is_reviewed_for_each_phone_and_kept(live: An
     assert hello["review"]["state"] == "ready"
     again = requests.get(
         f"{live.base}/admin/api/games/{game_id}/review",
-        headers={"X-Admin-Token": admin_token(live)},
+        headers={"X-Admin-Token": live.admin_token()},
         timeout=10,
     ).json()
     assert again["created"] == created and again["review"] == document
@@ -145,7 +138,7 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
     play(phones, [], host, max_steps=6)
     assert host.act("end_game")["type"] == "ok"
     game_id = phones[0].view["game"]["id"]
-    token = admin_token(live)
+    token = live.admin_token()
     headers = {"X-Admin-Token": token}
     review_url = f"{live.base}/admin/api/games/{game_id}/review"
     wait_for(
@@ -169,7 +162,7 @@ def test_an_older_game_without_a_review_is_reviewed_on_request(live: Any) -> Non
         )
     db.close()
     live.start()
-    headers = {"X-Admin-Token": admin_token(live)}
+    headers = {"X-Admin-Token": live.admin_token()}
 
     def history_row() -> dict[str, Any] | None:
         games = requests.get(f"{live.base}/admin/api/history", headers=headers, timeout=10)
@@ -226,7 +219,7 @@ def test_a_review_stored_by_the_older_method_is_shown_as_such(live: Any) -> None
     assert ready["review"]["older"] is False
     game_id = phones[0].view["game"]["id"]
     review_url = f"{live.base}/admin/api/games/{game_id}/review"
-    body = requests.get(review_url, headers={"X-Admin-Token": admin_token(live)}, timeout=10)
+    body = requests.get(review_url, headers={"X-Admin-Token": live.admin_token()}, timeout=10)
     assert body.json()["older"] is False
     for peer in [host, *phones]:
         peer.close()
@@ -246,7 +239,7 @@ def test_a_review_stored_by_the_older_method_is_shown_as_such(live: Any) -> None
     assert hello["review"]["state"] == "ready" and hello["review"]["older"] is True
     shown = {p["seat"]: p["mean_loss"] for p in hello["review"]["players"]}
     assert shown == {p: pr["mean_loss"] for p, pr in old["players"].items()}
-    body = requests.get(review_url, headers={"X-Admin-Token": admin_token(live)}, timeout=10)
+    body = requests.get(review_url, headers={"X-Admin-Token": live.admin_token()}, timeout=10)
     assert body.json()["older"] is True
     assert body.json()["review"]["players"].keys() == old["players"].keys()
     assert "method" not in body.json()["review"]  # kept as stored, not rated anew

@@ -148,12 +148,6 @@ def _open_replay(server: LiveServer, table: str, phone: Phone, game_id: int) -> 
     )
 
 
-def _admin_token(server: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
-    assert m, "the server printed no admin link"
-    return m.group(1)
-
-
 def _step_url(page: requests.Response) -> str:
     m = re.search(r'data-step-url="([^"]+)"', page.text)
     assert m, page.text[:500]
@@ -178,13 +172,13 @@ def test_deeply_nested_bodies_are_refused_with_400(server: LiveServer, table: st
     assert page.status_code == 200
     admin = requests.get(
         f"{server.local}/admin/games/{game_id}/replay",
-        params={"token": _admin_token(server)},
+        params={"token": server.admin_token()},
         timeout=30,
     )
     assert admin.status_code == 200
     for url, extra in (
         (_step_url(page), {}),
-        (_step_url(admin), {"X-Admin-Token": _admin_token(server)}),
+        (_step_url(admin), {"X-Admin-Token": server.admin_token()}),
     ):
         r = requests.post(server.local + url, data=DEEP, headers={**headers, **extra})
         assert r.status_code == 400, r.text[:300]
@@ -203,7 +197,7 @@ def test_replay_opens_are_throttled_per_seat_and_keep_the_admins_replay(
     after a few opens, and its opens never push out the café admin's open replay; another
     seat still opens its own."""
     phones, game_id = _finished_game(server, table)
-    token = _admin_token(server)
+    token = server.admin_token()
     admin = requests.get(
         f"{server.local}/admin/games/{game_id}/replay", params={"token": token}, timeout=30
     )

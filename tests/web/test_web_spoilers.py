@@ -10,7 +10,6 @@ learning-mode hint — must answer from what the screens show.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from pathlib import Path
@@ -42,16 +41,10 @@ def stored(server: LiveServer, sql: str, *args: Any) -> Any:
         db.close()
 
 
-def admin_token(server: LiveServer) -> str:
-    found = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", server.log())
-    assert found, "the admin link is printed at start-up"
-    return found.group(1)
-
-
 def readers(server: LiveServer, game_id: int, ana: dict[str, Any]) -> dict[str, Any]:
     """What every reader of a game that is over answers about ``game_id`` now."""
     host = server.host_token
-    admin = {"X-Admin-Token": admin_token(server)}
+    admin = {"X-Admin-Token": server.admin_token()}
     base = server.local
 
     def get(path: str, **kw: Any) -> requests.Response:

@@ -4,7 +4,6 @@ every step the log and the player cards agree (the whole game walked step by ste
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,12 +53,6 @@ AGREEMENT = """() => {
 }"""
 
 
-def _admin_token(live: LiveServer) -> str:
-    m = re.search(r"Café admin:\s+\S+/admin\?token=(\S+)", live.log())
-    assert m, "the admin link is printed at start-up"
-    return m.group(1)
-
-
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, int, str]]:
     """A whole game of two people and a plain companion player, over."""
@@ -86,7 +79,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveSer
 def _open(browser: Any, finished: Any) -> Any:
     live, game_id, _ = finished
     page = browser.new_context(**TV).new_page()
-    page.goto(f"{live.base}/admin/games/{game_id}/replay?token={_admin_token(live)}")
+    page.goto(f"{live.base}/admin/games/{game_id}/replay?token={live.admin_token()}")
     page.wait_for_function("window.__display?.frame()?.replay")
     return page
 
@@ -183,7 +176,7 @@ def test_replay_language_stays_on_the_replay_page(browser, finished):
 def test_admin_leaderboard_marks_the_companion_and_leaves_it_out(browser, finished, artifacts):
     live, _, bot = finished
     page = browser.new_context(**TV).new_page()
-    page.goto(f"{live.base}/admin?token={_admin_token(live)}")
+    page.goto(f"{live.base}/admin?token={live.admin_token()}")
     page.wait_for_selector("body[data-loaded='1']")
     rows = page.locator("#admin-leaderboard tr")
     if rows.count() < 3:  # the result is recorded by its own thread: reload until it is there

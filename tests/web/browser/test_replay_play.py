@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.browser.layout import check, settle
-from tests.web.browser.test_replay_display import _admin_token, _at, finished  # noqa: F401
+from tests.web.browser.test_replay_display import _at, finished  # noqa: F401
 
 from .conftest import ARTIFACTS
 
@@ -50,7 +50,7 @@ NOW = "() => performance.now() / 1000"
 def _open(browser: Any, finished: Any) -> Any:  # noqa: F811 - the imported fixture
     live, game_id, _ = finished
     page = browser.new_context(**TV).new_page()
-    token = _admin_token(live)
+    token = live.admin_token()
     page.goto(f"{live.base}/admin/games/{game_id}/replay?token={token}&pace=test:{PACE}")
     page.wait_for_function("window.__display?.frame()?.replay")
     _at(page, 0)

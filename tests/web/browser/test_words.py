@@ -30,7 +30,6 @@ from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import mid_word_breaks
 from tests.web.browser.pads import join
 from tests.web.browser.test_pad_news import BEN, CLEO, wait_task
-from tests.web.browser.test_replay_display import _admin_token
 
 SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 740}}
 
@@ -178,7 +177,7 @@ def test_phone_words_names_ranking_scroll_seat_back_and_the_cafes_close(
     ana.screenshot(path=str(shots / "seat-back-390x844.png"))
 
     # The café closes the stuck game from its admin page: the phone names the café.
-    token = _admin_token(server)
+    token = server.admin_token()
     answer = requests.post(
         f"{server.local}/admin/api/tables/{table}/close",
         headers={"X-Admin-Token": token},
