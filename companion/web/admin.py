@@ -39,9 +39,10 @@ from companion.store.database import DamagedRow, StoredGame
 from companion.store.documents import ResultDocument
 from companion.store.results import engine_log, meta
 from companion.table import TableError, admin_frames
-from companion.web.replay_routes import socket_path
+from companion.web.replay_routes import render_replay
 from companion.web.replay_sessions import BuildFailed, open_game
 from companion.web.replay_sessions import Replay as Replay  # one replay (kept by the app's Replays)
+from companion.web.responses import no_store
 from companion.web.services import (
     admin_token_of,
     cafe_of,
@@ -80,11 +81,6 @@ def _check() -> tuple[Response, int] | None:
     return jsonify({"error": "bad_token", "reason": "the admin token is missing or wrong"}), 403
 
 
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.errorhandler(DamagedRow)
 def _damaged(exc: DamagedRow) -> tuple[Response, int]:
     """A game whose log or review cannot be read: said by name (and logged), not a 500;
@@ -111,7 +107,7 @@ def _bad_period(exc: PeriodError) -> tuple[Response, int]:
 # -- pages ----------------------------------------------------------------------------------
 @bp.get("/admin")
 def admin_page() -> Any:
-    return _no_store(Response(render_template("admin.html", admin_token=_token())))
+    return no_store(Response(render_template("admin.html", admin_token=_token())))
 
 
 # -- tables ---------------------------------------------------------------------------------
@@ -137,7 +133,7 @@ def tables_json() -> Any:
         row["ahead_of_screens"] = gid in ahead
         row["sockets"] = hub.sockets()
         out.append(row)
-    return _no_store(
+    return no_store(
         jsonify({"tables": out, "now": now, "retention_days": config_of().retention_days})
     )
 
@@ -236,11 +232,11 @@ def review_json(game_id: int) -> Any:
             "older": older(document),  # rated by the older method (own points, raw mean)
             "review": review,
         }
-        return _no_store(jsonify(body))
+        return no_store(jsonify(body))
     state = review_state(game_id)
     if state is None:
         return jsonify({"error": "no_review", "reason": f"game {game_id} has no review yet"}), 404
-    return _no_store(jsonify(state))
+    return no_store(jsonify(state))
 
 
 @bp.post("/admin/api/games/<int:game_id>/review")
@@ -277,7 +273,7 @@ def history_json() -> Any:
     games = [_history_row(r, token) for r in found]
     # Results that cannot be read are left out and named (also in the server's log); the
     # players' colours as the screens draw them (a holder's dot on the admin page).
-    return _no_store(
+    return no_store(
         jsonify(
             {
                 "games": games,
@@ -300,7 +296,7 @@ def leaderboard_json() -> Any:
     history = _history()
     players = history.leaderboard(since, until, people_only)
     skipped = [d.report() for d in history.skipped]
-    return _no_store(jsonify({"players": players, "skipped": skipped}))
+    return no_store(jsonify({"players": players, "skipped": skipped}))
 
 
 @bp.get("/admin/export/<kind>.csv")
@@ -323,7 +319,7 @@ def export_csv(kind: str) -> Any:
             history.leaderboard(since, until, request.args.get("people_only") == "1"), sep
         )
     )
-    response = _no_store(Response(text, mimetype="text/csv"))
+    response = no_store(Response(text, mimetype="text/csv"))
     suffix = "-semicolon" if sep == ";" else ""
     response.headers["Content-Disposition"] = f'attachment; filename="chocolatl-{kind}{suffix}.csv"'
     return response
@@ -356,7 +352,7 @@ def game_log(game_id: int) -> Any:
             "meta": meta(stored.table_name, stored.created, stored.seats),
             "commands": commands,
         }
-    response = _no_store(jsonify(doc))
+    response = no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="chocolatl-{stored.table_name}-game-{game_id}.json"'
     )
@@ -380,25 +376,4 @@ def replay_page(game_id: int) -> Any:
         )
     except BuildFailed as exc:
         return jsonify({"error": "replay_failed", "reason": str(exc)}), 503
-    frames = built.frames
-    summary = frames[-1]["table"]
-    urls = {
-        **summary["urls"],
-        "ws_display": socket_path(rid),
-        "qr": "",
-        "step": url_for("replays.replay_step", rid=rid),
-    }
-    return _no_store(
-        Response(
-            render_template(
-                "replay.html",
-                table=summary,
-                urls=urls,
-                colours=[],
-                wifi_ssid=None,
-                admin_token=_token(),
-                steps=len(frames),
-                chapters=built.chapters,
-            )
-        )
-    )
+    return render_replay(rid, built, admin_token=admin_token_of())  # checked by _check

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from flask import Blueprint, Response, abort, jsonify
+from flask import Blueprint, abort, jsonify
 
 from companion.cafe.outbox import DeliveryState, Outbox
 from companion.store.results import iso
 from companion.table import Table
 from companion.web.access import host_refusal, host_token
+from companion.web.responses import no_store
 from companion.web.services import cafe_of, outbox_of
 from companion.web.shown import over_on_screens
 
@@ -50,11 +51,6 @@ def _table(name: str) -> Table:
     return table
 
 
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/t/<name>/api/results")
 def table_results(name: str) -> Any:
     """The table's games that are over and the delivery of each to every webhook (the host
@@ -75,7 +71,7 @@ def table_results(name: str) -> Any:
                 "deliveries": [_public_delivery(d) for d in outbox.deliveries(row.game_id)],
             }
         )
-    return _no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
+    return no_store(jsonify({"webhooks": len(outbox.urls), "games": games}))
 
 
 def _public_delivery(d: DeliveryState) -> PublicDelivery:

@@ -16,6 +16,7 @@ from companion.web.access import host_refusal, host_token, throttled, wrong_gues
 from companion.web.guard import Refused, body_json
 from companion.web.hub import Hub
 from companion.web.qr import qr_svg
+from companion.web.responses import no_store
 from companion.web.services import cafe_of, config_of, hub_of, hubs_of
 
 bp = Blueprint("pages", __name__)
@@ -71,11 +72,6 @@ def _screen_colours() -> dict[str, object]:
     }
 
 
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/")
 def cafe_page() -> str:
     return render_template("cafe.html", tables=_summaries())
@@ -83,7 +79,7 @@ def cafe_page() -> str:
 
 @bp.get("/api/tables")
 def tables_json() -> Response:
-    return _no_store(jsonify({"tables": _summaries()}))
+    return no_store(jsonify({"tables": _summaries()}))
 
 
 @bp.get("/healthz")
@@ -122,7 +118,7 @@ def join_page(name: str, secret: str) -> Response | tuple[str | Response, int]:
         _wrong_guess()
         return "This join link is not valid for this table (the QR code may have changed).", 403
     summary = hub.summary()
-    return _no_store(
+    return no_store(
         Response(
             render_template(
                 "phone.html",
@@ -138,7 +134,7 @@ def join_page(name: str, secret: str) -> Response | tuple[str | Response, int]:
 @bp.get("/t/<name>/seat")
 def seat_page(name: str) -> Response:
     summary = _hub(name).summary()
-    return _no_store(
+    return no_store(
         Response(
             render_template(
                 "phone.html",
@@ -159,7 +155,7 @@ def host_page(name: str) -> Response | tuple[str | Response, int]:
     if (refused := host_refusal(hub.table, token, wrong)) is not None:
         return refused
     summary = hub.summary(with_join=True)
-    return _no_store(
+    return no_store(
         Response(
             render_template(
                 "host.html",
@@ -175,7 +171,7 @@ def host_page(name: str) -> Response | tuple[str | Response, int]:
 
 @bp.get("/t/<name>/qr.svg")
 def qr_image(name: str) -> Response:
-    return _no_store(Response(qr_svg(_hub(name).join_url()), mimetype="image/svg+xml"))
+    return no_store(Response(qr_svg(_hub(name).join_url()), mimetype="image/svg+xml"))
 
 
 @bp.get("/wifi.svg")
@@ -185,7 +181,7 @@ def wifi_qr() -> Response:
     wifi = config_of().wifi
     if wifi is None:
         abort(404, description="no Wi-Fi network is configured (companion serve --wifi)")
-    return _no_store(Response(qr_svg(wifi.uri()), mimetype="image/svg+xml"))
+    return no_store(Response(qr_svg(wifi.uri()), mimetype="image/svg+xml"))
 
 
 @bp.post("/t/<name>/api/join")
@@ -208,13 +204,13 @@ def join_api(name: str) -> Any:
     except TableError as exc:
         return _refuse(exc.code, exc.reason)
     seat = {**(outcome.result or {}), "ws": hub.links().paths["ws_seat"]}
-    return _no_store(jsonify(seat))
+    return no_store(jsonify(seat))
 
 
 @bp.get("/t/<name>/api/state")
 def state_json(name: str) -> Response:
     frame = _hub(name).hello("display")
-    return _no_store(jsonify(frame))
+    return no_store(jsonify(frame))
 
 
 @bp.get("/t/<name>/games/<int:game_id>/log.json")
@@ -230,7 +226,7 @@ def game_log(name: str, game_id: int) -> Any:
         # A command that cannot be read: named (and logged once), as on the admin's copy.
         cafe_of().store.skipped(exc)
         return jsonify({"error": "damaged_row", "reason": str(exc), "damaged": exc.report()}), 409
-    response = _no_store(jsonify(doc))
+    response = no_store(jsonify(doc))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="chocolatl-{name}-game-{game_id}.json"'
     )

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request, url_for
 from simple_websocket import ConnectionClosed
 
 from companion.web.connections import WsConnection
 from companion.web.guard import Refused, body_json, pong
 from companion.web.receive import messages, send_error
-from companion.web.replay_sessions import move
+from companion.web.replay_sessions import Built, move
+from companion.web.responses import no_store
 from companion.web.services import replays_of
 from companion.web.sockets import ws_route
 
@@ -24,6 +25,31 @@ bp = Blueprint("replays", __name__)
 def socket_path(rid: str) -> str:
     """The display socket of replay ``rid`` (a path: the page adds ws:// and its host)."""
     return f"/replays/{rid}/ws"
+
+
+def render_replay(rid: str, built: Built, admin_token: str = "", start_step: int = 0) -> Response:
+    """The page of replay ``rid``: the display's page, moved by this step route and shown
+    through this socket, whoever opened it (the café admin's carries the admin token for its
+    controls; a table's phone or host opens it at ``start_step``)."""
+    summary = built.frames[-1]["table"]
+    urls = {
+        **summary["urls"],
+        "ws_display": socket_path(rid),
+        "qr": "",
+        "step": url_for("replays.replay_step", rid=rid),
+    }
+    page = render_template(
+        "replay.html",
+        table=summary,
+        urls=urls,
+        colours=[],
+        wifi_ssid=None,
+        admin_token=admin_token,
+        steps=len(built.frames),
+        start_step=start_step,
+        chapters=built.chapters,
+    )
+    return no_store(Response(page))
 
 
 @bp.post("/replays/<rid>/step")

@@ -11,21 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 
 from companion.store import DamagedRow
 from companion.web.access import seat_or_host_refusal
-from companion.web.replay_routes import socket_path
+from companion.web.replay_routes import render_replay
 from companion.web.replay_sessions import BuildFailed, open_game
 from companion.web.services import cafe_of, replays_of
 from companion.web.shown import over_on_screens
 
 bp = Blueprint("reviews", __name__)
-
-
-def _no_store(response: Response) -> Response:
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.errorhandler(DamagedRow)
@@ -77,28 +72,5 @@ def table_replay(name: str, game_id: int) -> Any:
         )
     except BuildFailed as exc:
         return jsonify({"error": "replay_failed", "reason": str(exc)}), 503
-    frames = built.frames
     replay = replays_of().get(rid)
-    start = replay.show(step) if replay is not None else 0
-    summary = frames[-1]["table"]
-    urls = {
-        **summary["urls"],
-        "ws_display": socket_path(rid),
-        "qr": "",
-        "step": url_for("replays.replay_step", rid=rid),
-    }
-    return _no_store(
-        Response(
-            render_template(
-                "replay.html",
-                table=summary,
-                urls=urls,
-                colours=[],
-                wifi_ssid=None,
-                admin_token="",
-                steps=len(frames),
-                start_step=start,
-                chapters=built.chapters,
-            )
-        )
-    )
+    return render_replay(rid, built, start_step=replay.show(step) if replay is not None else 0)
