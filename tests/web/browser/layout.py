@@ -108,7 +108,8 @@ def led_marker_problems(page: Page) -> list[str]:
 
 
 # A name broken inside a word: two letters of one word on different lines (a break after a
-# space or a hyphen is a word boundary).
+# space, a hyphen or a soft hyphen, which the browser draws as a hyphen there, is a word
+# boundary).
 _MID_WORD = """(selector) => {
   const bad = [];
   for (const el of document.querySelectorAll(selector)) {
@@ -120,9 +121,12 @@ _MID_WORD = """(selector) => {
       const r = document.createRange();
       r.setStart(text, i);
       r.setEnd(text, i + 1);
-      const rect = r.getClientRects()[0];
+      // The character's own box: its last (right after a soft hyphen's break the range also
+      // holds the hyphen drawn at the end of the line before).
+      const rect = [...r.getClientRects()].filter((x) => x.width > 0).pop();
       if (!rect) continue;
-      if (top !== null && rect.top > top + 2 && !/[\\s-]/.test(s[i - 1])) bad.push(`${s} @ ${i}`);
+      const boundary = /[\\s\\-\\u00ad]/.test(s[i - 1]);
+      if (top !== null && rect.top > top + 2 && !boundary) bad.push(`${s} @ ${i}`);
       top = rect.top;
     }
   }

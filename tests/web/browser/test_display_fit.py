@@ -26,7 +26,7 @@ import requests
 from live_server import Host, LiveServer, Phone, play, seat_phones
 
 from .conftest import ARTIFACTS
-from .layout import DISPLAY_SIZES, led_marker_problems, settle, sweep
+from .layout import DISPLAY_SIZES, led_marker_problems, mid_word_breaks, settle, sweep
 
 # Five names of 24 characters (the longest allowed), one without a space.
 NAMES = [
@@ -118,6 +118,12 @@ def _look(
         found = led_marker_problems(page)
         if shown and not page.evaluate(ON_SCREEN, shown):
             found.append(f"{shown} is not on screen")
+        # A station's name too wide for its column breaks where the word can ("Kakao-trunk"),
+        # not at its last letters ("Pyramid|e", "Kakaotr|unk").
+        found += [
+            f"a station's name broken inside a word: {x}"
+            for x in mid_word_breaks(page, ".past-station")
+        ]
         return found
 
     for lang in LANGS:

@@ -12,13 +12,16 @@ Nothing may clip, scroll, leave the screen or fall under the display's smallest 
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from live_server import Host, LiveServer, Peer, play, seat_phones
 from playwright.sync_api import Error as PlaywrightError
 
+from companion.web.i18n import LANGUAGES
+
 from .conftest import ARTIFACTS
-from .layout import sweep
+from .layout import mid_word_breaks, sweep
 
 NAMES = [
     "Maximiliana Eberhard",
@@ -28,6 +31,11 @@ NAMES = [
     "Xochitl Quetzalcoatl",
 ]
 RULES = ["figure", "lower_score", "stack", "stack"]
+I18N = Path(__file__).resolve().parents[3] / "companion" / "web" / "i18n"
+INLINE = """([lang, text]) => { const s = document.createElement('script');
+  s.type = 'application/json'; s.id = `i18n-${lang}`; s.textContent = text;
+  document.head.append(s); }"""
+WORDS = ".past-station"  # the station names over the results' columns
 SPOTLIGHT_KIND = (
     "() => { const s = document.getElementById('spotlight'); "
     "return s.hidden ? null : s.dataset.kind; }"
@@ -243,4 +251,22 @@ def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
             assert page.locator(".past-list tbody tr:visible").count() == 5, label
             assert page.locator(".past-list .past-tie:visible").count() == 24, label
         problems += sweep(page, "display", f"show-{label}", shots=shots)
+
+    # The summary in every language at both sizes: a station's name too wide for its column
+    # breaks where the word may (the catalogues' soft hyphens: "Kakao-trunk"), never before its
+    # last letters ("Pyramid|e", "Kakaotr|unk" on a 1280x720 TV in German).
+    def names_whole(page: Any) -> list[str]:
+        return [f"a station's name broken in a word: {x}" for x in mid_word_breaks(page, WORDS)]
+
+    # The server is gone (no live frame may come between): the catalogues go into the page,
+    # where i18n.js looks for them first.
+    for lang in LANGUAGES:
+        page.evaluate(INLINE, [lang, (I18N / f"{lang}.json").read_text(encoding="utf-8")])
+    for i, lang in enumerate(LANGUAGES):
+        f = frame([{"kind": "summary", "round": 1, "seconds": 9999, "rankings": stations}], 10 + i)
+        f["table"] = {**f["table"], "lang": lang}
+        page.evaluate("(f) => window.__display.inject(f)", f)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        assert page.locator(f"{WORDS}:visible").count() >= 6, lang
+        problems += sweep(page, "display", f"show-summary-{lang}", shots=shots, also=names_whole)
     assert not problems, "\n".join(problems)
