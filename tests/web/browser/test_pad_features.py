@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from live_server import LiveServer
 
 from companion.web.i18n import LANGUAGES
 from tests.web.browser.conftest import ARTIFACTS, PHONE
-from tests.web.browser.layout import sweep
+from tests.web.browser.layout import check, sweep
 from tests.web.browser.pads import act, wait_task
 from tests.web.browser.test_reconnect import seat_three
 
@@ -129,30 +131,40 @@ def test_bid_review_lock_in_and_used_cards(server, table, browser, artifacts):
 
 def test_the_bid_screen_fits_both_phone_sizes_in_every_language(server, table, browser):
     """The bid screen's words change length with the language: each language's screen fits
-    at 390x844 and 360x740, before and after the review, its two buttons beside each other
-    or, where their words do not fit side by side (Dutch "Alles leegmaken" and "Controleren"
-    at 360 px), one above the other."""
+    at 390x844 and 360x740, before and after the review, with its two buttons beside each
+    other (Dutch "Alles leegmaken" and "Controleren" stood one above the other at 360 px, and
+    the tray covered a button's height more of the stations); words that do not fit side by
+    side put one button above the other instead of running past the screen's edge."""
     phones, _host = seat_three(server, browser, table)
     for page in phones:
         assert act(page) == "sacrifice"
     ana = phones[0]
     wait_task(ana, "bid")
 
-    def every_language(label: str) -> list[str]:
+    def one_row_check(page: Any) -> list[str]:
+        clear, review = (page.locator(f"#{b}").bounding_box() for b in ("clear", "review"))
+        if clear and review and abs(clear["y"] - review["y"]) > 1:
+            return [f"the tray's buttons stand one above the other: {clear}, {review}"]
+        return []
+
+    def every_language(label: str, one_row: bool = False) -> list[str]:
         problems = []
         for lang in LANGUAGES:
             ana.select_option("#lang", lang)
             ana.wait_for_function(f"document.documentElement.lang === '{lang}'")
-            problems += sweep(ana, "phone", f"{label}-{lang}", shots=ARTIFACTS)
+            also = one_row_check if one_row else None
+            problems += sweep(ana, "phone", f"{label}-{lang}", shots=ARTIFACTS, also=also)
         return problems
 
-    problems = every_language("bid")
-    # Dutch at 360 px: the two buttons stand one above the other.
+    problems = every_language("bid", one_row=True)
+    # A longer word than any catalogue has: one button above the other, inside the screen.
     ana.set_viewport_size({"width": 360, "height": 740})
-    ana.select_option("#lang", "nl")
-    ana.wait_for_function("document.documentElement.lang === 'nl'")
+    ana.evaluate("document.getElementById('clear').textContent = 'Allesleegmakennu'")
     clear, review = (ana.locator(f"#{b}").bounding_box() for b in ("clear", "review"))
     assert clear and review and review["y"] >= clear["y"] + clear["height"], (clear, review)
+    problems += [f"long words @360x740: {p}" for p in check(ana, "phone")]
+    ana.select_option("#lang", "en")  # the page's own words again
+    ana.wait_for_function("document.documentElement.lang === 'en'")
     ana.set_viewport_size(PHONE["viewport"])
     while ana.locator("#review").is_disabled():
         ana.locator("#deck .card-btn:not([disabled])").first.tap()
