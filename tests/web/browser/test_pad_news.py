@@ -66,6 +66,21 @@ def covered(page, selector: str) -> float:
     )
 
 
+# Where the note of what was not asked and the last ranking stand on the screen (px).
+NOTE_AND_RANKING = """() => {
+  const note = document.querySelector('#task [data-testid=dice-not-asked]');
+  const ranking = document.querySelector('#task [data-testid=ranking]');
+  if (!note || !ranking) return null;
+  return {
+    header: document.querySelector('.padbar').getBoundingClientRect().bottom,
+    note: note.getBoundingClientRect().top,
+    ranking: ranking.getBoundingClientRect().top,
+    height: window.innerHeight,
+    scrollY: window.scrollY,
+  };
+}"""
+
+
 def test_the_pad_tells_its_player_what_happened(server, table, browser, artifacts):
     ana, (ben, cleo), host = seated(server, table, browser)
     ana.locator("#task .hand .card-btn[data-card='0']").tap()
@@ -126,6 +141,9 @@ def test_the_pad_tells_its_player_what_happened(server, table, browser, artifact
     assert "2nd" in outlook and "One die could lift you to 1st" in outlook
     assert covered(ana, "#task .choices") == 0
     problems += sweep(ana, "phone", "pad-dice-window", shots=artifacts)
+    # The stations' results stay up a while, as at a table (the note is read beside them).
+    assert host.act("set_pace", pace="test:2")["type"] == "ok"
+    ana.set_viewport_size({"width": 360, "height": 740})  # the smaller phone: less room above
     ana.locator("button[data-count='0']").tap()
     ana.locator("#lock-in").tap()
 
@@ -135,11 +153,21 @@ def test_the_pad_tells_its_player_what_happened(server, table, browser, artifact
         lambda f: (
             f["type"] == "view"
             and {"station": 4, "place": 1, "kind": "pyramid"} in f["you"]["not_asked"]
-        )
+        ),
+        timeout=60,
     )
-    ana.wait_for_selector("[data-testid=dice-not-asked]")
+    ana.wait_for_function(
+        "document.querySelector('[data-testid=dice-not-asked]')?.innerText.includes('6')",
+        timeout=60000,
+    )
     said = ana.locator("[data-testid=dice-not-asked]").inner_text()
     assert "6" in said and "1st" in said and "not asked" in said
+    # A station's ranking came up while she watched: the phone brought it into view with the
+    # note above it (scrolled to the ranking's top, the note sat under the header).
+    place = ana.wait_for_function(NOTE_AND_RANKING, timeout=60000).json_value()
+    assert place["note"] >= place["header"] and place["ranking"] < place["height"], place
+    assert host.act("set_pace", pace="instant")["type"] == "ok"
+    ana.set_viewport_size(PHONE["viewport"])
     problems += sweep(ana, "phone", "pad-not-asked", shots=artifacts)
 
     # The host ends the game: the standings at that moment.

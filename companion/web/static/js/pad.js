@@ -458,7 +458,9 @@ function fitTables() {
 
 
 /** When a new station's result comes up while the phone only watches, its ranking's top is
- * scrolled into view below the header (the page kept the scroll of the bidding). */
+ * scrolled into view below the header (the page kept the scroll of the bidding), with the note
+ * above it of what the table answered for this seat without asking when both fit (scrolled to
+ * the ranking alone, that note went under the header or off the screen). */
 function keepRankingInView() {
   const ranking = /** @type {HTMLElement | null} */ (document.querySelector("#task [data-testid=ranking]"));
   const watching = ["none", "auto"].includes(document.body.dataset.task || "");
@@ -468,7 +470,9 @@ function keepRankingInView() {
   pad.rankingShown = key;
   const header = document.querySelector(".padbar")?.getBoundingClientRect().bottom || 0;
   const r = ranking.getBoundingClientRect();
-  if (r.top < header || r.top > window.innerHeight * 0.5) window.scrollBy(0, r.top - header - 8);
+  const note = document.querySelector("#task [data-testid=dice-not-asked]")?.getBoundingClientRect();
+  const top = note && r.bottom - note.top <= window.innerHeight - header - 16 ? note.top : r.top;
+  if (top < header || r.top > window.innerHeight * 0.5) window.scrollBy(0, top - header - 8);
 }
 
 
