@@ -12,7 +12,6 @@ Nothing may clip, scroll, leave the screen or fall under the display's smallest 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 from live_server import Host, LiveServer, Peer, play, seat_phones
@@ -22,6 +21,7 @@ from companion.web.i18n import LANGUAGES
 
 from .conftest import ARTIFACTS
 from .layout import mid_word_breaks, sweep
+from .test_display_header import INLINE_CATALOGUES
 
 NAMES = [
     "Maximiliana Eberhard",
@@ -31,10 +31,6 @@ NAMES = [
     "Xochitl Quetzalcoatl",
 ]
 RULES = ["figure", "lower_score", "stack", "stack"]
-I18N = Path(__file__).resolve().parents[3] / "companion" / "web" / "i18n"
-INLINE = """([lang, text]) => { const s = document.createElement('script');
-  s.type = 'application/json'; s.id = `i18n-${lang}`; s.textContent = text;
-  document.head.append(s); }"""
 WORDS = ".past-station"  # the station names over the results' columns
 SPOTLIGHT_KIND = (
     "() => { const s = document.getElementById('spotlight'); "
@@ -126,6 +122,8 @@ def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
         page.goto(f"{server.base}/t/1/")
         page.wait_for_function("() => window.__display?.frame()?.game")
         base = page.evaluate("window.__display.frame()")
+        # Every language's words in the page, for the summaries after the server has gone.
+        page.evaluate(INLINE_CATALOGUES, list(LANGUAGES))
     finally:
         for p in peers:
             p.close()
@@ -258,10 +256,6 @@ def test_the_show_fits_the_tv_with_five_long_names(tmp_path, browser) -> None:
     def names_whole(page: Any) -> list[str]:
         return [f"a station's name broken in a word: {x}" for x in mid_word_breaks(page, WORDS)]
 
-    # The server is gone (no live frame may come between): the catalogues go into the page,
-    # where i18n.js looks for them first.
-    for lang in LANGUAGES:
-        page.evaluate(INLINE, [lang, (I18N / f"{lang}.json").read_text(encoding="utf-8")])
     for i, lang in enumerate(LANGUAGES):
         f = frame([{"kind": "summary", "round": 1, "seconds": 9999, "rankings": stations}], 10 + i)
         f["table"] = {**f["table"], "lang": lang}
