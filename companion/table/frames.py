@@ -125,13 +125,27 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> TableSumma
 
 
 def _history(game: Game | None) -> list[Event]:
-    """Events since the start of the current round (or of the game)."""
+    """Events since the start of the round the last step began in (or of the game): the
+    current round's, and the round before too when the step on the screens ended it and
+    started this one. Its last events are that step's, all of them, so a page opened while
+    the step's beats run hides the ones not told yet (each beat's ``untold``) and shows what a
+    page that watched the step shows (the ended round's last stations until its summary).
+
+    >>> g = lambda *steps: type("G", (), {"events": [list(s) for s in steps]})()
+    >>> r = lambda n: {"type": "round_started", "round": n}
+    >>> rk = lambda s: {"type": "ranking", "station": s}
+    >>> [e.get("round", e.get("station")) for e in _history(g([r(1)], [rk(5)], [rk(6), r(2)]))]
+    [1, 5, 6, 2]
+    >>> [e.get("round", e.get("station")) for e in _history(g([r(1)], [rk(6), r(2)], [rk(1)]))]
+    [2, 1]
+    """
     if game is None:
         return []
     out: list[Event] = []
-    for events in reversed(game.events):
+    for k, events in enumerate(reversed(game.events)):
         starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
-        if starts:
+        # The last step is sent whole; a round it starts after its first event goes on back.
+        if starts and (k > 0 or starts[-1] == 0):
             out[:0] = events[starts[-1] :]
             break
         out[:0] = events

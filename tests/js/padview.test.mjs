@@ -19,6 +19,7 @@ import {
   newDraft,
   placeCard,
   placeOf,
+  roundAsTold,
   screenOf,
   stepTitle,
   taskOf,
@@ -76,15 +77,25 @@ test("a seat the companion plays shows that, whatever is asked", () => {
   assert.equal(taskOf(["bid"], f, "ana"), "bid");
 });
 
-test("the round's events start again with each round and with a frame's history", () => {
+test("the round as told starts again with each round and with a frame's history", () => {
   const seen = play(frames);
   const round2 = frames.findIndex((f) => f.events.some((e) => e.type === "round_started" && e.round === 2));
   assert.ok(round2 > 0);
-  assert.equal(seen[round2].news.events[0].type, "round_started");
-  assert.ok(seen[round2].news.events.every((e) => e.type !== "ranking"));
+  const now = roundAsTold(seen[round2].news.events, 0);
+  assert.equal(now[0].type, "round_started");
+  assert.ok(now.every((e) => e.type !== "ranking"));
   // Round 1's events are all there just before: every ranking of round 1 but the last.
-  assert.equal(seen[round2 - 1].news.events.filter((e) => e.type === "ranking").length, 5);
-  assert.equal(seen[round2 - 1].news.events[0].type, "round_started");
+  const before = roundAsTold(seen[round2 - 1].news.events, 0);
+  assert.equal(before.filter((e) => e.type === "ranking").length, 5);
+  assert.equal(before[0].type, "round_started");
+  // The news keeps round 1 while round 2 starts: a step that ends round 1 and starts round 2
+  // shows round 1's last station until its summary is up (the rest not told yet).
+  const split = frames[round2].events.findIndex((e) => e.type === "round_started");
+  const untold = frames[round2].events.length - split;
+  const held = roundAsTold(seen[round2].news.events, untold);
+  assert.equal(held[0].type, "round_started");
+  assert.equal(held[0].round, 1);
+  assert.ok(!held.some((e) => e.type === "round_started" && e.round === 2));
   // A reconnect's hello frame replaces the events by its history.
   const hello = { ...frames[30], reason: "hello", history: [{ type: "round_started", round: 2 }] };
   const news = followNews(seen[29].news, hello, frames[29]);

@@ -35,14 +35,15 @@ const staged = {
   ],
 };
 const beats = [
-  { kind: "decision", station: 3, player: "ana", seconds: 60, told: 3 },
-  { kind: "station", station: 4, seconds: 60, told: 7 },
+  { kind: "decision", station: 3, player: "ana", seconds: 60, told: 3, untold: 4 },
+  { kind: "station", station: 4, seconds: 60, told: 7, untold: 0 },
 ];
 const events = [{}, {}, {}, {}, {}, {}, {}].map((_, i) => ({ type: `e${i}` }));
 
-function at(elapsed, frameStaged = staged) {
+function at(elapsed, frameStaged = staged, reason = "command") {
   const beat = new Beat();
-  beat.update({ reason: "command", events, game: { view: after, staged: frameStaged }, show: { step: 7, beats, elapsed } });
+  const frame = { reason, events: reason === "command" ? events : [], game: { view: after, staged: frameStaged } };
+  beat.update({ ...frame, show: { step: 7, beats, elapsed } });
   return beat;
 }
 
@@ -54,6 +55,14 @@ test("the beat's view is the server's, put back on the frame's view", () => {
   assert.equal(shown.players.ben.cubes_used, 0);
   assert.deepEqual(shown.track, { 0: ["ben", "cleo"], 6: ["ana"] });
   assert.equal(beat.untold(), 4); // the log runs as far as the beat's `told`
+});
+
+test("a page opened in the middle of a step keeps as much untold as one that watched it", () => {
+  // A reload's hello frame carries no events of the step (its history ends with them): the
+  // page once took that for "nothing untold" and its log named the winner under the final
+  // lines still turning.
+  assert.equal(at(0, staged, "hello").untold(), 4);
+  assert.equal(at(61, staged, "hello").untold(), 0);
 });
 
 test("the view before the step is the server's too", () => {

@@ -9,12 +9,19 @@ they show changes (test-artifacts/finale/). The order must be: the last round's 
 every final-scoring line (R7) one by one, then the winner, then the story of the game, which
 never covers a line or the winner's moment still due and whose chart ends at the final totals
 its headline names. The phone never shows a final result with a line reading "secret".
+
+A page opened in the middle of a step tells no more than one that watched it come: on a step
+that reveals several stations at once, a second TV opened and the phone reloaded while its
+first station is up show, beat by beat, the log of the TV that watched and no later station's
+result; on the last step, a TV opened and the phone reloaded as it comes up never name the
+winner before the winner's beat (a page opened mid-step once told the whole step at once).
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +71,8 @@ READ_TV = r"""() => {
     ends: vis(story) ? texts(story, '.story-svg .end-score').map(Number) : [],
     spot: vis(spot) ? spot.dataset.kind : null,
     review: vis(review) ? review.textContent : null,
+    log: texts(document, '#log li'),
+    logTypes: [...document.querySelectorAll('#log li')].map((li) => li.dataset.type),
     reviewing: Boolean(f?.review),
     text: document.body.innerText,
   };
@@ -91,19 +100,87 @@ RECORD = """() => {
 }"""
 
 
-def _to_the_last_step(host: Host, deadline: float) -> None:
+LOG = "() => [...document.querySelectorAll('#log li')].map((li) => li.textContent)"
+# The stations whose results the phone shows now.
+PHONE_RANKINGS = (
+    "() => [...document.querySelectorAll('[data-testid=ranking]')]"
+    ".filter((e) => e.checkVisibility()).map((e) => Number(e.dataset.station))"
+)
+
+
+def _to_the_last_step(
+    host: Host, deadline: float, on_stations: Callable[[dict[str, Any]], None]
+) -> None:
     """The host's "next" ends beat after beat until the step that ends the game is up (its
     beats hold the final-scoring lines, R7). The relaxed pace (10 s a beat) keeps the show's
-    own clock from moving on between a look and a "next"."""
+    own clock from moving on between a look and a "next". The first step that reveals more
+    than one station is handed to ``on_stations`` (its show block) while its first beat is up.
+    """
+    seen = False
     while time.monotonic() < deadline:
         view = host.view or {}
-        kinds = [b["kind"] for b in (view.get("show") or {}).get("beats", [])]
+        show = view.get("show") or {}
+        kinds = [b["kind"] for b in show.get("beats", [])]
         if "final_line" in kinds:
             return
+        if not seen and kinds.count("station") > 1 and kinds.index("station") == 0:
+            seen = True
+            on_stations(show)
+            continue
         assert host.act("show_next")["type"] == "ok"
         time.sleep(0.06)  # stay below the socket's message rate (PROTOCOL.md, 20 a second)
         host.poll(0.0)
     raise AssertionError("the game's last step never came up")
+
+
+def _same_log(tv: Any, other: Any, what: str) -> None:
+    """Both TVs' logs read the same within a few seconds (each renders on its own clock)."""
+    deadline = time.monotonic() + 5
+    while (a := tv.evaluate(LOG)) != (b := other.evaluate(LOG)):
+        assert time.monotonic() < deadline, f"{what}: the TV that watched {a[:6]}, opened {b[:6]}"
+        time.sleep(0.1)
+
+
+def _opened_mid_step(host: Host, tv: Any, phone: Any, base: str, browser: Any) -> Callable:
+    """The check of a step that reveals several stations at once (``_to_the_last_step``): a
+    TV opened and the phone reloaded while its first beat is up tell, beat by beat, what the
+    TV that watched tells (the log) and no later station's result (the phone's ranking)."""
+
+    def check(show: dict[str, Any]) -> None:
+        step = show["step"]
+        tv2 = browser.new_context(**TV).new_page()
+        tv2.goto(f"{base}/t/1/")
+        phone.reload()
+        phone.wait_for_function("Boolean(window.__pad?.frame())")
+        rankings_seen = []
+        for i, b in enumerate(show["beats"]):
+            key = f"{step}:{i}"
+            for page in (tv, tv2):
+                page.wait_for_function(
+                    "k => window.__display?.beatKey?.() === k", arg=key, timeout=15000
+                )
+            phone.wait_for_function("k => window.__pad?.beatKey?.() === k", arg=key)
+            _same_log(tv, tv2, f"step {step} beat {i} ({b['kind']})")
+            if b["kind"] == "station":
+                # The phone renders the beat within a quarter of a second; a later station's
+                # result would stay the whole beat.
+                deadline = time.monotonic() + 3
+                while (shown := phone.evaluate(PHONE_RANKINGS)) != [b["station"]]:
+                    assert all(s <= b["station"] for s in shown), (
+                        f"step {step} beat {i}: the phone shows station {shown} "
+                        f"while station {b['station']} is up"
+                    )
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.1)
+                rankings_seen += shown
+            assert host.act("show_next")["type"] == "ok"
+            time.sleep(0.06)  # below the socket's message rate
+            host.poll(0.0)
+        assert rankings_seen, "the phone never showed a station's result"
+        tv2.context.close()
+
+    return check
 
 
 def _shoot(page: Any, out: Path, prefix: str, n: int, label: str) -> None:
@@ -128,12 +205,21 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
     tv.wait_for_function("() => window.__display?.beat")
     assert host.act("start", dice="digital")["type"] == "ok"
     assert host.act("hand_to_bot", seat="ana", level="plain")["type"] == "ok"
-    _to_the_last_step(host, time.monotonic() + 240)
+    _to_the_last_step(
+        host, time.monotonic() + 240, _opened_mid_step(host, tv, phone, paced.base, browser)
+    )
+    # A TV opened and the phone reloaded as the last step comes up (checked below: neither
+    # names the winner before its beat).
+    tv2 = browser.new_context(**TV).new_page()
+    tv2.goto(f"{paced.base}/t/1/")
+    tv2.wait_for_function("() => window.__display?.beat")
+    phone.reload()
+    phone.wait_for_function("Boolean(window.__pad?.frame())")
     assert host.act("set_pace", pace="normal")["type"] == "ok"  # 6 s a beat from here on
     print("last step up:", (host.view or {}).get("show"))
     # Each page reads itself every ~0.2 s (a recorder in the page, so a slow screenshot or a
     # busy machine on this side never leaves a gap in the samples).
-    for page, read in ((tv, READ_TV), (phone, READ_PHONE)):
+    for page, read in ((tv, READ_TV), (tv2, READ_TV), (phone, READ_PHONE)):
         page.evaluate(RECORD % {"read": read, "ms": int(SAMPLE * 1000)})
 
     # Photographs whenever what a page shows changes, until the story has stayed a while.
@@ -161,6 +247,7 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
             break
         time.sleep(SAMPLE)
     tv_samples: list[dict[str, Any]] = tv.evaluate("window.__finale")
+    opened: list[dict[str, Any]] = tv2.evaluate("window.__finale")
     phone_samples: list[dict[str, Any]] = phone.evaluate("window.__finale")
     n = min(len(tv_samples), len(phone_samples))
 
@@ -224,6 +311,19 @@ def test_the_finale_comes_line_by_line_then_the_winner_then_the_story(
     assert sorted(s["ends"]) == sorted(totals.values())
     points = re.findall(r"·\s*(\d+)", s["headline"])
     assert points and int(points[0]) == totals[winners[0]] == max(s["ends"]), s["headline"]
+
+    # Neither TV's log names the winner (or the final scores) before the winner's beat, and
+    # both do once it is up.
+    for name, samples in (("the TV that watched", tv_samples), ("the TV opened", opened)):
+        early = [
+            (i, s["kind"], s["log"][:3])
+            for i, s in enumerate(samples)
+            if s["index"] >= 0
+            and s["kind"] != "winner"
+            and any(t in ("game_over", "final_scoring") for t in s["logTypes"])
+        ]
+        assert not early, f"{name} told the end before the winner's beat: {early[:3]}"
+        assert "game_over" in samples[-1]["logTypes"], f"{name}: {samples[-1]['log'][:3]}"
 
     # --- the phone ---
     for q in phone_samples:

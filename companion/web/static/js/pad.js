@@ -35,6 +35,7 @@ import {
   newDraft,
   placeCard,
   placeOf,
+  roundAsTold,
   screenOf,
   stepTitle,
   taskOf,
@@ -1024,10 +1025,7 @@ function pyramidTask(view) {
 /** This round's events as far as the display has told them (stations still to come in the
  * show's current step are not told on the phone before the display shows them). */
 function told() {
-  const hidden = beat.untold();
-  if (!hidden) return pad.news.events;
-  const before = pad.news.events.slice(0, Math.max(0, pad.news.events.length - beat.events.length));
-  return [...before, ...beat.events.slice(0, beat.events.length - hidden)];
+  return roundAsTold(pad.news.events, beat.untold());
 }
 
 function lastRanking(station) {
@@ -1043,6 +1041,7 @@ function waitTask(view) {
   // comes when it has been shown (a companion player answers a skipped seat).
   const next = waiting.mine && pad.moment.held && document.body.dataset.task !== "auto";
   const headline = next ? t("pad.you_next") : bidDone ? t("pad.locked") : t("pad.nothing");
+  const last = told().at(-1); // the newest event the show has told
   return [
     h("h2", { class: "waiting", dataset: { testid: next ? "you-next" : "waiting" } }, headline),
     diceNotAsked(view),
@@ -1050,7 +1049,7 @@ function waitTask(view) {
     waiting.players ? h("p", { dataset: { testid: "waiting-for" } }, waiting.players) : null,
     waiting.host ? h("p", {}, waiting.host) : null,
     ranking && !windowOpen ? rankingTable(ranking, view) : null,
-    told().length ? h("p", { class: "last-event" }, eventText(told().at(-1), view)) : null,
+    last ? h("p", { class: "last-event" }, eventText(last, view)) : null,
   ];
 }
 

@@ -29,7 +29,8 @@ import { nameOf, stationLabel, stationName } from "./texts.js";
 
 /**
  * @typedef {object} News what the pad tells besides the question, followed frame by frame
- * @property {GameEvent[]} events this round's events (the pyramid partner, the last ranking)
+ * @property {GameEvent[]} events this round's events and the round's before (the pyramid
+ *   partner, the last ranking: `roundAsTold`)
  * @property {Notice | null} notice what the host did to this seat's own move, until answered
  * @property {{pending: string, game: number | null} | null} seatBack the host gave the seat back
  */
@@ -39,10 +40,33 @@ export function initialNews() {
   return { events: [], notice: null, seatBack: null };
 }
 
+/** Where the last round_started of `events` is (-1: none).
+ * @param {readonly GameEvent[]} events
+ * @returns {number}
+ */
+function lastRoundStart(events) {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === "round_started") return i;
+  return -1;
+}
+
+/**
+ * The events of the round the show is on: `events` (the news's) without the `untold` last
+ * ones (the step's stations still to come, `Beat.untold`), from the last round start among
+ * them. A step that ends a round and starts the next keeps the ended round until its summary
+ * is up.
+ * @param {readonly GameEvent[]} events
+ * @param {number} untold
+ * @returns {GameEvent[]}
+ */
+export function roundAsTold(events, untold) {
+  const upto = events.slice(0, Math.max(0, events.length - Math.max(0, untold)));
+  return upto.slice(Math.max(0, lastRoundStart(upto)));
+}
+
 /**
  * The news after a view frame (`before`: the previous view frame). A frame with history (a
- * new connection, an undo) starts the round's events again; a round_started event clears
- * them. A notice lasts until its question is answered or another game starts; "you have your
+ * new connection, an undo) starts the events again; a round_started event drops the round
+ * before the last (the show may still be on it: `roundAsTold`). A notice lasts until its question is answered or another game starts; "you have your
  * seat back" until what this phone is asked changes (PROTOCOL.md 3.4).
  * @param {News} news
  * @param {ViewFrame} f
@@ -52,7 +76,7 @@ export function initialNews() {
 export function followNews(news, f, before) {
   let events = f.history ? [...f.history] : [...news.events];
   for (const ev of f.events || []) {
-    if (ev.type === "round_started") events = [];
+    if (ev.type === "round_started") events = events.slice(Math.max(0, lastRoundStart(events)));
     events.push(ev);
   }
   let notice = news.notice;

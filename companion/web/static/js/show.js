@@ -13,12 +13,11 @@ export class Beat {
     this.beats = [];
     this.start = 0; // performance.now() at which the step's first beat began
     this.staged = null; // the server's views of this step: before it and at each beat (diffs)
-    this.events = []; // the step's events (when the step arrived while we watched)
     this.frozen = null; // seconds into the step where a paused replay holds it (null: running)
   }
 
-  /** A frame came: a new step (remember its events), or the same one. Every frame of a step
-   * carries its staged views while the beats run. */
+  /** A frame came: a new step, or the same one. Every frame of a step carries its staged
+   * views and, with each beat, how many of its events are not told yet, while the beats run. */
   update(frame) {
     const show = frame.show;
     this.staged = frame.game?.staged || null;
@@ -29,7 +28,6 @@ export class Beat {
       return false;
     }
     const fresh = show.step !== this.step;
-    if (fresh) this.events = frame.reason === "command" ? frame.events || [] : [];
     this.step = show.step;
     this.beats = show.beats || [];
     this.start = performance.now() - (show.elapsed || 0) * 1000;
@@ -92,12 +90,12 @@ export class Beat {
   }
 
   /** How many of the step's last events are not told yet (stations still to come): the log
-   * only runs as far as the beat that is up (each beat says how many it tells, `told`). */
+   * only runs as far as the beat that is up. The server says it with each beat (`untold`), so
+   * a page opened in the middle of a step (its history ends with the step's events) tells as
+   * much as one that watched the step come. */
   untold() {
     const cur = this.current();
-    if (cur.index < 0 || !this.events.length) return 0;
-    const told = this.beats[cur.index].told ?? this.events.length;
-    return Math.max(0, this.events.length - told);
+    return cur.index < 0 ? 0 : this.beats[cur.index].untold ?? 0;
   }
 
   /** The view before this step (null: the server sent none, the step's beats are over). */
