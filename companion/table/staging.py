@@ -166,6 +166,10 @@ def _fold(
         card["dice"] = e["dice"]
     elif e["type"] == "ranking":
         out["station"] = e["station"]  # the station whose result is up
+        if (window := out.get("dice_window")) and window["station"] == e["station"]:
+            # R3.2: its ranking closes the station's dice window; a phone kept showing that
+            # station's table through the later stations the step told.
+            out["dice_window"] = None
         for entry in e.get("entries") or []:  # R3.2: the dice rolled are spent
             spender = players.get(entry.get("player") or "")
             if spender is not None and entry.get("dice"):

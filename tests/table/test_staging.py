@@ -94,6 +94,17 @@ def test_dice_rolled_at_a_ranking_are_spent() -> None:
     assert out["players"]["ana"]["dice"] == before["players"]["ana"]["dice"]
 
 
+def test_a_ranking_closes_its_stations_dice_window() -> None:
+    """R3.2: once the station's ranking is told, its dice window is over, while the step's
+    later stations are up too (the next station's window waits for the step to be read)."""
+    before = before_view()
+    before["phase"] = "roll"
+    before["dice_window"] = {"station": 5, "holders": ["cleo"], "decided": {"cleo": True}}
+    assert fold(before, RANKED_DICE)["dice_window"] is None
+    other = {**before, "dice_window": {**before["dice_window"], "station": 4}}
+    assert fold(other, RANKED_DICE)["dice_window"] == other["dice_window"]
+
+
 def test_every_step_of_random_games_folds_to_the_engine_view() -> None:
     wrong: list[str] = []
     checked = 0
