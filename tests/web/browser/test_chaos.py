@@ -1,12 +1,13 @@
 """Chaos at the table: seeded random games through the real pages in Chromium, doing what
 people do in a row — tapping answers in any order, the host pressing Undo at random moments,
-phones reloading and closing their tabs, a seat handed to the companion and given back, a seat
-taken over by a new phone, End game, New game, language and pace switches, the host ending
-beats early — with the table's invariants checked after every action:
+phones reloading and closing their tabs, the TV reloading, a seat handed to the companion and
+given back, a seat taken over by a new phone, End game, New game, language and pace switches,
+the host ending beats early — with the table's invariants checked after every action:
 
 - **never stuck**: whenever the table waits for a seat, that seat's phone shows the question
   within the show's hold plus a few seconds;
-- **no screen runs ahead**: no phone has a later view than the display;
+- **no screen runs ahead**: no phone has a later view than the display, and the TV's log
+  names the winner only once the winner's beat is up (the TV reloads now and then too);
 - **every seat plays**: while a game runs, each seat the display shows plays in it or is free
   for a new phone (a phone that takes over is the freed seat);
 - **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and a phone,
@@ -209,6 +210,8 @@ class Chaos:
             self.switch_pace()
         elif r < 0.975:
             self.end_game()
+        elif r < 0.99:
+            self.reload_display()
         else:
             self.tap()
 
@@ -247,6 +250,13 @@ class Chaos:
         self.say(f"{phone.seat} reloads")
         phone.player.page.reload()
         phone.player.page.wait_for_function("Boolean(window.__pad?.frame())")
+
+    def reload_display(self) -> None:
+        """The TV's browser reloads the page (a refresh, the TV woken up): it comes back in the
+        middle of whatever step is up."""
+        self.say("the TV reloads")
+        self.display.reload()
+        self.display.wait_for_selector("#seats li")
 
     def close_and_reopen(self) -> None:
         phone = self.rng.choice(self.phones)
@@ -365,6 +375,7 @@ class Chaos:
             self.check_never_stuck()
         if "ahead" in CHECKS:
             self.check_no_screen_ahead()
+            self.check_log_not_ahead()
         if "seats" in CHECKS:
             self.check_seats_play()
         if "layout" in CHECKS:
@@ -451,6 +462,21 @@ class Chaos:
                         f"{sockets[-6:]})"
                     )
                 self.display.wait_for_timeout(100)
+
+    def check_log_not_ahead(self) -> None:
+        """The TV's log tells the final scoring and the winner only once the winner's beat is
+        up (or the step is read), also after the TV reloaded in the middle of the step: a page
+        opened mid-step once told the whole step at once."""
+        got = self.display.evaluate(
+            "() => { const b = window.__display?.beat?.(); if (!b) return null;"
+            " return {index: b.index, kind: b.index >= 0 ? b.beats[b.index] : null,"
+            " types: [...document.querySelectorAll('#log li')].map((li) => li.dataset.type)}; }"
+        )
+        if not got or got["index"] < 0 or got["kind"] == "winner":
+            return
+        told = [t for t in got["types"] if t in ("final_scoring", "game_over")]
+        if told:
+            self.fail(f"the TV's log tells {told} while beat {got['index']} ({got['kind']}) is up")
 
     def check_no_socket_left(self) -> None:
         """One socket for each open screen: the display, the host's page and each phone (a
