@@ -274,20 +274,35 @@ def told(events: list[Event], step_beats: list[Beat], index: int) -> int:
     >>> b = beats(ev, "quick")
     >>> [told(ev, b, i) for i in (0, -1)]
     [2, 3]
+
+    The last step's leftover dice come with the first final line, the winner's name with the
+    winner's beat (R7):
+
+    >>> ev = [{"type": "rolled", "player": "ana", "values": [5]},
+    ...       {"type": "final_scoring", "lines": {"ana": {"total": 9, "sacrifice": 1}}},
+    ...       {"type": "game_over", "winners": ["ana"]}]
+    >>> b = beats(ev, "quick")
+    >>> [x["kind"] for x in b], [told(ev, b, i) for i in range(len(b))]
+    (['final_line', 'winner'], [1, 3])
     """
     if index < 0 or index >= len(step_beats):
         return len(events)
     upto, later = step_beats[: index + 1], step_beats[index + 1 :]
     done = sum(1 for b in upto if b["kind"] == "station")
     later_notes = any(b["kind"] not in ("station", "last_round") for b in later)
+    # R7: the dice rolled after the last station's ranking of a step that ends the game are
+    # the final scoring's (its leftover black dice), told with its first line, not a station's.
+    final = any(b["kind"] in ("final_line", "winner") for b in step_beats)
+    last_ranking = max((i for i, e in enumerate(events) if e["type"] == "ranking"), default=-1)
     seen = 0
     for i, e in enumerate(events):
         kind = e["type"]
         if kind == "ranking":
             seen += 1
+        opens = kind in _STATION_OPENERS and not (final and i > last_ranking)
         # The next station's cards (or rolls) are told with its own beat or, when it waits
         # for a decision or dice, once the step has been read.
-        if seen > done or (seen >= done and kind in _STATION_OPENERS):
+        if seen > done or (seen >= done and opens):
             return i
         if later_notes and kind in ("round_ended", "final_scoring"):
             return i
