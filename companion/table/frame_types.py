@@ -145,12 +145,11 @@ class Beat(TypedDict):
     rankings: NotRequired[list[RankingEvent]]
     reason: NotRequired[str]
     winners: NotRequired[list[str]]
-    # How many of the step's events the beat tells (show.told), and how many of its last
-    # events it does not tell yet: every frame's beat has both, set by show.block once the
-    # step's beats are known. A page hides ``untold`` events from the end of what it was sent
-    # (the step's events end every frame's history), so a page opened in the middle of a step
-    # tells as much as one that watched it.
-    told: NotRequired[int]
+    # How many of the step's last events the beat does not tell yet (the step's events less
+    # show.told's count): every frame's beat has it, set by show.block once the step's beats
+    # are known. A page hides that many events from the end of what it was sent (the step's
+    # events end every frame's history), so a page opened in the middle of a step tells as
+    # much as one that watched it.
     untold: NotRequired[int]
 
 

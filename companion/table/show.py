@@ -318,8 +318,8 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
     >>> b = block(steps, 2, "quick", 9.0)
     >>> b["step"], [x["kind"] for x in b["beats"]], b["hold"], b["elapsed"], b["more"]
     (2, ['station'], 2.0, 2.0, False)
-    >>> b["beats"][0]["told"], b["beats"][0]["untold"]
-    (1, 0)
+    >>> b["beats"][0]["untold"]
+    0
 
     The step that names the winner says when the story may come up (``story_at``, seconds
     into the step), and its ``elapsed`` runs on to that moment:
@@ -337,8 +337,9 @@ def block(steps: Sequence[list[Event]], shown: int, pace: Any, elapsed: float) -
         if beat["kind"] == "summary":
             beat["rankings"] = round_rankings(steps[:shown], beat["round"])
     for i, beat in enumerate(out):
-        beat["told"] = told(current, out, i)  # how many of the step's events it tells
-        beat["untold"] = len(current) - beat["told"]  # and how many of its last it keeps
+        # How many of the step's last events the beat does not tell yet (the pages' logs hide
+        # them; the staged views and the LED board use ``told`` itself).
+        beat["untold"] = len(current) - told(current, out, i)
     if shown < len(steps):
         announce_decision(out, steps[shown])
     story = story_at(out)

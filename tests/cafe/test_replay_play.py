@@ -79,12 +79,12 @@ def test_playing_shows_each_command_with_the_live_beats(seed: int, players: int)
         # The same beats as the live show's for the same events (a summary adds its rankings,
         # a station whose decision is the next step names it: next).
         plain = [
-            {k: v for k, v in b.items() if k not in ("rankings", "told", "untold", "next")}
+            {k: v for k, v in b.items() if k not in ("rankings", "untold", "next")}
             for b in frame["show"]["beats"]
         ]
         assert plain == beats
-        assert [b["told"] for b in frame["show"]["beats"]] == [
-            show.told(events, beats, i) for i in range(len(beats))
+        assert [b["untold"] for b in frame["show"]["beats"]] == [
+            len(events) - show.told(events, beats, i) for i in range(len(beats))
         ]
         assert frame["show"]["hold"] == show.hold(events, "normal")
         assert frame["show"]["step"] == n and frame["show"]["more"] == (n < len(steps))

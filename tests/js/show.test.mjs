@@ -35,8 +35,8 @@ const staged = {
   ],
 };
 const beats = [
-  { kind: "decision", station: 3, player: "ana", seconds: 60, told: 3, untold: 4 },
-  { kind: "station", station: 4, seconds: 60, told: 7, untold: 0 },
+  { kind: "decision", station: 3, player: "ana", seconds: 60, untold: 4 },
+  { kind: "station", station: 4, seconds: 60, untold: 0 },
 ];
 const events = [{}, {}, {}, {}, {}, {}, {}].map((_, i) => ({ type: `e${i}` }));
 
@@ -54,7 +54,7 @@ test("the beat's view is the server's, put back on the frame's view", () => {
   assert.equal(shown.players.ana.cubes_used, 1); // the hut's cube, as the server staged it
   assert.equal(shown.players.ben.cubes_used, 0);
   assert.deepEqual(shown.track, { 0: ["ben", "cleo"], 6: ["ana"] });
-  assert.equal(beat.untold(), 4); // the log runs as far as the beat's `told`
+  assert.equal(beat.untold(), 4); // the log stops short of the beat's `untold` last events
 });
 
 test("a page opened in the middle of a step keeps as much untold as one that watched it", () => {

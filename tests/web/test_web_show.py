@@ -173,7 +173,7 @@ def test_one_beat_on_every_screen_through_a_whole_game(tmp_path: Any) -> None:
             at = staging.patch(after, changes)
             if b["kind"] == "station":
                 assert at["station"] == b["station"], (
-                    b["told"],
+                    b["untold"],
                     [e["type"] for e in frame["events"]],
                     frame["reason"],
                     at["station"],

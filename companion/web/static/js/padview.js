@@ -66,8 +66,9 @@ export function roundAsTold(events, untold) {
 /**
  * The news after a view frame (`before`: the previous view frame). A frame with history (a
  * new connection, an undo) starts the events again; a round_started event drops the round
- * before the last (the show may still be on it: `roundAsTold`). A notice lasts until its question is answered or another game starts; "you have your
- * seat back" until what this phone is asked changes (PROTOCOL.md 3.4).
+ * before the last (the show may still be on it: `roundAsTold`). A notice lasts until its
+ * question is answered or another game starts; "you have your seat back" until what this
+ * phone is asked changes (PROTOCOL.md 3.4).
  * @param {News} news
  * @param {ViewFrame} f
  * @param {ViewFrame | null} before
