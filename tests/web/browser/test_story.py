@@ -2,17 +2,21 @@
 end, the final scoring first, then the story (score chart, turning points, stations won and,
 once the review is ready, each player's review headline),
 checked against the frame's numbers and for legibility and fit at 1920×1080 and 1280×720 with
-five 24-character names (the longest allowed), in English and German."""
+five 24-character names (the longest allowed), in English and German; and the story of a game
+the host ends while a station's result is up, over the whole TV with the LED board drawn."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from live_server import Host
+from waiting import wait_for
 
 from companion.engine.colours import SCREEN_COLOURS
+from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import DISPLAY_SIZES, mid_word_breaks, settle, sweep
 from tests.web.browser.page_numbers import one_decimal
+from tests.web.browser.tapping import Player, join_by_taps
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 NAMES = [  # 24 characters each, the longest a seat may be named: the worst case for the layout
@@ -143,3 +147,61 @@ def _whole_names(page: Any) -> list[str]:
         "parseFloat(getComputedStyle(document.getElementById('story-panel')).fontSize))"
     )
     return problems + [f"a squeezed name at {r:.2f} of the panel's size" for r in sizes if r > 0.81]
+
+
+# The story panel and the grid it should fill, and what the top bar shows of the show.
+ENDED_SCREEN = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  };
+  const countdown = document.getElementById('show-countdown');
+  return {
+    grid: box(document.querySelector('.display-grid')),
+    story: box(document.getElementById('story-panel')),
+    body: document.body.className,
+    beat: window.__display.beat().index,
+    countdown: Boolean(countdown && !countdown.hidden && countdown.getBoundingClientRect().width),
+  };
+}"""
+
+
+def test_a_game_the_host_ends_tells_its_story_over_the_whole_screen(server, browser, artifacts):
+    """The host ends a game while a step's results are coming up, with the LED board drawn on
+    the TV: the story takes the whole screen below the top bar at once (the board's layout
+    once squeezed it into the centre column, the top half of the TV left empty, until a new
+    game), and the step's beats still to come are not counted down under it."""
+    host = Host(server, "1")
+    host.hello()
+    for name in NAMES[:2]:
+        assert host.act("add_bot", level="plain", name=name)["type"] == "ok"
+    # Ana on her phone holds the game at her next question (companions do not wait for the
+    # show); each beat is held for two minutes (a test pace), so the game ends while one is up.
+    phone = browser.new_context(**PHONE).new_page()
+    join_by_taps(phone, server.join_url(), NAMES[2], "green")
+    ana = Player(phone, NAMES[2], city="die")
+    assert host.act("set_pace", pace="test:120")["type"] == "ok"
+    page = browser.new_context(**DISPLAY).new_page()
+    page.goto(f"{server.base}/t/1/")  # the URL people open
+    page.wait_for_function("window.__display?.frame()")
+    assert host.act("start", dice="digital")["type"] == "ok"
+
+    def a_result_is_up() -> bool:
+        ana.act()  # whatever her phone asks (a bid, a choice), tapped
+        return bool(page.evaluate("window.__display.beat().index >= 0"))
+
+    wait_for(a_result_is_up, "a station's result on the TV", timeout=60, every=0.2)
+    ended = host.act("end_game")
+    assert ended["type"] == "ok", ended
+    page.wait_for_selector("#story-panel:not([hidden])")
+    settle(page)
+    got = page.evaluate(ENDED_SCREEN)
+    page.screenshot(path=str(artifacts / "story-ended-1920x1080.png"))
+    assert "leds-shown" in got["body"].split(), got  # the layout that squeezed it
+    gx, gy, gw, gh = got["grid"]
+    sx, sy, sw, sh = got["story"]
+    assert sw >= 0.95 * gw and sh >= 0.95 * gh, f"the story fills {got['story']} of {got['grid']}"
+    assert got["beat"] >= 0, "the step's beat should still be running under the story"
+    assert not got["countdown"], "the top bar counts down a beat the story covers"
+    problems = sweep(page, "display", "story-ended", DISPLAY_SIZES, shots=artifacts)
+    assert problems == [], "\n".join(problems)

@@ -53,6 +53,8 @@ const display = {
   walked: null,
   /** @type {string | null} the top bar's and its items' widths when fitHeader last fitted it */
   barFitted: null,
+  /** whether render() is drawing: the top bar is fitted once, when the whole page is drawn */
+  rendering: false,
   /** @type {string | null} the layout, language and number of lights the LED board was drawn with */
   boardDrawn: null,
   /** @type {HTMLElement[]} the LED board's drawn lights, in strip order */
@@ -108,6 +110,19 @@ function onFrame(f) {
 // ---------- rendering ----------
 
 function render() {
+  display.rendering = true;
+  try {
+    renderPage();
+  } finally {
+    display.rendering = false;
+  }
+  fitHeader(); // the board's status is in the top bar too
+  fitOptional();
+}
+
+/** Everything but the fitting, which measures the page: measured in the middle of drawing, the
+ * page was laid out for the top bar and again for the rest (up to three times a frame). */
+function renderPage() {
   renderStatusBar();
   renderTitle();
   if (!display.frame) return;
@@ -120,7 +135,7 @@ function render() {
     // Any render may be the first to see a new beat (a frame, a resize): its sound plays once.
     display.beatSounded = beatKey();
     const cur = beat.current();
-    sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
+    if (!storyUp()) sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
   }
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
@@ -140,8 +155,6 @@ function render() {
   renderFinal(view);
   renderStory(display.frame, render, beat); // once the winner's moment has been, as the server says
   renderBoard();
-  fitHeader(); // the board's status is in the top bar too
-  fitOptional();
 }
 
 /** A header of the results matrix whose word is wider than its fixed column would run over
@@ -162,9 +175,9 @@ function fitCells(root) {
       const wider = Math.min(corner.getBoundingClientRect().width + need, table.clientWidth * 0.4);
       corner.style.width = `${wider}px`;
     }
-    for (const cell of cells) {
-      if (cell.scrollWidth > cell.clientWidth + 1) cell.classList.add("cut");
-    }
+    // Every cell measured, then marked: a mark between two measures laid the page out again.
+    const cut = cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1);
+    for (const cell of cut) cell.classList.add("cut");
   }
 }
 
@@ -324,7 +337,7 @@ function renderStatusBar() {
 const SQUEEZES = ["squeeze-lang", "squeeze-volume", "squeeze-status", "squeeze-countdown", "squeeze-wrap"];
 function fitHeader() {
   const bar = /** @type {HTMLElement | null} */ (document.querySelector(".topbar"));
-  if (!bar) return;
+  if (!bar || display.rendering) return;
   // Fitted again only when the bar or one of its items is not as wide as when it was last
   // fitted (whatever made it so: words, a language, a badge shown or hidden, the screen); a
   // countdown's next second is as wide as the last (its digits are tabular). Measuring the
@@ -1017,8 +1030,11 @@ function renderCountdown() {
   if (!box) return false;
   const cur = beat.current();
   const wasHidden = box.hidden;
-  box.hidden = cur.index < 0;
-  if (cur.index < 0) {
+  // A game the host ended shows its story at once, over the beats of the step that were still
+  // to come: they are not counted down (nor heard) under it.
+  const none = cur.index < 0 || storyUp();
+  box.hidden = none;
+  if (none) {
     if (!wasHidden) fitHeader();
     return !wasHidden;
   }
@@ -1035,6 +1051,11 @@ function renderCountdown() {
   }
   if (changed || wasHidden) fitHeader();
   return changed || wasHidden;
+}
+
+/** Whether the story covers the screen (story.js, as the last render left it). */
+function storyUp() {
+  return document.body.classList.contains("story");
 }
 
 /** The pill fills up over the beat as one animation the browser runs itself (a style set ten
