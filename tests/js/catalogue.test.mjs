@@ -26,6 +26,15 @@ test("placeholders are filled; a missing value leaves its placeholder", () => {
   assert.notEqual(words("de").t("tie.figure", { a: "Ana", b: "Ben", value: 12 }), en.t("tie.figure", { a: "Ana", b: "Ben", value: 12 }));
 });
 
+test("a name that ends with a full stop ends the sentence once", () => {
+  const en = words("en");
+  assert.equal(en.t("pad.join_takeover", { name: "Anna B." }), "A game is running. You take over the free seat of Anna B.");
+  assert.equal(en.t("pad.join_takeover", { name: "Anna" }), "A game is running. You take over the free seat of Anna.");
+  // Only a stop right after the value: one inside the sentence stays.
+  assert.equal(en.t("tie.figure", { a: "Anna B.", b: "Ben", value: 12 }), "Anna B. is ahead of Ben (both 12): Anna B. holds the Chocolatl figure.");
+  for (const lang of LANGUAGES) assert.equal(words(lang).t("pad.join_takeover", { name: "Q." }).includes("Q.."), false, lang);
+});
+
 test("a key the language lacks falls back to English; an unknown key shows as itself", () => {
   const german = { ...catalogue("de") };
   delete german["stake.4"];

@@ -52,7 +52,9 @@ export class Words {
 
   /**
    * Translate `key`, filling {placeholders} from `params` (a missing value leaves the
-   * placeholder as it is). An unknown key shows as the key, with a warning.
+   * placeholder as it is). An unknown key shows as the key, with a warning. A value that
+   * ends a sentence with its own full stop takes the sentence's ("the free seat of Anna B.",
+   * not "Anna B..").
    * @param {string} key
    * @param {Params} [params]
    * @returns {string}
@@ -63,9 +65,12 @@ export class Words {
       console.warn("missing translation", key);
       return key;
     }
-    return text.replace(/\{(\w+)\}/g, (whole, name) =>
-      params[name] === undefined || params[name] === null ? whole : String(params[name]),
-    );
+    return text.replace(/\{(\w+)\}(\.?)/g, (whole, name, stop) => {
+      const value = params[name];
+      if (value === undefined || value === null) return whole;
+      const shown = String(value);
+      return stop && shown.endsWith(".") ? shown : shown + stop;
+    });
   }
 
   /**
