@@ -25,7 +25,7 @@ import {
 import { LANGUAGES, onLanguageChange, plural, setLanguage, t } from "./i18n.js";
 import { Beat, beatSound, Sound, stepSound } from "./show.js";
 import { reviewStatus } from "./review.js";
-import { endStillDue, renderStory } from "./story.js";
+import { endStillDue, renderStory, storyDue } from "./story.js";
 import {
   boxPlace,
   connectionText,
@@ -135,7 +135,7 @@ function renderPage() {
     // Any render may be the first to see a new beat (a frame, a resize): its sound plays once.
     display.beatSounded = beatKey();
     const cur = beat.current();
-    if (!storyUp()) sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
+    if (!storyDue(display.frame, beat)) sound.play(beatSound(cur.index >= 0 ? beat.beats[cur.index] : null));
   }
   const body = document.body.classList;
   body.toggle("in-game", Boolean(view));
@@ -1032,7 +1032,7 @@ function renderCountdown() {
   const wasHidden = box.hidden;
   // A game the host ended shows its story at once, over the beats of the step that were still
   // to come: they are not counted down (nor heard) under it.
-  const none = cur.index < 0 || storyUp();
+  const none = cur.index < 0 || storyDue(display.frame, beat);
   box.hidden = none;
   if (none) {
     if (!wasHidden) fitHeader();
@@ -1051,11 +1051,6 @@ function renderCountdown() {
   }
   if (changed || wasHidden) fitHeader();
   return changed || wasHidden;
-}
-
-/** Whether the story covers the screen (story.js, as the last render left it). */
-function storyUp() {
-  return document.body.classList.contains("story");
 }
 
 /** The pill fills up over the beat as one animation the browser runs itself (a style set ten

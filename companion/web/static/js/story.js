@@ -35,6 +35,19 @@ export function endStillDue(frame, beat) {
   return left !== null && left > 0;
 }
 
+/** Seconds until ``frame``'s story shows (null: not for this frame: a game still played, or
+ * no story). */
+function storyLeft(frame, beat) {
+  const game = frame?.game;
+  return frame?.story && game && game.status !== "playing" ? secondsLeft(frame, beat) : null;
+}
+
+/** Whether ``frame``'s story covers the screen now (a game the host ended: at once, over the
+ * beats of its step still to come). */
+export function storyDue(frame, beat) {
+  return storyLeft(frame, beat) === 0;
+}
+
 /** Show the story of ``frame`` when it is due (``beat``: the page's show clock); ``rerender``
  * is called when it becomes due. */
 export function renderStory(frame, rerender, beat) {
@@ -42,8 +55,7 @@ export function renderStory(frame, rerender, beat) {
   if (!panel) return;
   clearTimeout(timer);
   const story = frame?.story;
-  const game = frame?.game;
-  const left = story && game && game.status !== "playing" ? secondsLeft(frame, beat) : null;
+  const left = storyLeft(frame, beat);
   const due = left === 0;
   if (left !== null && left > 0) timer = setTimeout(rerender, left * 1000 + 20);
   panel.hidden = !due;
