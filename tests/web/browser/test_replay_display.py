@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from live_server import Host, LiveServer, Peer, drain, play, seat_phones
 
-from tests.web.browser.layout import check, settle
+from tests.web.browser.conftest import PHONE
+from tests.web.browser.layout import PHONE_SIZES, check, settle, sweep
 
 TV = {"viewport": {"width": 1920, "height": 1080}}
 
@@ -54,8 +55,11 @@ AGREEMENT = """() => {
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, int, str]]:
-    """A whole game of two people and a plain companion player, over."""
+def finished(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[LiveServer, int, str, tuple[str, str]]]:
+    """A whole game of two people and a plain companion player, over: the server, the game,
+    the companion's seat, and the first person's seat and token (what a review link carries)."""
     live = LiveServer(Path(tmp_path_factory.mktemp("data")), host_name="table.lan").start()
     try:
         phones = seat_phones(live, "1", ["Ana", "Ben"])
@@ -71,13 +75,13 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveSer
         game_id = display.view["game"]["id"]
         for peer in [*phones, display, host]:
             peer.close()
-        yield live, game_id, bot
+        yield live, game_id, bot, (phones[0].seat, phones[0].token)
     finally:
         live.stop()
 
 
 def _open(browser: Any, finished: Any) -> Any:
-    live, game_id, _ = finished
+    live, game_id, *_ = finished
     page = browser.new_context(**TV).new_page()
     page.goto(f"{live.base}/admin/games/{game_id}/replay?token={live.admin_token()}")
     page.wait_for_function("window.__display?.frame()?.replay")
@@ -93,7 +97,7 @@ def _at(page: Any, step: int) -> None:
 
 
 def test_replay_opens_at_the_first_step_with_companion_marks(browser, finished, artifacts):
-    _, _, bot = finished
+    _, _, bot, _ = finished
     page = _open(browser, finished)
     _at(page, 0)
     assert page.evaluate("window.__display.frame().game.view.round") == 0
@@ -173,8 +177,61 @@ def test_replay_language_stays_on_the_replay_page(browser, finished):
     assert page.locator("#table-title").inner_text() == "Tisch 1"
 
 
+def test_a_phone_opens_the_replay_in_its_language_laid_out_for_a_phone(
+    browser, finished, artifacts
+):
+    """A phone's review links to a moment of the replay with the seat's token and the phone's
+    language: on the phone the replay reads as a phone page (one column that scrolls, a
+    phone's type and 44 px controls) in that language, from the moment it opens through the
+    rounds to the final scoring. It was the TV's layout shrunk to the phone's width, its text
+    6 px, in the table's language."""
+    live, game_id, _, (seat, token) = finished
+    page = browser.new_context(**PHONE, locale="en-GB").new_page()
+    page.goto(f"{live.base}/t/1/games/{game_id}/replay?seat={seat}&token={token}&step=9&lang=de")
+    _at(page, 9)
+    assert page.evaluate("document.documentElement.lang") == "de"
+    rounds = page.evaluate(
+        "() => [...document.querySelectorAll('#replay-round option[data-round]')].map("
+        "o => Number(o.value))"
+    )
+    problems = sweep(page, "phone", "replay-step-9", PHONE_SIZES, shots=artifacts)
+    # The page's own controls, as a thumb uses them: the next step, each round's start, and
+    # each station of the round shown.
+    page.locator("#replay-forward").tap()
+    _at(page, 10)
+    problems += [f"step 10: {p}" for p in check(page, "phone")]
+    for n, at in enumerate(rounds, start=1):
+        page.locator("#replay-round").select_option(str(at))
+        _at(page, at)
+        problems += sweep(page, "phone", f"replay-round-{n}", PHONE_SIZES)
+        if n == 2:
+            stations = page.evaluate(
+                "() => [...document.querySelectorAll('#replay-station option[data-station]')]"
+                ".map(o => Number(o.value))"
+            )
+            for station in stations:
+                page.locator("#replay-station").select_option(str(station))
+                _at(page, station)
+                settle(page)
+                problems += [f"round 2, step {station}: {p}" for p in check(page, "phone")]
+    # The end: the final scoring, one card a player, and the winner.
+    page.locator("#replay-last").tap()
+    steps = int(page.evaluate("document.body.dataset.steps"))
+    _at(page, steps - 1)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=final-scoring]')?.dataset.crowned === 'true'",
+        timeout=60_000,
+    )
+    players = len(page.evaluate("window.__display.frame().seats"))
+    assert page.locator("#final .final-card").count() == players
+    assert page.locator("#final .final-card.winner").count() >= 1
+    problems += sweep(page, "phone", "replay-final", PHONE_SIZES, shots=artifacts)
+    assert page.evaluate("document.documentElement.lang") == "de"
+    assert problems == []
+
+
 def test_admin_leaderboard_marks_the_companion_and_leaves_it_out(browser, finished, artifacts):
-    live, _, bot = finished
+    live, _, bot, _ = finished
     page = browser.new_context(**TV).new_page()
     page.goto(f"{live.base}/admin?token={live.admin_token()}")
     page.wait_for_selector("body[data-loaded='1']")

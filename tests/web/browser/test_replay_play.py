@@ -48,7 +48,7 @@ NOW = "() => performance.now() / 1000"
 
 
 def _open(browser: Any, finished: Any) -> Any:  # noqa: F811 - the imported fixture
-    live, game_id, _ = finished
+    live, game_id, *_ = finished
     page = browser.new_context(**TV).new_page()
     token = live.admin_token()
     page.goto(f"{live.base}/admin/games/{game_id}/replay?token={token}&pace=test:{PACE}")

@@ -1,8 +1,9 @@
 """A phone's review screen in Chromium: after the host ends the game the phone shows the
 progress, then its own points lost per decision beside the others', its costliest decisions
 with the better move and the reason in the phone's language, and a link that opens that
-moment of the replay. Checked with the layout checker at 390x844 and 360x740 (screenshots in
-test-artifacts/). The review budget is tiny (``COMPANION_REVIEW_BUDGET``)."""
+moment of the replay, in the phone's language and laid out for a phone. Checked with the
+layout checker at 390x844 and 360x740 (screenshots in test-artifacts/). The review budget is
+tiny (``COMPANION_REVIEW_BUDGET``)."""
 
 from __future__ import annotations
 
@@ -110,7 +111,10 @@ def test_the_phone_shows_its_own_review_and_opens_the_replay(
         step = mine["worst"][0]["replay_step"]
         replay.wait_for_function(f"document.body.dataset.replayStep === '{step}'")
         replay.wait_for_selector("#seats li")
-        replay.screenshot(path=str(artifacts / "review-replay-390x844.png"))
+        # In the phone's language (German since the switch above), laid out for the phone.
+        assert replay.evaluate("document.documentElement.lang") == "de"
+        problems = sweep(replay, "phone", "review-replay", shots=artifacts)
+        assert not problems, "\n".join(problems)
 
     # The café admin's history shows the stored review, each player's headline beside the
     # name.

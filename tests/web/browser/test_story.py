@@ -14,7 +14,7 @@ from waiting import wait_for
 
 from companion.engine.colours import SCREEN_COLOURS
 from tests.web.browser.conftest import PHONE
-from tests.web.browser.layout import DISPLAY_SIZES, mid_word_breaks, settle, sweep
+from tests.web.browser.layout import DISPLAY_SIZES, PHONE_SIZES, mid_word_breaks, settle, sweep
 from tests.web.browser.page_numbers import one_decimal
 from tests.web.browser.tapping import Player, join_by_taps
 
@@ -204,4 +204,6 @@ def test_a_game_the_host_ends_tells_its_story_over_the_whole_screen(server, brow
     assert got["beat"] >= 0, "the step's beat should still be running under the story"
     assert not got["countdown"], "the top bar counts down a beat the story covers"
     problems = sweep(page, "display", "story-ended", DISPLAY_SIZES, shots=artifacts)
+    # The same page opened on a phone is one column that scrolls, read as a phone's page.
+    problems += sweep(page, "phone", "story-ended-phone", PHONE_SIZES, shots=artifacts)
     assert problems == [], "\n".join(problems)

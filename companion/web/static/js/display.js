@@ -8,6 +8,7 @@ import {
   decidingText,
   diceRow,
   eventText,
+  finalCard,
   finalTable,
   lastRoundReason,
   leaderBox,
@@ -570,10 +571,10 @@ function bidCells(e) {
   return [
     h("td", { class: "place" }, `${e.place}.`),
     h("td", {}, chip(e.player)),
-    h("td", { class: "cards-cell" }, (e.cards || []).join(" + ")),
-    h("td", {}, e.huts ? signed(e.huts) : ""),
-    h("td", {}, e.old_man ? signed(e.old_man) : ""),
-    h("td", {}, e.dice && e.dice.length ? `+${e.dice.join("+")}` : ""),
+    h("td", { class: "cards-cell", dataset: { label: t("col.cards") } }, (e.cards || []).join(" + ")),
+    h("td", { dataset: { label: t("col.huts") } }, e.huts ? signed(e.huts) : ""),
+    h("td", { dataset: { label: t("col.old_man") } }, e.old_man ? signed(e.old_man) : ""),
+    h("td", { dataset: { label: t("col.dice") } }, e.dice && e.dice.length ? `+${e.dice.join("+")}` : ""),
     h("td", { class: "total" }, String(e.total)),
   ];
 }
@@ -633,11 +634,11 @@ function windowBlock(view, bids) {
             { dataset: { player: p } },
             h("td", { class: "place" }, `${b.place}.`),
             h("td", {}, chip(p)),
-            h("td", { class: "cards-cell" }, b.cards.join(" + ")),
-            h("td", {}, b.huts ? signed(b.huts) : ""),
-            h("td", {}, b.old_man ? signed(b.old_man) : ""),
+            h("td", { class: "cards-cell", dataset: { label: t("col.cards") } }, b.cards.join(" + ")),
+            h("td", { dataset: { label: t("col.huts") } }, b.huts ? signed(b.huts) : ""),
+            h("td", { dataset: { label: t("col.old_man") } }, b.old_man ? signed(b.old_man) : ""),
             h("td", { class: "total" }, String(b.base)),
-            h("td", {}, reach(b)),
+            h("td", { dataset: { label: t("col.dice") } }, reach(b)),
           );
         }),
       ),
@@ -683,7 +684,12 @@ function revealedBlock(view, rankedStations) {
         "tbody",
         {},
         players.map((p) =>
-          h("tr", {}, h("td", {}, chip(p)), stations.map((s) => h("td", { class: "cards-cell" }, (revealed[s]?.[p] || []).join(" + ")))),
+          h(
+            "tr",
+            {},
+            h("td", {}, chip(p)),
+            stations.map((s) => h("td", { class: "cards-cell", dataset: { label: t("station.number", { n: s }) } }, (revealed[s]?.[p] || []).join(" + "))),
+          ),
         ),
       ),
     ),
@@ -698,7 +704,7 @@ function pastList(rankings) {
   if (!rankings.length) return null;
   const order = display.frame?.game?.view?.seats || [];
   const cells = rankings.map((ev) => {
-    const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, won: [] }]));
+    const byPlayer = Object.fromEntries((ev.entries || []).map((e) => [e.player, { ...e, station: ev.station, won: [] }]));
     for (const tie of ev.ties || []) {
       const [a] = tie.players || [];
       const rule = ["figure", "lower_score", "stack"].includes(tie.rule) ? tie.rule : "stack";
@@ -736,7 +742,7 @@ function pastList(rankings) {
               if (!e) return h("td", {}, "");
               return h(
                 "td",
-                { class: e.place === 1 ? "won" : "" },
+                { class: e.place === 1 ? "won" : "", dataset: { label: stationName(e.station) } },
                 h("span", { class: "sum-place" }, `${e.place}.`),
                 " ",
                 h("b", {}, String(e.total)),
@@ -883,6 +889,13 @@ function renderLog(view) {
   if (panel && !lines.length) panel.hidden = true;
 }
 
+/** A screen too narrow for the TV's layout: display.css lays the page out as one column that
+ * scrolls there (the same width), and the final scoring is one card per player. */
+const NARROW = "(max-width: 1076px)";
+function narrowScreen() {
+  return typeof matchMedia === "function" && matchMedia(NARROW).matches;
+}
+
 function renderFinal(view) {
   const panel = document.getElementById("final-panel");
   if (!panel) return;
@@ -912,7 +925,13 @@ function renderFinal(view) {
           names.length > 1 ? t("final.winners", { names: names.join(", ") }) : t("final.winner", { names: names[0] || "" }),
         )
       : h("p", { class: "winners pending" }, t("show.final_turning", { name: newest?.player ? nameOf(newest.player) : "" })),
-    finalTable(order, lines, winners),
+    narrowScreen()
+      ? h(
+          "div",
+          { class: "final-cards" },
+          order.map((p) => finalCard(p, lines[p], { winner: winners.includes(p), turning: newest?.kind === "final_line" && newest.player === p })),
+        )
+      : finalTable(order, lines, winners),
   );
   panel.querySelectorAll("th, td").forEach((cell) => cell.classList.remove("turning"));
   if (newest?.kind === "final_line") {
@@ -1304,8 +1323,12 @@ function boardDrawing(layout, dot) {
 
 async function main() {
   const params = new URLSearchParams(location.search);
-  const lang = params.get("lang") || page.lang || "en";
+  const asked = params.get("lang");
+  const lang = asked || page.lang || "en";
   await setLanguage(LANGUAGES.includes(lang) ? lang : "en");
+  // A replay opened in a language (a phone's review link) keeps it: the replayed table's
+  // language is only the default, as when the language is picked on the page.
+  if (page.stepUrl && asked && LANGUAGES.includes(asked)) display.ownLanguage = asked;
   onLanguageChange(() => render());
   const conn = new Connection({
     path: /** @type {string} */ (page.ws), // display.html always sets it

@@ -70,6 +70,41 @@ export function finalTable(order, linesByPlayer, winners = []) {
   return h("table", { class: "final-table" }, h("thead", {}, head), h("tbody", {}, rows, total));
 }
 
+/** One player's final scoring (R7) as a card: name and total, then every line. Where a table
+ * of players side by side does not fit (a phone's final screen, the display on a narrow
+ * screen), five players and long names still read without a sideways swipe. A line not
+ * turned over yet is a blank face, as in the table.
+ * @param {string} p the player
+ * @param {Record<string, number | null | undefined>} lines the player's lines turned over so far
+ * @param {{winner?: boolean, mine?: boolean, turning?: boolean}} [marks]
+ */
+export function finalCard(p, lines, { winner = false, mine = false, turning = false } = {}) {
+  return h(
+    "article",
+    { class: `final-card${winner ? " winner" : ""}${mine ? " mine" : ""}${turning ? " turning" : ""}`, dataset: { player: p } },
+    h(
+      "h3",
+      { class: "final-card-head" },
+      chip(p),
+      h("span", { class: "final-total", dataset: { testid: "final-total" } }, String(lines.total ?? "")),
+    ),
+    h(
+      "dl",
+      { class: "final-lines" },
+      FINAL_LINES.map((k) => {
+        const v = lines[k];
+        const face = v === null || v === undefined;
+        return [
+          h("dt", {}, t(`final.${k}`)),
+          face
+            ? h("dd", { class: "num face-down", title: t("final.face_down"), "aria-label": t("final.face_down") }, "·")
+            : h("dd", { class: "num" }, signed(v)),
+        ];
+      }),
+    ),
+  );
+}
+
 /** Dice faces as big digits in boxes. */
 export function diceRow(values, cls = "die") {
   return h(

@@ -8,6 +8,7 @@ import {
   diceRow,
   eventText,
   FINAL_LINES,
+  finalCard,
   lastRoundReason,
   modeName,
   nameOf,
@@ -1151,25 +1152,7 @@ function renderFinal(frame, view) {
   const ranked = order
     .filter((p) => turned.includes(p))
     .sort((a, b) => (lines[b].total ?? -1) - (lines[a].total ?? -1));
-  const card = (p) =>
-    h(
-      "article",
-      { class: `final-card ${winners.includes(p) ? "winner" : ""} ${p === me() ? "mine" : ""}`, dataset: { player: p } },
-      h(
-        "h3",
-        { class: "final-card-head" },
-        chip(p),
-        h("span", { class: "final-total", dataset: { testid: "final-total" } }, String(lines[p].total ?? "")),
-      ),
-      h(
-        "dl",
-        { class: "final-lines" },
-        FINAL_LINES.map((k) => {
-          const v = lines[p][k];
-          return [h("dt", {}, t(`final.${k}`)), h("dd", { class: "num" }, v === null || v === undefined ? t("final.hidden") : signed(v))];
-        }),
-      ),
-    );
+  const card = (p) => finalCard(p, lines[p], { winner: winners.includes(p), mine: p === me() });
   const place = crowned && view.finished ? placeOf(me(), order, all) : null;
   fill(
     "final",

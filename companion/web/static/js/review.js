@@ -34,6 +34,7 @@ function replayLink(review, worst, credentials) {
     seat: credentials.seat,
     token: credentials.token,
     step: String(worst.replay_step),
+    lang: currentLanguage(), // the replay speaks the phone's language, not the table's
   });
   const href = `/t/${encodeURIComponent(credentials.table)}/games/${review.game_id}/replay?${query}`;
   return h(
