@@ -427,6 +427,7 @@ class ReplayFrame(TypedDict):
     history: list[Event]
     board: None
     show: NotRequired[ShowInfo]
+    story: NotRequired[Story]  # a played step that names the winner (web/replay_sessions.py)
     replay: NotRequired[ReplayPosition]  # set on the way out (web/replay_sessions.py)
 
 

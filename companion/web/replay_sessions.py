@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from companion.engine import Event, visible_events
+from companion.engine.story import Story, game_story
 from companion.store import DamagedRow
 from companion.store.database import StoredGame
 from companion.store.documents import GameDocument, LoggedCommand
@@ -55,6 +56,7 @@ class Built:
     steps: list[list[Event]]
     chapters: list[Chapter]
     size: int  # bytes of the frames as JSON: what the cache counts
+    story: Story | None = None  # the game's story, told after the winner as live
 
 
 class ReplayJob(TypedDict):
@@ -96,7 +98,10 @@ def build(game: ReplayJob) -> Built:
         urls={"display": game["display_url"]},
     )
     size = len(json.dumps(frames, separators=(",", ":")))
-    return Built(frames, render.replay_steps(document, commands), render.chapters(frames), size)
+    story = game_story({**document, "commands": commands}) if game["status"] == "finished" else None
+    return Built(
+        frames, render.replay_steps(document, commands), render.chapters(frames), size, story
+    )
 
 
 class BuildFailed(RuntimeError):
@@ -194,9 +199,15 @@ class Replay:
     round so far as ``history`` (the display renders it as on a reload). ``steps`` are the
     game's commands' events (``replay_frames.replay_steps``), which playing needs."""
 
-    def __init__(self, frames: list[ReplayFrame], steps: list[list[Event]] | None = None) -> None:
+    def __init__(
+        self,
+        frames: list[ReplayFrame],
+        steps: list[list[Event]] | None = None,
+        story: Story | None = None,
+    ) -> None:
         self.frames = frames  # shared with other replays of the same game: never changed
         self.steps = steps
+        self.story = story  # played, the step that names the winner tells it after, as live
         self.step = 0  # a replay starts at the beginning
         self.playing: int | None = None  # the command whose show frame is up, if one is
         self.conns: list[WsConnection] = []
@@ -262,17 +273,20 @@ class Replay:
             if n and block["beats"]:
                 before = self.frames[start - 1]["game"]["view"]
                 game = {**game, "staged": beat_views(before, game["view"], told, block["beats"])}
-            self._send(
-                {
-                    **self.frames[end],
-                    "reason": "command",
-                    "game": game,
-                    # The log as before the command, then its events.
-                    "history": self.frames[start - 1]["history"] if n else [],
-                    "events": told,
-                    "show": block,
-                }
-            )
+            frame: ReplayFrame = {
+                **self.frames[end],
+                "reason": "command",
+                "game": game,
+                # The log as before the command, then its events.
+                "history": self.frames[start - 1]["history"] if n else [],
+                "events": told,
+                "show": block,
+            }
+            if "story_at" in block and self.story is not None:
+                # The story comes up once the winner's moment has been (the block says when),
+                # as on the live display; stepping there by hand shows the final scoring.
+                frame["story"] = self.story
+            self._send(frame)
             return {"step": self.step, "steps": len(self.frames), "show": block}
 
     def attach(self, conn: WsConnection) -> None:
@@ -310,11 +324,13 @@ class Replays:
         frames: list[ReplayFrame],
         steps: list[list[Event]] | None = None,
         opener: str = "admin",
+        story: Story | None = None,
     ) -> str:
-        """Keep a new replay (``steps``: its commands' events, to play it); returns its id.
-        ``opener`` is ``admin`` or ``table:<name>:<seat or host>``."""
+        """Keep a new replay (``steps``: its commands' events, to play it; ``story``: the
+        game's, told when it is played to the winner); returns its id. ``opener`` is ``admin``
+        or ``table:<name>:<seat or host>``."""
         rid = secrets.token_urlsafe(16)
-        replay = Replay(frames, steps)
+        replay = Replay(frames, steps, story)
         keep = PER_OPENER["admin" if opener == "admin" else "table"]
         with self._lock:
             self._replays[rid] = (opener, replay)
@@ -373,7 +389,7 @@ def open_game(
     bots = cafe.bots
     run = None if bots is None else (lambda g: bots.thinker.submit(build, g))
     built = replays.builds.get(key, game, run)
-    return replays.open(built.frames, built.steps, opener), built
+    return replays.open(built.frames, built.steps, opener, built.story), built
 
 
 def move(replay: Replay, body: object) -> tuple[Mapping[str, object], int]:

@@ -12,6 +12,7 @@ import pytest
 from shapes import check_typeddict
 
 from companion.engine import visible_events
+from companion.engine.story import game_story
 from companion.players.random_games import random_document
 from companion.table import frame_types as ft
 from companion.table import show
@@ -200,3 +201,30 @@ def test_every_replay_frame_and_chapter_has_its_declared_shape(seed: int, player
     assert [c["round"] for c in chapters if c["station"] is None] == list(range(1, last_round + 1))
     for i, chapter in enumerate(chapters):
         check_typeddict(chapter, ft.Chapter, f"chapter {i}")
+
+
+def test_played_to_the_winner_the_replay_tells_the_story_as_live() -> None:
+    """The command that names the winner, played, carries the game's story and says when it
+    may come up (``show.story_at``: after the winner's moment), as the live display's frame
+    does; no other command carries it, and the end shown by hand (a step, not played) is the
+    final scoring without it."""
+    doc = random_document(random.Random(4), 3)
+    story = game_story(doc)
+    replay, screen, steps = _replay(4, 3)
+    told = Replay(replay.frames, steps, story)
+    told.conns.append(screen)
+    last = len(replay.frames) - 1
+    answer = told.play(last, "quick")
+    frame = screen.frames[-1]
+    assert frame["story"] == story and story["players"]
+    winner_from = answer["show"]["hold"] - answer["show"]["beats"][-1]["seconds"]
+    assert answer["show"]["story_at"] > winner_from  # after the winner's beat began
+    assert [b["kind"] for b in frame["show"]["beats"]][-1] == "winner"
+    check_typeddict(frame, ft.ReplayFrame, "the winner's frame")
+    told.play(1, "quick")
+    assert "story" not in screen.frames[-1]
+    told.show(last)
+    assert "story" not in screen.frames[-1]
+    # A replay opened without the story (an ended game's) plays its end without one.
+    replay.play(last, "quick")
+    assert "story" not in screen.frames[-1]

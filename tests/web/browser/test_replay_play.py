@@ -6,7 +6,8 @@ page is sampled every 50 ms by a recorder in the page while it plays at the test
   result, its whole ranking, in the display's spotlight; how long is the page's beat clock,
   tested on a test clock), markers walk and the reveal sounds play, as live.
 - Pause (the space bar) stops the steps and holds the beat that is up; Play goes on.
-- A step by hand pauses the play; the end of the game stops it, after the final lines.
+- A step by hand pauses the play; the end of the game stops it, after the final lines, and
+  the game's story comes up once the winner's moment has been, as live.
 - The step bar with Play and the pace fits at 1920x1080 and 1280x720 mid-play.
 """
 
@@ -239,8 +240,14 @@ def test_replay_play_stops_at_the_end_after_the_final_lines(browser, finished) -
     ended = _wait_span(page, page.evaluate(NOW), 2 * PACE)
     assert {s["step"] for s in ended} == {steps - 1}
     assert not any(s["playing"] for s in ended)
-    # Play at the end starts from the beginning.
+    # Then the game's story comes up, once the winner's moment has been, as on the live
+    # display (show.STORY_AFTER: 20 s after the winner's beat began, whatever the pace).
+    assert page.locator("#story-panel").is_hidden()
+    page.wait_for_selector("#story-panel:not([hidden])", timeout=60_000)
+    assert not page.locator("#final-panel").is_visible()  # the story covers the screen
+    # Play at the end starts from the beginning (the story goes with the end).
     page.locator("#replay-play").click()
+    page.wait_for_selector("#story-panel", state="hidden")
     page.wait_for_function(
         "() => { const n = Number(document.body.dataset.replayStep); return n > 0 && n < 10; }",
         timeout=60_000,
