@@ -226,6 +226,16 @@ def test_a_phone_opens_the_replay_in_its_language_laid_out_for_a_phone(
     assert page.locator("#final .final-card").count() == players
     assert page.locator("#final .final-card.winner").count() >= 1
     problems += sweep(page, "phone", "replay-final", PHONE_SIZES, shots=artifacts)
+    # On its side the phone keeps its type; a TV whose browser counts 960 × 540 pixels keeps
+    # the TV's layout (it never scrolls).
+    problems += sweep(page, "phone", "replay-final-landscape", [(844, 390)], shots=artifacts)
+    page.set_viewport_size({"width": 960, "height": 540})
+    settle(page)
+    tv = page.evaluate(
+        "() => ({size: parseFloat(getComputedStyle(document.body).fontSize),"
+        " scrolls: document.documentElement.scrollHeight > innerHeight + 1})"
+    )
+    assert tv["size"] == pytest.approx(0.013 * 960, abs=0.05) and not tv["scrolls"], tv
     assert page.evaluate("document.documentElement.lang") == "de"
     assert problems == []
 

@@ -889,11 +889,12 @@ function renderLog(view) {
   if (panel && !lines.length) panel.hidden = true;
 }
 
-/** A screen too narrow for the TV's layout: display.css lays the page out as one column that
- * scrolls there (the same width), and the final scoring is one card per player. */
-const NARROW = "(max-width: 1076px)";
+/** A screen held in a hand (display.css's query: upright and narrower than 1,077 px, or under
+ * 500 px tall): the page is one column that scrolls, and the final scoring one card per
+ * player. */
+const HANDHELD = "(orientation: portrait) and (max-width: 1076px), (max-height: 500px) and (max-width: 1076px)";
 function narrowScreen() {
-  return typeof matchMedia === "function" && matchMedia(NARROW).matches;
+  return typeof matchMedia === "function" && matchMedia(HANDHELD).matches;
 }
 
 function renderFinal(view) {
