@@ -177,19 +177,31 @@ def test_replay_language_stays_on_the_replay_page(browser, finished):
     assert page.locator("#table-title").inner_text() == "Tisch 1"
 
 
+# Where the step bar (top, bottom) and the round's centre (top) are on the screen.
+LANDED = """() => { const bar = document.getElementById('replay-bar').getBoundingClientRect();
+  return {bar: [Math.round(bar.top), Math.round(bar.bottom)],
+          centre: Math.round(document.querySelector('.col-center').getBoundingClientRect().top)};
+}"""
+
+
 def test_a_phone_opens_the_replay_in_its_language_laid_out_for_a_phone(
     browser, finished, artifacts
 ):
     """A phone's review links to a moment of the replay with the seat's token and the phone's
     language: on the phone the replay reads as a phone page (one column that scrolls, a
-    phone's type and 44 px controls) in that language, from the moment it opens through the
-    rounds to the final scoring. It was the TV's layout shrunk to the phone's width, its text
-    6 px, in the table's language."""
+    phone's type and 44 px controls) in that language, landing on the moment under a step bar
+    that stays at the top, through the rounds to the final scoring. It was the TV's layout
+    shrunk to the phone's width, its text 6 px, in the table's language."""
     live, game_id, _, (seat, token) = finished
     page = browser.new_context(**PHONE, locale="en-GB").new_page()
     page.goto(f"{live.base}/t/1/games/{game_id}/replay?seat={seat}&token={token}&step=9&lang=de")
     _at(page, 9)
     assert page.evaluate("document.documentElement.lang") == "de"
+    # It lands on the moment: the round's centre just under the step bar, which stays at the
+    # top of the page as it scrolls (one tap from the next step).
+    page.wait_for_function("window.scrollY > 0")
+    landed = page.evaluate(LANDED)
+    assert landed["bar"][0] == 0 and 0 <= landed["centre"] - landed["bar"][1] <= 40, landed
     rounds = page.evaluate(
         "() => [...document.querySelectorAll('#replay-round option[data-round]')].map("
         "o => Number(o.value))"
@@ -199,6 +211,7 @@ def test_a_phone_opens_the_replay_in_its_language_laid_out_for_a_phone(
     # each station of the round shown.
     page.locator("#replay-forward").tap()
     _at(page, 10)
+    assert page.evaluate(LANDED)["bar"][0] == 0, "the step bar scrolled away"
     problems += [f"step 10: {p}" for p in check(page, "phone")]
     for n, at in enumerate(rounds, start=1):
         page.locator("#replay-round").select_option(str(at))

@@ -1,7 +1,7 @@
 // The table display: everything public about the game, readable from two metres.
 
 import { Connection } from "./connection.js";
-import { fill, h, refill } from "./dom.js";
+import { fill, h, handheld, refill } from "./dom.js";
 import {
   boxColour,
   chip,
@@ -889,14 +889,6 @@ function renderLog(view) {
   if (panel && !lines.length) panel.hidden = true;
 }
 
-/** A screen held in a hand (display.css's query: upright and narrower than 1,077 px, or under
- * 500 px tall): the page is one column that scrolls, and the final scoring one card per
- * player. */
-const HANDHELD = "(orientation: portrait) and (max-width: 1076px), (max-height: 500px) and (max-width: 1076px)";
-function narrowScreen() {
-  return typeof matchMedia === "function" && matchMedia(HANDHELD).matches;
-}
-
 function renderFinal(view) {
   const panel = document.getElementById("final-panel");
   if (!panel) return;
@@ -926,7 +918,7 @@ function renderFinal(view) {
           names.length > 1 ? t("final.winners", { names: names.join(", ") }) : t("final.winner", { names: names[0] || "" }),
         )
       : h("p", { class: "winners pending" }, t("show.final_turning", { name: newest?.player ? nameOf(newest.player) : "" })),
-    narrowScreen()
+    handheld()
       ? h(
           "div",
           { class: "final-cards" },

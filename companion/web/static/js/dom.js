@@ -132,3 +132,11 @@ export function byId(id) {
   if (!el) throw new Error(`#${id} is missing`);
   return el;
 }
+
+/** Whether the page is held in a hand (display.css's query: upright and narrower than 1,077 px,
+ * or under 500 px tall): there the display's page is one column that scrolls, its final scoring
+ * one card per player, and a replay's controls stay at the top. */
+const HANDHELD = "(orientation: portrait) and (max-width: 1076px), (max-height: 500px) and (max-width: 1076px)";
+export function handheld() {
+  return typeof matchMedia === "function" && matchMedia(HANDHELD).matches;
+}

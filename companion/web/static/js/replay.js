@@ -5,7 +5,7 @@
 // with the live show's beats at the chosen pace, and this page waits out their hold (a step
 // that holds nothing stays a moment, so bids are seen to arrive). Stepping pauses it; the end
 // stops it.
-import { byId, fill, h } from "./dom.js";
+import { byId, fill, h, handheld } from "./dom.js";
 import { loaded, onLanguageChange, t } from "./i18n.js";
 
 const page = document.body.dataset;
@@ -69,7 +69,9 @@ function label() {
 
 function renderPlay() {
   const button = byId("replay-play");
-  button.textContent = replay.mode === "playing" ? `❚❚ ${t("replay.pause")}` : `▷ ${t("replay.play")}`;
+  // The word beside the sign gives way on a phone (the button's label still says it).
+  const [sign, word] = replay.mode === "playing" ? ["❚❚", t("replay.pause")] : ["▷", t("replay.play")];
+  fill(button, `${sign} `, h("span", { class: "replay-play-word" }, word));
   button.title = t("replay.play_key");
   button.setAttribute("aria-label", button.title);
   button.setAttribute("aria-pressed", String(replay.mode === "playing"));
@@ -107,6 +109,26 @@ async function show(want) {
   if (answer) {
     replay.step = answer.step;
     if (replay.step === replay.target) document.body.dataset.replayStep = String(replay.step);
+
+/** Opened at a moment (a phone's review link: "that moment of the replay"), a page held in a
+ * hand scrolls to what the moment shows, the round's centre, under the step bar that stays at
+ * the top; a page opened at the start stays at the top. */
+function landAtTheMoment() {
+  if (!firstStep || !handheld()) return;
+  const started = performance.now();
+  const look = () => {
+    const centre = document.querySelector(".col-center");
+    const bar = document.getElementById("replay-bar");
+    if (!centre || !bar || !document.body.classList.contains("in-game")) {
+      if (performance.now() - started < 5000) requestAnimationFrame(look);
+      return;
+    }
+    const top = centre.getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 6;
+    window.scrollTo({ top: Math.max(0, top) });
+  };
+  requestAnimationFrame(look);
+}
+landAtTheMoment();
     label();
   }
 }
@@ -145,6 +167,26 @@ async function advance() {
   if (now === "stopped") return; // a step by hand follows and says where to
   replay.target = replay.step;
   document.body.dataset.replayStep = String(replay.step);
+
+/** Opened at a moment (a phone's review link: "that moment of the replay"), a page held in a
+ * hand scrolls to what the moment shows, the round's centre, under the step bar that stays at
+ * the top; a page opened at the start stays at the top. */
+function landAtTheMoment() {
+  if (!firstStep || !handheld()) return;
+  const started = performance.now();
+  const look = () => {
+    const centre = document.querySelector(".col-center");
+    const bar = document.getElementById("replay-bar");
+    if (!centre || !bar || !document.body.classList.contains("in-game")) {
+      if (performance.now() - started < 5000) requestAnimationFrame(look);
+      return;
+    }
+    const top = centre.getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 6;
+    window.scrollTo({ top: Math.max(0, top) });
+  };
+  requestAnimationFrame(look);
+}
+landAtTheMoment();
   label();
   started(answer.show);
   if (now === "paused") {
@@ -248,6 +290,26 @@ document.addEventListener("keyup", (event) => {
 });
 onLanguageChange(label);
 document.body.dataset.replayStep = String(replay.step);
+
+/** Opened at a moment (a phone's review link: "that moment of the replay"), a page held in a
+ * hand scrolls to what the moment shows, the round's centre, under the step bar that stays at
+ * the top; a page opened at the start stays at the top. */
+function landAtTheMoment() {
+  if (!firstStep || !handheld()) return;
+  const started = performance.now();
+  const look = () => {
+    const centre = document.querySelector(".col-center");
+    const bar = document.getElementById("replay-bar");
+    if (!centre || !bar || !document.body.classList.contains("in-game")) {
+      if (performance.now() - started < 5000) requestAnimationFrame(look);
+      return;
+    }
+    const top = centre.getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 6;
+    window.scrollTo({ top: Math.max(0, top) });
+  };
+  requestAnimationFrame(look);
+}
+landAtTheMoment();
 // The display loads the catalogue; until it is in, texts would show as their keys (the first
 // language change draws the bar).
 if (loaded()) label();
