@@ -10,8 +10,9 @@ the host ending beats early — with the table's invariants checked after every 
   names the winner only once the winner's beat is up (the TV reloads now and then too);
 - **every seat plays**: while a game runs, each seat the display shows plays in it or is free
   for a new phone (a phone that takes over is the freed seat);
-- **nothing overflows**: the display at 1280×720 (and 1920×1080 now and then) and a phone,
-  each at 390×844 or 360×740 as it joined, sampled during the show's animations too;
+- **nothing overflows**: the display at 1280×720 (and now and then at 1920×1080, and held in
+  a hand at 390×844) and a phone, each at 390×844 or 360×740 as it joined, sampled during the
+  show's animations too;
 - **the finale is seen**: the final scoring on the TV and the final result on every phone;
 - **no secrets**: every websocket frame every page received, checked for another seat's
   unrevealed bid, sacrifice or dice decision (test_web_secrecy.check_frame);
@@ -520,6 +521,17 @@ class Chaos:
             problems += [f"display 1920: {p}" for p in layout_check(self.display, "display")]
             self.display.screenshot(
                 path=str(self.shots / f"seed{self.seed}-{self.step:03d}-1920.png")
+            )
+            self.display.set_viewport_size({"width": 1280, "height": 720})
+            layout_settle(self.display)
+        if self.step % 40 == 20:
+            # The same page held in a hand (someone opens the display on a phone): one column
+            # that scrolls, checked as a phone's page whatever the game is showing.
+            self.display.set_viewport_size({"width": 390, "height": 844})
+            layout_settle(self.display)
+            problems += [f"display on a phone: {p}" for p in layout_check(self.display, "phone")]
+            self.display.screenshot(
+                path=str(self.shots / f"seed{self.seed}-{self.step:03d}-phone.png"), full_page=True
             )
             self.display.set_viewport_size({"width": 1280, "height": 720})
             layout_settle(self.display)
