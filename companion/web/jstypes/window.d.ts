@@ -9,6 +9,7 @@ interface Window {
   __pad?: any;
   __display?: any;
   __host?: any;
+  __replay?: any;
   __keepAwake?: any;
 }
 

@@ -13,7 +13,10 @@ page is sampled every 50 ms by a recorder in the page while it plays at the test
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.web.browser.layout import check, settle
 from tests.web.browser.test_replay_display import _at, finished  # noqa: F401
@@ -254,3 +257,137 @@ def test_replay_play_stops_at_the_end_after_the_final_lines(browser, finished) -
     )
     page.keyboard.press(" ")
     page.wait_for_function("document.body.dataset.replayPlaying === '0'")
+
+
+# What the checks read: the page's step (shown, asked for), whether it plays, the server's
+# step in the display's last frame, its show block, the language and the step bar's words.
+STATE = """() => {
+  const f = window.__display?.frame();
+  return {
+    shown: Number(document.body.dataset.replayStep),
+    playing: document.body.dataset.replayPlaying === '1',
+    server: f?.replay?.step ?? null,
+    hold: f?.show ? f.show.hold - f.show.elapsed : 0,
+    lang: document.documentElement.lang,
+    label: document.getElementById('replay-step').textContent,
+  };
+}"""
+SIZES = [(1280, 720), (1920, 1080), (390, 844), (360, 740), (844, 390)]
+# Held in a hand, the page is a phone's (display.css): its step bar stays at the top.
+HANDHELD = "() => getComputedStyle(document.getElementById('replay-bar')).position === 'sticky'"
+
+
+def test_replay_controls_pressed_in_any_order(browser, finished) -> None:  # noqa: F811
+    """The replay's controls as people press them, in any order and at any moment: steps,
+    the ends, a round or a station from the lists, play and pause, the pace, the language,
+    and the screen turned or swapped (a TV, a phone upright or on its side). After every
+    press: a replay that is not playing shows the step it was asked for and stays there
+    (nothing plays on by itself), with the bar saying so; one that plays moves on within its
+    step's hold, or stops at the end; the language is the one chosen; and the page passes the
+    layout checker as the screen it is on (a phone's page where held in a hand)."""
+    rng = random.Random(7)
+    page = _open(browser, finished)
+    steps = int(page.evaluate("document.body.dataset.steps"))
+    lang = page.evaluate("document.documentElement.lang")
+    problems: list[str] = []
+    log: list[str] = []
+
+    def press(what: str, shown: int) -> int | None:
+        """Press ``what`` on a page showing step ``shown``; returns the step asked for, where
+        the press asks for one."""
+        nonlocal lang
+        log.append(what)
+        ends = {"first": 0, "last": steps - 1}
+        if what in ("first", "back", "forward", "last", "play"):
+            page.locator(f"#replay-{what}").click()
+            moved = {"back": max(0, shown - 1), "forward": min(steps - 1, shown + 1)}
+            return {**ends, **moved}.get(what)
+        if what == "space":
+            page.keyboard.press(" ")
+        elif what in ("round", "station"):
+            values = page.evaluate(
+                "id => [...document.querySelectorAll(`#${id} option:not([disabled])`)]"
+                ".map(o => o.value)",
+                f"replay-{what}",
+            )
+            if not values:
+                return shown
+            value = rng.choice(values)
+            log[-1] = f"{what} at {value}"
+            page.locator(f"#replay-{what}").select_option(value)
+            return int(value)
+        elif what == "pace":
+            page.locator("#replay-pace").select_option(rng.choice(["quick", f"test:{PACE}"]))
+        elif what == "lang":
+            lang = rng.choice(["en", "de", "nl", "it"])
+            page.locator("#display-lang").select_option(lang)
+        elif what == "size":
+            w, hgt = rng.choice(SIZES)
+            log[-1] = f"size {w}x{hgt}"
+            page.set_viewport_size({"width": w, "height": hgt})
+        return None if what == "space" else shown
+
+    def wait(condition: str, arg: Any, seconds: float, what: str) -> None:
+        try:
+            page.wait_for_function(condition, arg=arg, timeout=int(seconds * 1000))
+        except PlaywrightError as exc:
+            raise AssertionError(f"{what}: {page.evaluate(STATE)}\n{log}") from exc
+
+    state = page.evaluate(STATE)
+    for n in range(40):
+        what = rng.choice(
+            ["forward"] * 4
+            + ["back", "first", "last", "play", "play", "space", "round", "station"]
+            + ["pace", "lang", "size"]
+        )
+        asked = press(what, state["shown"])
+        where = f"press {n} ({', '.join(log[-4:])})"
+        target = page.evaluate("window.__replay.target()")
+        if asked is not None and not state["playing"] and target != asked:
+            problems.append(f"{where}: asked for step {target}, the press means {asked}")
+        if page.evaluate("document.body.dataset.replayPlaying") != "1":
+            # Not playing: the step asked for comes, on the page and on the server.
+            wait(
+                "n => { const f = window.__display?.frame();"
+                " return Number(document.body.dataset.replayStep) === n"
+                " && f?.replay?.step === n; }",
+                target,
+                10,
+                f"{where}: never showed step {target}",
+            )
+        state = page.evaluate(STATE)
+        if state["playing"]:
+            # It moves on within the step's hold (or stops at the end).
+            wait(
+                "start => { const s = document.body.dataset;"
+                " return s.replayPlaying !== '1' || Number(s.replayStep) !== start; }",
+                state["shown"],
+                max(0.0, state["hold"]) + 8,
+                f"{where}: playing, but stuck",
+            )
+            if rng.random() < 0.6:
+                press("space", state["shown"])  # pause it, to look
+        wait(
+            "() => { const s = document.body.dataset; const f = window.__display?.frame();"
+            " return s.replayPlaying === '1' || (window.__replay.asking() === 0"
+            " && f?.replay?.step === Number(s.replayStep)); }",
+            None,
+            10,
+            f"{where}: the page and the server disagree",
+        )
+        state = page.evaluate(STATE)
+        if not state["playing"]:
+            # Stopped or paused: it stays on its step, and the bar says which.
+            page.wait_for_timeout(300)
+            again = page.evaluate(STATE)
+            if (again["shown"], again["server"]) != (state["shown"], state["server"]):
+                problems.append(f"{where}: moved on its own from {state} to {again}")
+            if str(state["shown"]) not in state["label"]:
+                problems.append(f"{where}: the bar says {state['label']!r} at {state['shown']}")
+        if state["lang"] != lang:
+            problems.append(f"{where}: the page speaks {state['lang']}, chosen {lang}")
+        settle(page)
+        kind = "phone" if page.evaluate(HANDHELD) else "display"
+        problems += [f"{where} as a {kind}: {p}" for p in check(page, kind)]
+        state = page.evaluate(STATE)
+    assert problems == [], "\n".join(problems[:20])

@@ -33,6 +33,7 @@ const replay = {
   /** @type {number | null} seconds into the step's beats where the pause froze it (null: none) */
   pausedAt: null,
   chain: Promise.resolve(), // one request at a time, so the server ends where we asked
+  asking: 0, // requests on their way
 };
 /** The round the step belongs to (0 before the first round). */
 function roundOf(at) {
@@ -95,13 +96,18 @@ function go(to) {
 }
 
 async function post(body) {
-  // replay.html always sets both.
-  const response = await fetch(/** @type {string} */ (page.stepUrl), {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-Admin-Token": /** @type {string} */ (page.adminToken) },
-    body: JSON.stringify(body),
-  });
-  return response.ok ? response.json() : null;
+  replay.asking += 1;
+  try {
+    // replay.html always sets both.
+    const response = await fetch(/** @type {string} */ (page.stepUrl), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Admin-Token": /** @type {string} */ (page.adminToken) },
+      body: JSON.stringify(body),
+    });
+    return response.ok ? await response.json() : null;
+  } finally {
+    replay.asking -= 1;
+  }
 }
 
 async function show(want) {
@@ -129,6 +135,8 @@ function landAtTheMoment() {
   requestAnimationFrame(look);
 }
 landAtTheMoment();
+// The step asked for last and the requests on their way, for the tests.
+window.__replay = { target: () => replay.target, asking: () => replay.asking };
     label();
   }
 }
@@ -187,6 +195,8 @@ function landAtTheMoment() {
   requestAnimationFrame(look);
 }
 landAtTheMoment();
+// The step asked for last and the requests on their way, for the tests.
+window.__replay = { target: () => replay.target, asking: () => replay.asking };
   label();
   started(answer.show);
   if (now === "paused") {
@@ -310,6 +320,8 @@ function landAtTheMoment() {
   requestAnimationFrame(look);
 }
 landAtTheMoment();
+// The step asked for last and the requests on their way, for the tests.
+window.__replay = { target: () => replay.target, asking: () => replay.asking };
 // The display loads the catalogue; until it is in, texts would show as their keys (the first
 // language change draws the bar).
 if (loaded()) label();
