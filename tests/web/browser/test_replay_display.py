@@ -212,6 +212,12 @@ def test_a_phone_opens_the_replay_in_its_language_laid_out_for_a_phone(
     page.locator("#replay-forward").tap()
     _at(page, 10)
     assert page.evaluate(LANDED)["bar"][0] == 0, "the step bar scrolled away"
+    # Only the opening lands: a step never moves the page under the reader's thumb.
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#replay-back").tap()
+    _at(page, 9)
+    settle(page)  # a jump would come with the step's next animation frame
+    assert page.evaluate("window.scrollY") == 0, "a step scrolled the page"
     problems += [f"step 10: {p}" for p in check(page, "phone")]
     for n, at in enumerate(rounds, start=1):
         page.locator("#replay-round").select_option(str(at))

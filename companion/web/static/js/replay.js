@@ -115,28 +115,6 @@ async function show(want) {
   if (answer) {
     replay.step = answer.step;
     if (replay.step === replay.target) document.body.dataset.replayStep = String(replay.step);
-
-/** Opened at a moment (a phone's review link: "that moment of the replay"), a page held in a
- * hand scrolls to what the moment shows, the round's centre, under the step bar that stays at
- * the top; a page opened at the start stays at the top. */
-function landAtTheMoment() {
-  if (!firstStep || !handheld()) return;
-  const started = performance.now();
-  const look = () => {
-    const centre = document.querySelector(".col-center");
-    const bar = document.getElementById("replay-bar");
-    if (!centre || !bar || !document.body.classList.contains("in-game")) {
-      if (performance.now() - started < 5000) requestAnimationFrame(look);
-      return;
-    }
-    const top = centre.getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 6;
-    window.scrollTo({ top: Math.max(0, top) });
-  };
-  requestAnimationFrame(look);
-}
-landAtTheMoment();
-// The step asked for last and the requests on their way, for the tests.
-window.__replay = { target: () => replay.target, asking: () => replay.asking };
     label();
   }
 }
@@ -175,28 +153,6 @@ async function advance() {
   if (now === "stopped") return; // a step by hand follows and says where to
   replay.target = replay.step;
   document.body.dataset.replayStep = String(replay.step);
-
-/** Opened at a moment (a phone's review link: "that moment of the replay"), a page held in a
- * hand scrolls to what the moment shows, the round's centre, under the step bar that stays at
- * the top; a page opened at the start stays at the top. */
-function landAtTheMoment() {
-  if (!firstStep || !handheld()) return;
-  const started = performance.now();
-  const look = () => {
-    const centre = document.querySelector(".col-center");
-    const bar = document.getElementById("replay-bar");
-    if (!centre || !bar || !document.body.classList.contains("in-game")) {
-      if (performance.now() - started < 5000) requestAnimationFrame(look);
-      return;
-    }
-    const top = centre.getBoundingClientRect().top + window.scrollY - bar.getBoundingClientRect().height - 6;
-    window.scrollTo({ top: Math.max(0, top) });
-  };
-  requestAnimationFrame(look);
-}
-landAtTheMoment();
-// The step asked for last and the requests on their way, for the tests.
-window.__replay = { target: () => replay.target, asking: () => replay.asking };
   label();
   started(answer.show);
   if (now === "paused") {
