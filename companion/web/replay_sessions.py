@@ -56,7 +56,7 @@ class Built:
     steps: list[list[Event]]
     chapters: list[Chapter]
     size: int  # bytes of the frames as JSON: what the cache counts
-    story: Story | None = None  # the game's story, told after the winner as live
+    story: Story | None = None  # the game's story, told at its end as live
 
 
 class ReplayJob(TypedDict):
@@ -98,7 +98,7 @@ def build(game: ReplayJob) -> Built:
         urls={"display": game["display_url"]},
     )
     size = len(json.dumps(frames, separators=(",", ":")))
-    story = game_story({**document, "commands": commands}) if game["status"] == "finished" else None
+    story = game_story({**document, "commands": commands})
     return Built(
         frames, render.replay_steps(document, commands), render.chapters(frames), size, story
     )
@@ -207,7 +207,7 @@ class Replay:
     ) -> None:
         self.frames = frames  # shared with other replays of the same game: never changed
         self.steps = steps
-        self.story = story  # played, the step that names the winner tells it after, as live
+        self.story = story  # played to its end, the game tells it, as live
         self.step = 0  # a replay starts at the beginning
         self.playing: int | None = None  # the command whose show frame is up, if one is
         self.conns: list[WsConnection] = []
@@ -282,9 +282,11 @@ class Replay:
                 "events": told,
                 "show": block,
             }
-            if "story_at" in block and self.story is not None:
+            ended = n == len(self.steps) and self.frames[-1]["game"]["status"] == "ended"
+            if self.story is not None and ("story_at" in block or ended):
                 # The story comes up once the winner's moment has been (the block says when),
-                # as on the live display; stepping there by hand shows the final scoring.
+                # or at once after the last move of a game the host ended, as on the live
+                # display; stepping there by hand shows the final scoring or the last move.
                 frame["story"] = self.story
             self._send(frame)
             return {"step": self.step, "steps": len(self.frames), "show": block}
@@ -327,7 +329,7 @@ class Replays:
         story: Story | None = None,
     ) -> str:
         """Keep a new replay (``steps``: its commands' events, to play it; ``story``: the
-        game's, told when it is played to the winner); returns its id. ``opener`` is ``admin``
+        game's, told when it is played to its end); returns its id. ``opener`` is ``admin``
         or ``table:<name>:<seat or host>``."""
         rid = secrets.token_urlsafe(16)
         replay = Replay(frames, steps, story)

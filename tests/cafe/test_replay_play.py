@@ -225,6 +225,41 @@ def test_played_to_the_winner_the_replay_tells_the_story_as_live() -> None:
     assert "story" not in screen.frames[-1]
     told.show(last)
     assert "story" not in screen.frames[-1]
-    # A replay opened without the story (an ended game's) plays its end without one.
+    # A replay opened without the story plays its end without one.
     replay.play(last, "quick")
     assert "story" not in screen.frames[-1]
+
+
+def test_a_game_the_host_ended_tells_its_story_after_its_last_move() -> None:
+    """A game the host ended has no winner's moment: played to its last move, the replay
+    tells the story at once (its frame says the game is ``ended``, as the live display's
+    does when the host ends it); no earlier move carries it."""
+    doc = random_document(random.Random(4), 3)
+    doc = {**doc, "commands": doc["commands"][:40]}  # the host ended it there
+    seats = [
+        {"seat": p, "name": p.title(), "colour": c}
+        for p, c in zip(doc["players"], COLOURS, strict=False)
+    ]
+    frames = replay_frames(
+        table="1",
+        title="Table 1",
+        lang="en",
+        game_id=1,
+        document=doc,
+        seats=seats,
+        commands=doc["commands"],
+        status="ended",
+    )
+    steps = replay_steps(doc, doc["commands"])
+    story = game_story(doc)
+    replay = Replay(frames, steps, story)
+    screen = Screen()
+    replay.conns.append(screen)
+    replay.play(len(frames) - 2, "quick")  # a move before the last one (or its last event)
+    if replay.step < len(frames) - 1:
+        assert "story" not in screen.frames[-1]
+    replay.play(len(frames) - 1, "quick")
+    frame = screen.frames[-1]
+    assert frame["game"]["status"] == "ended" and frame["story"] == story
+    assert "story_at" not in frame["show"]
+    check_typeddict(frame, ft.ReplayFrame, "the ended game's last frame")
