@@ -281,6 +281,7 @@ class ViewFrameBase(TypedDict):
     game: GameInfo | None
     events: list[Event]
     history: NotRequired[list[Event]]  # hello and undo frames
+    history_from: NotRequired[int]  # how many of the game's events come before the history
     review: NotRequired[ReviewInfo]  # once the game is over, with companion players
     show: NotRequired[ShowInfo | None]  # set by the hub on every frame it sends
 

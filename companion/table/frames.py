@@ -59,6 +59,7 @@ class _Later(TypedDict, total=False):
     """What a view frame holds after its events (and a seat's notice), in this order."""
 
     history: list[Event]
+    history_from: int
     review: ReviewInfo
 
 
@@ -124,24 +125,29 @@ def summary(snap: Snapshot, links: Links, with_join: bool = False) -> TableSumma
     }
 
 
-def _history(game: Game | None) -> list[Event]:
+def _history(game: Game | None) -> tuple[int, list[Event]]:
     """Events since the start of the round the last step began in (or of the game): the
     current round's, and the round before too when the step on the screens ended it and
     started this one. Its last events are that step's, all of them, so a page opened while
     the step's beats run hides the ones not told yet (each beat's ``untold``) and shows what a
     page that watched the step shows (the ended round's last stations until its summary).
+    With them, how many of the game's events come before them: the host's log numbers its
+    lines from the game's start, after a reload too.
 
     >>> g = lambda *steps: type("G", (), {"events": [list(s) for s in steps]})()
     >>> r = lambda n: {"type": "round_started", "round": n}
     >>> rk = lambda s: {"type": "ranking", "station": s}
-    >>> [e.get("round", e.get("station")) for e in _history(g([r(1)], [rk(5)], [rk(6), r(2)]))]
-    [1, 5, 6, 2]
-    >>> [e.get("round", e.get("station")) for e in _history(g([r(1)], [rk(6), r(2)], [rk(1)]))]
-    [2, 1]
+    >>> before, events = _history(g([r(1)], [rk(5)], [rk(6), r(2)]))
+    >>> before, [e.get("round", e.get("station")) for e in events]
+    (0, [1, 5, 6, 2])
+    >>> before, events = _history(g([r(1)], [rk(6), r(2)], [rk(1)]))
+    >>> before, [e.get("round", e.get("station")) for e in events]
+    (2, [2, 1])
     """
     if game is None:
-        return []
+        return 0, []
     out: list[Event] = []
+    total = sum(len(events) for events in game.events)
     for k, events in enumerate(reversed(game.events)):
         starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
         # The last step is sent whole; a round it starts after its first event goes on back.
@@ -149,7 +155,7 @@ def _history(game: Game | None) -> list[Event]:
             out[:0] = events[starts[-1] :]
             break
         out[:0] = events
-    return out
+    return total - len(out), out
 
 
 def _events(events: list[Event], seat: str | None) -> list[Event]:
@@ -196,7 +202,7 @@ def render(
     # on it, so no page folds a step's events itself).
     step = snap.step if g is not None else None
     before_views = views(step.before, list(set(game_seats.values()))) if step else {}
-    whole_history = _history(g) if history else []
+    history_from, whole_history = _history(g) if history else (0, [])
     summaries = {w: summary(snap, links, w) for w in (True, False)}
     # Once the game is over, the display and host tell its story (after the final scoring).
     story = g.story() if g is not None and any(r != "seat" for r, _ in audiences) else None
@@ -253,6 +259,7 @@ def render(
         later: _Later = {}
         if history:
             later["history"] = _events(whole_history, seat)
+            later["history_from"] = history_from
         if (review := _review(snap, seat if role == "seat" else None)) is not None:
             later["review"] = review
         frame: ViewFrame

@@ -21,9 +21,15 @@ test("the log numbers every event from the game's start, keeping the newest", ()
   assert.ok(all.length > HOST_LOG_MAX);
   assert.deepEqual(log.events, all.slice(-HOST_LOG_MAX));
   assert.equal(log.base, all.length - HOST_LOG_MAX); // the newest is number all.length
-  // A frame with history (a reconnect, an undo) numbers from its start again.
+  // A frame with history (a reconnect, an undo) replaces the log, numbered on from the
+  // game's events before it: a host page reloaded in round 3 does not count from 1 again.
   const again = followLog(log, { history: all.slice(0, 3), events: all.slice(3, 5) });
   assert.deepEqual(again, { events: all.slice(0, 5), base: 0 });
+  const reloaded = followLog(initialLog(), { history: all.slice(20, 30), history_from: 20, events: [] });
+  assert.deepEqual(reloaded, { events: all.slice(20, 30), base: 20 }); // its first line is 21.
+  const long = followLog(initialLog(), { history: all.slice(5, 5 + HOST_LOG_MAX + 2), history_from: 5 });
+  assert.equal(long.base, 5 + 2);
+  assert.deepEqual(long.events, all.slice(7, 7 + HOST_LOG_MAX));
 });
 
 test("who the table waits for: names, a phone not connected, the host's inputs", () => {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 import requests
@@ -283,3 +284,57 @@ def test_the_admins_list_counts_each_screens_socket_while_it_is_open(
     want = {"display": 0, "host": 1, "seat": 0}
     wait_for(lambda: server.sockets(table) == want, timeout=10, what=f"sockets {want} once closed")
     host.close()
+
+
+def _numbered_log(frames: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The host page's log as it numbers it (hostview.followLog, without dropping the oldest):
+    a frame with history replaces it, numbered on from ``history_from``."""
+    log: dict[int, dict[str, Any]] = {}
+    before = 0  # how many of the game's events come before the log's first line
+    for f in frames:
+        if f["type"] != "view":
+            continue
+        if "history" in f:
+            before, log = f["history_from"], {}
+            for e in f["history"]:
+                log[before + len(log) + 1] = e
+        for e in f["events"]:
+            log[before + len(log) + 1] = e
+    return log
+
+
+def test_a_host_page_reloaded_mid_game_numbers_its_log_on_from_the_games_start(
+    server: LiveServer, table: str
+) -> None:
+    """The host's log numbers its lines from the game's start. A page reloaded in round 2 (or
+    after an undo) gets the round so far as history: its first line is not "1." again."""
+    phones = seat_phones(server, table, NAMES[:3])
+    host = Host(server, table)
+    host.hello()
+    assert host.act("start", dice="digital")["type"] == "ok"
+    while not (host.view and host.view["game"] and host.view["game"]["view"]["round"] >= 2):
+        play(phones, [], max_steps=1)
+        host.poll(0.05)
+    play(phones, [], max_steps=1)  # a move of round 2: the host may take it back
+    settle(server, table, [*phones, host])
+    watched = _numbered_log(host.frames)
+    assert min(watched) == 1 and len(watched) > 20
+    host.close()
+    reloaded = Host(server, table)
+    hello = reloaded.hello()
+    assert hello["history_from"] > 0  # round 1 is not in the history
+    assert _numbered_log([hello]) == {n: e for n, e in watched.items() if n > hello["history_from"]}
+    # After an undo, the numbers go on from the same place.
+    seen = len(reloaded.frames)
+    assert reloaded.undo()["type"] == "ok"
+    undone = wait_for(
+        lambda: (
+            next(
+                (f for f in reloaded.frames[seen:] if f["type"] == "view" and "history" in f), None
+            )
+            or reloaded.poll(0.1)
+            and None
+        )
+    )
+    assert undone["history_from"] == hello["history_from"]
+    assert len(undone["history"]) < len(hello["history"])

@@ -123,6 +123,7 @@
  * @property {Game | null} [game]
  * @property {GameEvent[]} [events]
  * @property {GameEvent[]} [history]
+ * @property {number} [history_from] how many of the game's events come before `history`
  * @property {Notice} [notice]
  * @property {Record<string, any>} [show]
  * @property {Record<string, any> | null} [board]

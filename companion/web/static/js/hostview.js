@@ -23,14 +23,17 @@ export function initialLog() {
 }
 
 /**
- * The log after a frame: history replaces it (a reconnect, an undo), events are added, the
- * oldest dropped past HOST_LOG_MAX.
+ * The log after a frame: history replaces it (a reconnect, an undo), numbered on from the
+ * game's events before it (`history_from`: a reloaded page goes on counting, it does not
+ * start again at the round); events are added, the oldest dropped past HOST_LOG_MAX.
  * @param {HostLog} log
- * @param {{history?: GameEvent[], events?: GameEvent[]}} frame
+ * @param {{history?: GameEvent[], history_from?: number, events?: GameEvent[]}} frame
  * @returns {HostLog}
  */
 export function followLog(log, frame) {
-  let { events, base } = frame.history ? { events: [...frame.history], base: 0 } : { events: [...log.events], base: log.base };
+  let { events, base } = frame.history
+    ? { events: [...frame.history], base: frame.history_from || 0 }
+    : { events: [...log.events], base: log.base };
   events.push(...(frame.events || []));
   if (events.length > HOST_LOG_MAX) {
     base += events.length - HOST_LOG_MAX;
