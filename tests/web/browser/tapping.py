@@ -179,6 +179,17 @@ class HostPage:
         self.page.wait_for_function(f"window.__host?.frame()?.table?.dice === '{dice}'")
         self.page.locator(tid("start")).click()
 
+    def log_lines(self) -> dict[int, str]:
+        """The host's log lines by their number ("12. Ana sacrifices …")."""
+        return {
+            int(no.rstrip(".")): text
+            for no, text in self.page.evaluate(
+                "() => [...document.querySelectorAll('#host-log li')].map((li) =>"
+                " [li.querySelector('.log-no').textContent,"
+                " li.textContent.slice(li.querySelector('.log-no').textContent.length)])"
+            )
+        }
+
     def track_colours(self, colours: list[str]) -> None:
         """Correct the score track's box colours on the host page (R2.3) and save them."""
         page = self.page

@@ -1,13 +1,16 @@
 """Chaos at the table: seeded random games through the real pages in Chromium, doing what
 people do in a row — tapping answers in any order, the host pressing Undo at random moments,
-phones reloading and closing their tabs, the TV reloading, a seat handed to the companion and
-given back, a seat taken over by a new phone, End game, New game, language and pace switches,
-the host ending beats early — with the table's invariants checked after every action:
+phones reloading and closing their tabs, the TV and the host's page reloading, a seat handed
+to the companion and given back, a seat taken over by a new phone, End game, New game,
+language and pace switches, the host ending beats early — with the table's invariants checked
+after every action:
 
 - **never stuck**: whenever the table waits for a seat, that seat's phone shows the question
   within the show's hold plus a few seconds;
 - **no screen runs ahead**: no phone has a later view than the display, and the TV's log
   names the winner only once the winner's beat is up (the TV reloads now and then too);
+- **the host's log keeps its numbers**: a line has the same number after the host's page
+  reloaded (it does not count from 1 again at the round's start);
 - **every seat plays**: while a game runs, each seat the display shows plays in it or is free
   for a new phone (a phone that takes over is the freed seat);
 - **nothing overflows**: the display at 1280×720 (and now and then at 1920×1080, and held in
@@ -86,6 +89,7 @@ class Chaos:
         self.browser = browser
         self.rng = random.Random(seed)
         self.sizes = random.Random(f"{seed} phone sizes")
+        self.hosts = random.Random(f"{seed} host reloads")
         self.seed = seed
         self.shots = shots
         self.log: list[str] = []
@@ -258,6 +262,30 @@ class Chaos:
         self.say("the TV reloads")
         self.display.reload()
         self.display.wait_for_selector("#seats li")
+        # Now and then the host refreshes the host's page too (drawn apart from the actions,
+        # so that a seed draws the same actions as before): its log goes on with the same
+        # numbers, and the page comes back to the same game.
+        if self.hosts.random() < 0.5:
+            self.reload_host()
+
+    def reload_host(self) -> None:
+        page = self.host.page
+        before = self.host.log_lines()
+        self.say("the host's page reloads")
+        page.reload()
+        page.wait_for_function("Boolean(window.__host?.frame())")
+        if before:
+            page.wait_for_function("document.querySelectorAll('#host-log .log-no').length > 0")
+        after = self.host.log_lines()
+        common = set(before) & set(after)
+        if before and after and min(before) > 1 and not common:
+            self.fail(f"the host's log starts again after a reload: {sorted(after)[:5]}")
+        changed = [n for n in common if before[n] != after[n]]
+        if changed:
+            self.fail(
+                "the host's log numbers other lines after a reload: "
+                + "; ".join(f"{n}. {before[n]!r} now {after[n]!r}" for n in changed[:3])
+            )
 
     def close_and_reopen(self) -> None:
         phone = self.rng.choice(self.phones)

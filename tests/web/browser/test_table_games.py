@@ -16,7 +16,6 @@ checked on the phone at 390×844 and 360×740, every new display phase at 1920×
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -140,18 +139,6 @@ def _final_checks(table: Table) -> None:
         table.check_phone(pl.page, f"final-{i}")
 
 
-def _host_log(page: Any) -> dict[int, str]:
-    """The host's log lines by their number ("12. Ana sacrifices …")."""
-    return {
-        int(no.rstrip(".")): text
-        for no, text in page.evaluate(
-            "() => [...document.querySelectorAll('#host-log li')].map((li) =>"
-            " [li.querySelector('.log-no').textContent,"
-            " li.textContent.slice(li.querySelector('.log-no').textContent.length)])"
-        )
-    }
-
-
 def test_three_phones_table_dice_every_decision_skip_resume_reload(server, browser, artifacts):
     table = Table(
         server,
@@ -195,10 +182,10 @@ def test_three_phones_table_dice_every_decision_skip_resume_reload(server, brows
     host = table.host.page
     # The host's page reloaded in round 2 numbers its log on from the game's start: the same
     # line has the same number, not "1." again at the round's start.
-    before = _host_log(host)
+    before = table.host.log_lines()
     host.reload()
     host.wait_for_function("document.querySelectorAll('#host-log .log-no').length > 0")
-    after = _host_log(host)
+    after = table.host.log_lines()
     assert min(after) > 1, after
     common = set(before) & set(after)
     assert common and all(before[n] == after[n] for n in common), (before, after)
