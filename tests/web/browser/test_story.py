@@ -16,7 +16,7 @@ from companion.engine.colours import SCREEN_COLOURS
 from tests.web.browser.conftest import PHONE
 from tests.web.browser.layout import DISPLAY_SIZES, PHONE_SIZES, mid_word_breaks, settle, sweep
 from tests.web.browser.page_numbers import one_decimal
-from tests.web.browser.tapping import Player, join_by_taps
+from tests.web.browser.tapping import Player, join_by_taps, tid
 
 DISPLAY = {"viewport": {"width": 1920, "height": 1080}}
 NAMES = [  # 24 characters each, the longest a seat may be named: the worst case for the layout
@@ -205,5 +205,35 @@ def test_a_game_the_host_ends_tells_its_story_over_the_whole_screen(server, brow
     assert not got["countdown"], "the top bar counts down a beat the story covers"
     problems = sweep(page, "display", "story-ended", DISPLAY_SIZES, shots=artifacts)
     # The same page opened on a phone is one column that scrolls, read as a phone's page.
-    problems += sweep(page, "phone", "story-ended-phone", PHONE_SIZES, shots=artifacts)
+    problems += sweep(
+        page, "phone", "story-ended-phone", PHONE_SIZES, shots=artifacts, also=_phone_story
+    )
     assert problems == [], "\n".join(problems)
+    # Back on the TV: the table holds every figure, and no lines below it.
+    assert page.locator(tid("story-players")).is_hidden()
+    assert page.locator(".story-stats th.extra").first.is_visible()
+
+
+def _phone_story(page) -> list[str]:
+    """Held in a hand the stations table keeps the stations' columns, and each player's other
+    figures are a line under their name, no word of them broken (in the table's narrow
+    columns "Huts" read "Hut s")."""
+    got = page.evaluate(
+        """() => ({
+        extras: [...document.querySelectorAll('.story-stats .extra')].filter(
+          (e) => e.getClientRects().length).length,
+        players: [...document.querySelectorAll('[data-testid=story-players] li')].map(
+          (li) => li.dataset.player),
+        rows: [...document.querySelectorAll('.story-stats tbody tr[data-player]')].map(
+          (tr) => tr.dataset.player),
+        items: document.querySelectorAll('[data-testid=story-players] .extra-item').length,
+      })"""
+    )
+    problems = [f"the table still shows {got['extras']} other figures"] if got["extras"] else []
+    if got["players"] != got["rows"] or got["items"] < 4 * len(got["rows"]):
+        problems.append(f"the players' lines {got}")
+    problems += [
+        f"breaks inside a word: {x}"
+        for x in mid_word_breaks(page, ".story-stats thead th, .extra-label, .extra-item b")
+    ]
+    return problems

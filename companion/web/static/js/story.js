@@ -90,6 +90,7 @@ function draw(panel, frame, story) {
         turns(story),
         h("h3", {}, t("story.stats")),
         statsTable(story, frame.review),
+        playersLines(story, frame.review),
       ),
     ),
   );
@@ -296,13 +297,20 @@ function reviewed(review) {
   return Object.fromEntries(review.players.map((p) => [p.seat, p.mean_loss]));
 }
 
-function statsTable(story, review) {
+/** The figures the stations table and the players' lines show, and the best of each (drawn
+ * out: the best is the accent). */
+function statsOf(story, review) {
   const players = story.players;
   const losses = reviewed(review);
   const fewest = losses ? Math.min(...players.map((p) => losses[p] ?? Infinity)) : null;
   const best = story.stations.map((s) => Math.max(0, ...players.map((p) => s.wins[p])));
   const extras = ["huts", "dice_used", "cards_exchanged", "figures"];
   const most = Object.fromEntries(extras.map((k) => [k, Math.max(0, ...players.map((p) => story.players_stats[p][k]))]));
+  return { players, losses, fewest, best, extras, most };
+}
+
+function statsTable(story, review) {
+  const { players, losses, fewest, best, extras, most } = statsOf(story, review);
   const head = h(
     "tr",
     {},
@@ -344,13 +352,44 @@ function statsTable(story, review) {
     { class: "played" },
     h("th", { scope: "row" }, t("story.played")),
     story.stations.map((s) => h("td", { class: "num" }, String(s.played))),
-    h("td", { colspan: extras.length + (losses ? 1 : 0) }, ""),
+    h("td", { class: "extra", colspan: extras.length + (losses ? 1 : 0) }, ""),
   );
   return h(
     "table",
     { class: losses ? "story-stats reviewed" : "story-stats", dataset: { testid: "story-stats" } },
     h("thead", {}, head),
     h("tbody", {}, rows, played),
+  );
+}
+
+/** The same figures beside the stations, a line for each player under their name: held in a
+ * hand (story.css) the table keeps only the stations' six narrow columns, as the columns of
+ * huts, dice, cards, figures and the review cut their headings inside words on a phone. */
+function playersLines(story, review) {
+  const { players, losses, fewest, extras, most } = statsOf(story, review);
+  const item = (/** @type {string} */ label, /** @type {string} */ value, /** @type {boolean} */ top, title = "") =>
+    h("span", { class: top ? "extra-item most" : "extra-item", title: title || null }, h("span", { class: "extra-label" }, label), " ", h("b", {}, value));
+  return h(
+    "ul",
+    { class: "story-players", dataset: { testid: "story-players" } },
+    players.map((p) =>
+      h(
+        "li",
+        { dataset: { player: p } },
+        who(p),
+        h(
+          "span",
+          { class: "extra-items" },
+          extras.map((k) => {
+            const v = story.players_stats[p][k];
+            return item(t(`story.${k}`), String(v), Boolean(v && v === most[k]));
+          }),
+          losses && typeof losses[p] === "number"
+            ? item(t(review.older ? "story.review_older" : "story.review"), oneDecimal(losses[p]), losses[p] === fewest, t("review.per_decision"))
+            : null,
+        ),
+      ),
+    ),
   );
 }
 
