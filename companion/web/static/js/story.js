@@ -94,8 +94,8 @@ function draw(panel, frame, story) {
       ),
     ),
   );
+  fit(panel); // first: the table may take some of the chart's width
   drawChart(chart, story);
-  fit(panel);
 }
 
 // ---------- chart ----------
@@ -315,7 +315,7 @@ function statsTable(story, review) {
     "tr",
     {},
     h("td", {}), // the corner: no header of its own
-    story.stations.map((s) => h("th", { scope: "col", class: "num", title: stationName(s.station) }, String(s.station))),
+    story.stations.map((s) => h("th", { scope: "col", class: "num station", title: stationName(s.station) }, String(s.station))),
     extras.map((k) => h("th", { scope: "col", class: "num extra" }, t(`story.${k}`))),
     losses
       ? h(
@@ -396,11 +396,11 @@ function playersLines(story, review) {
 /** The stations table's names never break inside a word: a word too long for the names'
  * column makes every name there smaller, step by step, down to the display's smallest text
  * (`--small`, 0.8 of the panel's size); only a word too long even then may break (the table's
- * `squeezed` class). */
+ * `squeezed` class). Returns how many names break. */
 function fitNames(panel) {
   const table = panel.querySelector(".story-stats");
   const names = /** @type {HTMLElement[]} */ ([...panel.querySelectorAll(".story-stats .who-name")]);
-  if (!table || !names.length) return;
+  if (!table || !names.length) return 0;
   const wide = () => names.some((n) => n.scrollWidth > n.clientWidth + 0.5);
   table.classList.remove("squeezed");
   for (const n of names) n.style.fontSize = "";
@@ -410,13 +410,91 @@ function fitNames(panel) {
     size = Math.max(smallest, size - 1);
     for (const n of names) n.style.fontSize = `${size}px`;
   }
-  if (wide()) table.classList.add("squeezed");
+  const broken = names.filter((n) => n.scrollWidth > n.clientWidth + 0.5).length;
+  if (broken) table.classList.add("squeezed");
+  return broken;
 }
+
+/** The figures' headings break between words only. A heading whose word is wider than its
+ * column gets the width the word needs (the other figures' columns share what is left); when
+ * the table is then wider than its place, the names' column (`--names`) gives room, step by
+ * step down to a fifth of the table. Only a word too long even then may break
+ * (`squeezed-heads`). Returns whether a heading may break. */
+function fitHeads(panel) {
+  const table = /** @type {HTMLElement | null} */ (panel.querySelector(".story-stats"));
+  const place = table?.parentElement;
+  if (!table || !place) return false;
+  const heads = /** @type {HTMLElement[]} */ ([...table.querySelectorAll("thead th.extra")]);
+  const corner = /** @type {HTMLElement | null} */ (table.querySelector("thead tr > :first-child"));
+  const cut = () => heads.filter((th) => th.offsetWidth && th.scrollWidth > th.clientWidth + 0.5);
+  table.classList.remove("squeezed-heads");
+  table.style.removeProperty("--names");
+  for (const th of heads) th.style.width = "";
+  const share = parseFloat(getComputedStyle(table).getPropertyValue("--names"));
+  let names = share;
+  // Columns wider than the table: the browser takes it out of the names' share (or the table
+  // runs out of its place).
+  const tooWide = () =>
+    table.offsetWidth > place.clientWidth + 0.5 || (corner !== null && corner.offsetWidth < (names / 100) * table.clientWidth - 1);
+  for (let step = 0; step < 40; step += 1) {
+    const wide = cut();
+    if (tooWide()) {
+      if (names <= 20) break;
+      names = Math.max(20, names - 2);
+      table.style.setProperty("--names", `${names}%`);
+    } else if (wide.length) {
+      for (const th of wide) th.style.width = `${th.scrollWidth}px`;
+    } else return false;
+  }
+  for (const th of heads) th.style.width = "";
+  table.style.removeProperty("--names");
+  table.classList.add("squeezed-heads");
+  return true;
+}
+
+/** The stations table's headings and names whole at the chart's width; where they are not,
+ * the chart gives the table room (`--chart`, its share of the width against the table side's
+ * 1, from 1.15 down to 0.8) as far as that breaks fewer words (a name too long for any width
+ * keeps the chart its width). */
+function fitStats(panel) {
+  const body = /** @type {HTMLElement | null} */ (panel.querySelector(".story-body"));
+  const table = panel.querySelector(".story-stats");
+  if (!body || !table) return;
+  const shares = [1.15, 1.1, 1.05, 1, 0.95, 0.9, 0.85, 0.8];
+  const tryShare = (/** @type {number} */ share) => {
+    if (share === shares[0]) body.style.removeProperty("--chart");
+    else body.style.setProperty("--chart", `${share}fr`);
+    const heads = fitHeads(panel);
+    return fitNames(panel) + (heads ? 10 : 0); // words broken (a heading's count as many)
+  };
+  // The story is drawn again with every frame (a phone connecting, the review's progress):
+  // the same table in the same room gets the share found before, measured once.
+  const key = `${panel.clientWidth}x${panel.clientHeight}:${table.textContent}`;
+  if (fitted.key === key) {
+    tryShare(fitted.share);
+    return;
+  }
+  let best = shares[0];
+  let fewest = Infinity;
+  let tried = best;
+  for (const share of shares) {
+    tried = share;
+    const broken = tryShare(share);
+    if (broken < fewest) [best, fewest] = [share, broken];
+    if (!broken) break;
+  }
+  if (best !== tried) tryShare(best);
+  fitted.key = key;
+  fitted.share = best;
+}
+
+/** The stations table's last fit: what it was drawn in, and the chart's share it got. */
+const fitted = { key: "", share: 1.15 };
 
 /** What is optional goes first when the panel is short of room: the row of how often each
  * station was played, then the earliest lead changes. */
 function fit(panel) {
-  fitNames(panel);
+  fitStats(panel);
   const right = panel.querySelector(".story-right");
   const over = () => right && right.scrollHeight > right.clientHeight + 1;
   const played = panel.querySelector(".story-stats tr.played");
