@@ -296,9 +296,7 @@ def _numbered_log(frames: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
             continue
         if "history" in f:
             before, log = f["history_from"], {}
-            for e in f["history"]:
-                log[before + len(log) + 1] = e
-        for e in f["events"]:
+        for e in f.get("history", []) + f["events"]:
             log[before + len(log) + 1] = e
     return log
 
@@ -327,14 +325,13 @@ def test_a_host_page_reloaded_mid_game_numbers_its_log_on_from_the_games_start(
     # After an undo, the numbers go on from the same place.
     seen = len(reloaded.frames)
     assert reloaded.undo()["type"] == "ok"
-    undone = wait_for(
-        lambda: (
-            next(
-                (f for f in reloaded.frames[seen:] if f["type"] == "view" and "history" in f), None
-            )
-            or reloaded.poll(0.1)
-            and None
+
+    def history_after_undo() -> dict[str, Any] | None:
+        reloaded.poll(0.1)
+        return next(
+            (f for f in reloaded.frames[seen:] if f["type"] == "view" and "history" in f), None
         )
-    )
+
+    undone = wait_for(history_after_undo, "the view with history after the undo")
     assert undone["history_from"] == hello["history_from"]
     assert len(undone["history"]) < len(hello["history"])

@@ -14,7 +14,13 @@ import { has, plural, t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 const LEADS_SHOWN = 4; // the latest lead changes; earlier ones are dropped first if room is short
 
-let timer = null;
+/** What this module keeps between draws: the timer that brings the story up when it is due,
+ * and the stations table's last fit (what it was drawn in, and the chart's share it got). */
+const kept = {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */ timer: undefined,
+  fitKey: "",
+  fitShare: 0,
+};
 
 /** Seconds until the story of ``frame`` may show (0: now, null: not for this frame). A
  * finished game's story waits for the moment the server gave; without one it never shows. */
@@ -53,11 +59,11 @@ export function storyDue(frame, beat) {
 export function renderStory(frame, rerender, beat) {
   const panel = document.getElementById("story-panel");
   if (!panel) return;
-  clearTimeout(timer);
+  clearTimeout(kept.timer);
   const story = frame?.story;
   const left = storyLeft(frame, beat);
   const due = left === 0;
-  if (left !== null && left > 0) timer = setTimeout(rerender, left * 1000 + 20);
+  if (left !== null && left > 0) kept.timer = setTimeout(rerender, left * 1000 + 20);
   panel.hidden = !due;
   document.body.classList.toggle("story", due);
   if (!due) return;
@@ -401,7 +407,8 @@ function fitNames(panel) {
   const table = panel.querySelector(".story-stats");
   const names = /** @type {HTMLElement[]} */ ([...panel.querySelectorAll(".story-stats .who-name")]);
   if (!table || !names.length) return 0;
-  const wide = () => names.some((n) => n.scrollWidth > n.clientWidth + 0.5);
+  const tooLong = (/** @type {HTMLElement} */ n) => n.scrollWidth > n.clientWidth + 0.5;
+  const wide = () => names.some(tooLong);
   table.classList.remove("squeezed");
   for (const n of names) n.style.fontSize = "";
   const smallest = 0.8 * parseFloat(getComputedStyle(panel).fontSize);
@@ -410,7 +417,7 @@ function fitNames(panel) {
     size = Math.max(smallest, size - 1);
     for (const n of names) n.style.fontSize = `${size}px`;
   }
-  const broken = names.filter((n) => n.scrollWidth > n.clientWidth + 0.5).length;
+  const broken = names.filter(tooLong).length;
   if (broken) table.classList.add("squeezed");
   return broken;
 }
@@ -454,13 +461,16 @@ function fitHeads(panel) {
 
 /** The stations table's headings and names whole at the chart's width; where they are not,
  * the chart gives the table room (`--chart`, its share of the width against the table side's
- * 1, from 1.15 down to 0.8) as far as that breaks fewer words (a name too long for any width
+ * 1, from story.css's 1.15 down to 0.8) as far as that breaks fewer words (a name too long for any width
  * keeps the chart its width). */
 function fitStats(panel) {
   const body = /** @type {HTMLElement | null} */ (panel.querySelector(".story-body"));
   const table = panel.querySelector(".story-stats");
   if (!body || !table) return;
-  const shares = [1.15, 1.1, 1.05, 1, 0.95, 0.9, 0.85, 0.8];
+  body.style.removeProperty("--chart");
+  const start = parseFloat(getComputedStyle(body).getPropertyValue("--chart")); // story.css
+  const shares = [start];
+  while (shares[shares.length - 1] > 0.8 + 1e-9) shares.push(Math.round((shares[shares.length - 1] - 0.05) * 100) / 100);
   const tryShare = (/** @type {number} */ share) => {
     if (share === shares[0]) body.style.removeProperty("--chart");
     else body.style.setProperty("--chart", `${share}fr`);
@@ -470,8 +480,8 @@ function fitStats(panel) {
   // The story is drawn again with every frame (a phone connecting, the review's progress):
   // the same table in the same room gets the share found before, measured once.
   const key = `${panel.clientWidth}x${panel.clientHeight}:${table.textContent}`;
-  if (fitted.key === key) {
-    tryShare(fitted.share);
+  if (kept.fitKey === key) {
+    tryShare(kept.fitShare);
     return;
   }
   let best = shares[0];
@@ -484,12 +494,9 @@ function fitStats(panel) {
     if (!broken) break;
   }
   if (best !== tried) tryShare(best);
-  fitted.key = key;
-  fitted.share = best;
+  kept.fitKey = key;
+  kept.fitShare = best;
 }
-
-/** The stations table's last fit: what it was drawn in, and the chart's share it got. */
-const fitted = { key: "", share: 1.15 };
 
 /** What is optional goes first when the panel is short of room: the row of how often each
  * station was played, then the earliest lead changes. */
